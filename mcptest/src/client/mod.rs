@@ -1,0 +1,949 @@
+//! The harness: one typed async method per MCP request.
+
+mod connect;
+mod handler;
+mod results;
+
+use std::{
+    process::ExitStatus,
+    sync::{Arc, Mutex},
+    time::{Duration, Instant},
+};
+
+use rmcp::{
+    ErrorData, RoleClient, ServiceError,
+    model::{
+        ClientNotification, ClientRequest, CompleteResult, CustomNotification, CustomRequest,
+        GetPromptResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+        ListToolsResult, ProgressToken, Prompt, ReadResourceResult, RequestId, Resource,
+        ResourceTemplate, Tool,
+    },
+    service::{Peer, PeerRequestOptions, RunningService},
+};
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use tokio::task::JoinHandle;
+
+pub(crate) use connect::connect;
+use handler::Harness;
+pub use results::{Origin, Reply, Request, RpcError, ServerInfo, ToolCall, ToolOutcome};
+
+use crate::{
+    Error, Notifications,
+    notifications::ListKind,
+    transport::{lines::WriteHandle, wire::Wire},
+};
+
+/// How many pages a `list_*` call follows before giving up on a server whose
+/// cursors never end.
+const MAX_PAGES: usize = 1000;
+/// How many `input_required` rounds (stateless MCP) a request may take.
+const MAX_INPUT_ROUNDS: usize = 8;
+
+/// A connection to the server under test.
+///
+/// Get one from [`Server::connect`](crate::Server::connect). Every method sends
+/// one MCP request (a `list_*` method follows every page) and returns an owned
+/// result that remembers the request. Cloning is cheap and shares the
+/// connection.
+///
+/// When the last clone is dropped — also when a test panics — the server's
+/// stdin is closed, it gets a grace period to exit, then its whole process
+/// group is killed and reaped. [`McpClient::close`] does the same and returns
+/// the exit status.
+///
+/// ```no_run
+/// use mcptest::prelude::*;
+///
+/// # async fn demo() -> Result<(), mcptest::Error> {
+/// let mcp = Server::command("my-mcp-server --stdio").connect().await?;
+/// let tools = mcp.list_tools().await?;
+/// let call = mcp.call_tool("add", json!({"a": 2, "b": 3})).await;
+/// assert_eq!(call.text(), "5");
+/// mcp.close().await;
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct McpClient {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for McpClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpClient")
+            .field("server", &self.inner.info.name)
+            .field(
+                "protocol_version",
+                &self.inner.info.protocol_version.as_str(),
+            )
+            .field("pid", &self.pid())
+            .finish_non_exhaustive()
+    }
+}
+
+struct Inner {
+    service: Mutex<Option<RunningService<RoleClient, Arc<Harness>>>>,
+    peer: Peer<RoleClient>,
+    wire: Arc<Wire>,
+    writer: Option<WriteHandle>,
+    in_process: Option<JoinHandle<()>>,
+    info: ServerInfo,
+    request_timeout: Duration,
+    shutdown_grace: Duration,
+    fetch_tool_definitions: bool,
+    tools: tokio::sync::Mutex<Option<KnownTools>>,
+    /// The mocks, for answering `input_required` rounds of stateless servers.
+    harness: Arc<Harness>,
+}
+
+struct KnownTools {
+    tools: Vec<Tool>,
+    /// `tools/list_changed` notifications seen when the list was fetched.
+    changes_seen: usize,
+}
+
+/// What came back for one request.
+struct Answer {
+    result: Value,
+    elapsed: Duration,
+}
+
+impl McpClient {
+    /// Who the server is and what it declared, from the handshake.
+    pub fn server_info(&self) -> &ServerInfo {
+        &self.inner.info
+    }
+
+    /// Everything the server sent on its own (notifications, and requests to
+    /// the client), in arrival order; a live view.
+    pub fn notifications(&self) -> Notifications {
+        self.inner.wire.notifications.clone()
+    }
+
+    /// The tail of the server's stderr (the last 64 KiB), for a server started
+    /// as a process; empty otherwise.
+    pub fn stderr(&self) -> String {
+        self.inner
+            .wire
+            .stderr
+            .as_ref()
+            .map(|s| s.text())
+            .unwrap_or_default()
+    }
+
+    /// Lines the server wrote to stdout that were not JSON-RPC messages (the
+    /// most recent 50).
+    pub fn stdout_noise(&self) -> Vec<String> {
+        self.inner.wire.noise_lines().0
+    }
+
+    /// The server process's id, for a server started as a process.
+    pub fn pid(&self) -> Option<u32> {
+        self.inner.wire.process.as_ref().and_then(|p| p.pid())
+    }
+
+    /// A handle that reports what the server printed, for results built outside
+    /// the harness.
+    pub fn origin(&self) -> Origin {
+        Origin::new(self.inner.wire.clone())
+    }
+
+    /// `ping`.
+    pub async fn ping(&self) -> Result<(), Error> {
+        self.request("ping", Value::Null, None).await.map(drop)
+    }
+
+    /// `tools/list`, following every page.
+    pub async fn list_tools(&self) -> Result<Reply<Vec<Tool>>, Error> {
+        let reply = self
+            .list_all::<ListToolsResult, Tool>("tools/list", |page| (page.tools, page.next_cursor))
+            .await?;
+        self.remember_tools(reply.value().clone()).await;
+        Ok(reply)
+    }
+
+    /// One page of `tools/list`, starting at `cursor`.
+    pub async fn list_tools_page(
+        &self,
+        cursor: Option<&str>,
+    ) -> Result<Reply<ListToolsResult>, Error> {
+        self.list_page("tools/list", cursor).await
+    }
+
+    /// `prompts/list`, following every page.
+    pub async fn list_prompts(&self) -> Result<Reply<Vec<Prompt>>, Error> {
+        self.list_all::<ListPromptsResult, Prompt>("prompts/list", |page| {
+            (page.prompts, page.next_cursor)
+        })
+        .await
+    }
+
+    /// One page of `prompts/list`, starting at `cursor`.
+    pub async fn list_prompts_page(
+        &self,
+        cursor: Option<&str>,
+    ) -> Result<Reply<ListPromptsResult>, Error> {
+        self.list_page("prompts/list", cursor).await
+    }
+
+    /// `resources/list`, following every page.
+    pub async fn list_resources(&self) -> Result<Reply<Vec<Resource>>, Error> {
+        self.list_all::<ListResourcesResult, Resource>("resources/list", |page| {
+            (page.resources, page.next_cursor)
+        })
+        .await
+    }
+
+    /// One page of `resources/list`, starting at `cursor`.
+    pub async fn list_resources_page(
+        &self,
+        cursor: Option<&str>,
+    ) -> Result<Reply<ListResourcesResult>, Error> {
+        self.list_page("resources/list", cursor).await
+    }
+
+    /// `resources/templates/list`, following every page.
+    pub async fn list_resource_templates(&self) -> Result<Reply<Vec<ResourceTemplate>>, Error> {
+        self.list_all::<ListResourceTemplatesResult, ResourceTemplate>(
+            "resources/templates/list",
+            |page| (page.resource_templates, page.next_cursor),
+        )
+        .await
+    }
+
+    /// One page of `resources/templates/list`, starting at `cursor`.
+    pub async fn list_resource_templates_page(
+        &self,
+        cursor: Option<&str>,
+    ) -> Result<Reply<ListResourceTemplatesResult>, Error> {
+        self.list_page("resources/templates/list", cursor).await
+    }
+
+    /// `tools/call`. Never fails: a JSON-RPC error, `isError: true` and a broken
+    /// connection are each a [`ToolOutcome`].
+    ///
+    /// `arguments` must be a JSON object (or `null` for none); to send
+    /// malformed arguments on purpose, use [`request_raw`](Self::request_raw).
+    pub async fn call_tool(&self, name: &str, arguments: Value) -> ToolCall {
+        match self.start_tool_call(name, arguments).await {
+            Ok(pending) => pending.finish().await,
+            Err((call, error)) => call.failed(error),
+        }
+    }
+
+    /// `tools/call` with its own timeout instead of the connection's.
+    pub async fn call_tool_with_timeout(
+        &self,
+        name: &str,
+        arguments: Value,
+        timeout: Duration,
+    ) -> ToolCall {
+        match self.start_tool_call(name, arguments).await {
+            Ok(mut pending) => {
+                pending.timeout = timeout;
+                pending.finish().await
+            }
+            Err((call, error)) => call.failed(error),
+        }
+    }
+
+    /// Sends `tools/call` and returns without waiting for the answer, so the
+    /// test can watch progress or cancel it.
+    ///
+    /// ```no_run
+    /// # async fn demo(mcp: mcptest::McpClient) -> Result<(), mcptest::Error> {
+    /// use serde_json::json;
+    /// let pending = mcp.start_tool_call("slow", json!({"ms": 60_000})).await.map_err(|(_, e)| e)?;
+    /// pending.cancel("the test changed its mind").await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn start_tool_call(
+        &self,
+        name: &str,
+        arguments: Value,
+    ) -> Result<PendingToolCall, (ToolCallStart, Error)> {
+        let params = match &arguments {
+            Value::Null => json!({ "name": name }),
+            Value::Object(_) => json!({ "name": name, "arguments": arguments }),
+            other => {
+                let start = ToolCallStart::new(self, name, arguments.clone(), None);
+                return Err((
+                    start,
+                    Error::InvalidConfig {
+                        message: format!(
+                            "tool arguments must be a JSON object or null, not {other}; \
+                             use McpClient::request_raw to send malformed arguments on purpose"
+                        ),
+                    },
+                ));
+            }
+        };
+        let tool = self.tool_definition(name).await;
+        let start = ToolCallStart::new(self, name, arguments, tool);
+        let started = Instant::now();
+        match self.send("tools/call", params.clone()).await {
+            Ok((id, handle_rx)) => Ok(PendingToolCall {
+                client: self.clone(),
+                start,
+                params,
+                id,
+                handle: handle_rx,
+                started,
+                timeout: self.inner.request_timeout,
+            }),
+            Err(error) => Err((start, error)),
+        }
+    }
+
+    /// `prompts/get` with `arguments` (a JSON object of strings, or `null`).
+    pub async fn get_prompt(
+        &self,
+        name: &str,
+        arguments: Value,
+    ) -> Result<Reply<GetPromptResult>, Error> {
+        let params = if arguments.is_null() {
+            json!({ "name": name })
+        } else {
+            json!({ "name": name, "arguments": arguments })
+        };
+        self.typed("prompts/get", params).await
+    }
+
+    /// `resources/read`.
+    pub async fn read_resource(&self, uri: &str) -> Result<Reply<ReadResourceResult>, Error> {
+        self.typed("resources/read", json!({ "uri": uri })).await
+    }
+
+    /// `resources/subscribe`.
+    pub async fn subscribe(&self, uri: &str) -> Result<(), Error> {
+        self.request("resources/subscribe", json!({ "uri": uri }), None)
+            .await
+            .map(drop)
+    }
+
+    /// `resources/unsubscribe`.
+    pub async fn unsubscribe(&self, uri: &str) -> Result<(), Error> {
+        self.request("resources/unsubscribe", json!({ "uri": uri }), None)
+            .await
+            .map(drop)
+    }
+
+    /// `completion/complete` for `argument` of a prompt or resource template,
+    /// with the partial `value` typed so far.
+    ///
+    /// ```no_run
+    /// # async fn demo(mcp: mcptest::McpClient) -> Result<(), mcptest::Error> {
+    /// use mcptest::CompletionRef;
+    /// let done = mcp.complete(CompletionRef::prompt("greeting"), "style", "fo").await?;
+    /// assert_eq!(done.completion.values, ["formal"]);
+    /// # Ok(()) }
+    /// ```
+    pub async fn complete(
+        &self,
+        reference: CompletionRef,
+        argument: &str,
+        value: &str,
+    ) -> Result<Reply<CompleteResult>, Error> {
+        let params = json!({
+            "ref": reference.to_json(),
+            "argument": { "name": argument, "value": value },
+        });
+        self.typed("completion/complete", params).await
+    }
+
+    /// `logging/setLevel`.
+    pub async fn set_log_level(&self, level: crate::LogLevel) -> Result<(), Error> {
+        self.request("logging/setLevel", json!({ "level": level }), None)
+            .await
+            .map(drop)
+    }
+
+    /// Sends any request with exactly these params and returns the `result`
+    /// member as JSON. The escape hatch for methods mcptest has no typed call
+    /// for, and for sending what a typed call would refuse.
+    pub async fn request_raw(&self, method: &str, params: Value) -> Result<Value, Error> {
+        let request = ClientRequest::CustomRequest(CustomRequest::new(
+            method,
+            (!params.is_null()).then_some(params),
+        ));
+        let (id, handle) = self.send_request(method, request).await?;
+        self.await_answer(method, id, handle, self.inner.request_timeout)
+            .await
+            .map(|a| a.result)
+    }
+
+    /// Sends a notification with exactly these params.
+    pub async fn notify_raw(&self, method: &str, params: Value) -> Result<(), Error> {
+        let notification = ClientNotification::CustomNotification(CustomNotification::new(
+            method,
+            (!params.is_null()).then_some(params),
+        ));
+        self.inner
+            .peer
+            .send_notification(notification)
+            .await
+            .map_err(|e| self.error_sync(method, e))
+    }
+
+    /// Closes the connection: stdin is closed, the server gets its grace
+    /// period, then its process group is killed and reaped. Returns the
+    /// server's exit status when it ran as a process.
+    pub async fn close(self) -> Option<ExitStatus> {
+        let service = self
+            .inner
+            .service
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(mut service) = service {
+            let _ = service.close_with_timeout(self.inner.shutdown_grace).await;
+        }
+        if let Some(writer) = &self.inner.writer {
+            writer.close().await;
+        }
+        let status = match &self.inner.wire.process {
+            Some(process) => process.shutdown(self.inner.shutdown_grace).await,
+            None => None,
+        };
+        if let Some(task) = &self.inner.in_process {
+            let _ = tokio::time::timeout(self.inner.shutdown_grace, async {
+                while !task.is_finished() {
+                    tokio::time::sleep(Duration::from_millis(1)).await;
+                }
+            })
+            .await;
+            task.abort();
+        }
+        status
+    }
+
+    // ---- plumbing ----
+
+    async fn list_all<P: DeserializeOwned, T>(
+        &self,
+        method: &str,
+        split: impl Fn(P) -> (Vec<T>, Option<String>),
+    ) -> Result<Reply<Vec<T>>, Error> {
+        let started = Instant::now();
+        let mut items = Vec::new();
+        let mut raw = Vec::new();
+        let mut cursor: Option<String> = None;
+        let first_request = Request::new(method, Value::Null);
+        for _ in 0..MAX_PAGES {
+            let params = match &cursor {
+                Some(cursor) => json!({ "cursor": cursor }),
+                None => Value::Null,
+            };
+            let answer = self.request(method, params, None).await?;
+            let page: P = decode(method, &answer.result, &self.inner.wire)?;
+            raw.push(answer.result);
+            let (mut page_items, next) = split(page);
+            items.append(&mut page_items);
+            match next {
+                Some(next) if !next.is_empty() => {
+                    if cursor.as_deref() == Some(next.as_str()) {
+                        return Err(Error::Protocol {
+                            method: method.to_owned(),
+                            reason: format!(
+                                "the server returned the same nextCursor {next:?} twice"
+                            ),
+                            output: self.inner.wire.output(),
+                        });
+                    }
+                    cursor = Some(next);
+                }
+                _ => {
+                    return Ok(Reply::new(
+                        first_request,
+                        items,
+                        raw,
+                        started.elapsed(),
+                        self.origin(),
+                    ));
+                }
+            }
+        }
+        Err(Error::Protocol {
+            method: method.to_owned(),
+            reason: format!("still more pages after {MAX_PAGES}; the cursors never end"),
+            output: self.inner.wire.output(),
+        })
+    }
+
+    async fn list_page<P: DeserializeOwned>(
+        &self,
+        method: &str,
+        cursor: Option<&str>,
+    ) -> Result<Reply<P>, Error> {
+        let params = match cursor {
+            Some(cursor) => json!({ "cursor": cursor }),
+            None => Value::Null,
+        };
+        self.typed(method, params).await
+    }
+
+    async fn typed<T: DeserializeOwned>(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> Result<Reply<T>, Error> {
+        let answer = self.request(method, params.clone(), None).await?;
+        let value = decode(method, &answer.result, &self.inner.wire)?;
+        Ok(Reply::new(
+            Request::new(method, params),
+            value,
+            vec![answer.result],
+            answer.elapsed,
+            self.origin(),
+        ))
+    }
+
+    /// Sends a request and waits for its answer, answering any
+    /// `input_required` rounds (stateless servers) from the mocks.
+    async fn request(
+        &self,
+        method: &str,
+        params: Value,
+        timeout: Option<Duration>,
+    ) -> Result<Answer, Error> {
+        let timeout = timeout.unwrap_or(self.inner.request_timeout);
+        let (id, handle) = self.send(method, params.clone()).await?;
+        let answer = self.await_answer(method, id, handle, timeout).await?;
+        self.finish_input_rounds(method, params, answer, timeout)
+            .await
+    }
+
+    async fn finish_input_rounds(
+        &self,
+        method: &str,
+        mut params: Value,
+        mut answer: Answer,
+        timeout: Duration,
+    ) -> Result<Answer, Error> {
+        for _ in 0..MAX_INPUT_ROUNDS {
+            if answer.result.get("resultType").and_then(Value::as_str) != Some("input_required") {
+                return Ok(answer);
+            }
+            let responses = self.answer_input_requests(&answer.result).await;
+            if let Value::Object(map) = &mut params {
+                map.insert("inputResponses".into(), responses);
+                match answer.result.get("requestState") {
+                    Some(state) => map.insert("requestState".into(), state.clone()),
+                    None => map.remove("requestState"),
+                };
+            }
+            let (id, handle) = self.send(method, params.clone()).await?;
+            answer = self.await_answer(method, id, handle, timeout).await?;
+        }
+        Err(Error::Protocol {
+            method: method.to_owned(),
+            reason: format!("still input_required after {MAX_INPUT_ROUNDS} rounds"),
+            output: self.inner.wire.output(),
+        })
+    }
+
+    async fn answer_input_requests(&self, result: &Value) -> Value {
+        let mut responses = serde_json::Map::new();
+        let Some(requests) = result.get("inputRequests").and_then(Value::as_object) else {
+            return Value::Object(responses);
+        };
+        let log = &self.inner.wire.notifications;
+        for (key, request) in requests {
+            let method = request
+                .get("method")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let params = request.get("params").cloned().unwrap_or(Value::Null);
+            log.record(json!({ "id": format!("input:{key}"), "method": method, "params": params }));
+            let answer = self.inner.harness.answer_input(method, params).await;
+            let reply = match answer {
+                Ok(value) => value,
+                Err(error) => json!({ "error": error }),
+            };
+            log.record_reply(
+                &RequestId::String(format!("input:{key}").into()),
+                reply.clone(),
+            );
+            responses.insert(key.clone(), reply);
+        }
+        Value::Object(responses)
+    }
+
+    /// Sends `method` with `params` as a typed rmcp request.
+    async fn send(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> Result<(RequestId, rmcp::service::RequestHandle<RoleClient>), Error> {
+        let mut envelope = json!({ "method": method });
+        if !params.is_null() {
+            envelope["params"] = params.clone();
+        }
+        // Typed where rmcp knows the method, so it applies its per-method rules;
+        // verbatim otherwise.
+        let request = serde_json::from_value::<ClientRequest>(envelope).unwrap_or_else(|_| {
+            ClientRequest::CustomRequest(CustomRequest::new(
+                method,
+                (!params.is_null()).then_some(params),
+            ))
+        });
+        self.send_request(method, request).await
+    }
+
+    async fn send_request(
+        &self,
+        method: &str,
+        request: ClientRequest,
+    ) -> Result<(RequestId, rmcp::service::RequestHandle<RoleClient>), Error> {
+        match self
+            .inner
+            .peer
+            .send_request_with_option(request, PeerRequestOptions::no_options())
+            .await
+        {
+            Ok(handle) => Ok((handle.id.clone(), handle)),
+            Err(error) => Err(self.error(method, error).await),
+        }
+    }
+
+    async fn await_answer(
+        &self,
+        method: &str,
+        id: RequestId,
+        mut handle: rmcp::service::RequestHandle<RoleClient>,
+        timeout: Duration,
+    ) -> Result<Answer, Error> {
+        let started = Instant::now();
+        handle.options.timeout = Some(timeout);
+        let outcome = handle.await_response().await;
+        let elapsed = started.elapsed();
+        let raw = self.inner.wire.take_raw(&id);
+        match outcome {
+            Ok(typed) => {
+                let result = match raw.as_ref().and_then(|m| m.get("result")) {
+                    Some(result) => result.clone(),
+                    None => serde_json::to_value(&typed).unwrap_or(Value::Null),
+                };
+                Ok(Answer { result, elapsed })
+            }
+            Err(ServiceError::Timeout { timeout }) => {
+                self.inner.wire.forget(&id);
+                Err(Error::Timeout {
+                    method: method.to_owned(),
+                    after: timeout,
+                    output: self.inner.wire.output(),
+                })
+            }
+            Err(error) => Err(self.error(method, error).await),
+        }
+    }
+
+    /// Turns an rmcp failure into the error a test can act on, looking at the
+    /// process and the wire to say *why* the connection broke.
+    async fn error(&self, method: &str, error: ServiceError) -> Error {
+        match error {
+            ServiceError::McpError(data) => rpc_error(method, data, &self.inner.wire),
+            ServiceError::Timeout { timeout } => Error::Timeout {
+                method: method.to_owned(),
+                after: timeout,
+                output: self.inner.wire.output(),
+            },
+            ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
+                connection_lost(Some(method), &self.inner.wire).await
+            }
+            other => Error::Transport {
+                method: Some(method.to_owned()),
+                reason: other.to_string(),
+                output: self.inner.wire.output(),
+            },
+        }
+    }
+
+    fn error_sync(&self, method: &str, error: ServiceError) -> Error {
+        match error {
+            ServiceError::McpError(data) => rpc_error(method, data, &self.inner.wire),
+            other => Error::Transport {
+                method: Some(method.to_owned()),
+                reason: match self.inner.wire.closed_reason() {
+                    Some(reason) => format!("{other}: {reason}"),
+                    None => other.to_string(),
+                },
+                output: self.inner.wire.output(),
+            },
+        }
+    }
+
+    /// The declared definition of tool `name`, fetching `tools/list` when the
+    /// list is unknown or the server said it changed.
+    async fn tool_definition(&self, name: &str) -> Option<Tool> {
+        if !self.inner.fetch_tool_definitions || self.inner.info.capabilities.tools.is_none() {
+            return None;
+        }
+        let changes = self.list_changes(ListKind::Tools);
+        {
+            let known = self.inner.tools.lock().await;
+            if let Some(known) = known.as_ref()
+                && known.changes_seen == changes
+            {
+                return known.tools.iter().find(|t| t.name == name).cloned();
+            }
+        }
+        let tools = self.list_tools().await.ok()?;
+        tools.iter().find(|t| t.name == name).cloned()
+    }
+
+    async fn remember_tools(&self, tools: Vec<Tool>) {
+        let changes_seen = self.list_changes(ListKind::Tools);
+        *self.inner.tools.lock().await = Some(KnownTools {
+            tools,
+            changes_seen,
+        });
+    }
+
+    fn list_changes(&self, kind: ListKind) -> usize {
+        self.inner
+            .wire
+            .notifications
+            .filter(|m| m.method == kind.method())
+            .len()
+    }
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        // Dropping the service cancels rmcp's task; it closes the transport
+        // later, on the runtime. The process cannot wait for that.
+        self.service
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(writer) = &self.writer {
+            writer.close_now();
+        }
+        if let Some(process) = &self.wire.process {
+            process.shutdown_blocking(self.shutdown_grace);
+        }
+        if let Some(task) = &self.in_process {
+            task.abort();
+        }
+    }
+}
+
+/// What the completion is for: a prompt or a resource template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CompletionRef {
+    /// `ref/prompt` by prompt name.
+    Prompt(String),
+    /// `ref/resource` by URI template.
+    Resource(String),
+}
+
+impl CompletionRef {
+    /// A prompt, by name.
+    pub fn prompt(name: impl Into<String>) -> Self {
+        CompletionRef::Prompt(name.into())
+    }
+
+    /// A resource template, by URI template (`file:///{path}`).
+    pub fn resource(uri_template: impl Into<String>) -> Self {
+        CompletionRef::Resource(uri_template.into())
+    }
+
+    fn to_json(&self) -> Value {
+        match self {
+            CompletionRef::Prompt(name) => json!({ "type": "ref/prompt", "name": name }),
+            CompletionRef::Resource(uri) => json!({ "type": "ref/resource", "uri": uri }),
+        }
+    }
+}
+
+/// A `tools/call` that has been sent and not yet answered.
+pub struct PendingToolCall {
+    client: McpClient,
+    start: ToolCallStart,
+    params: Value,
+    id: RequestId,
+    handle: rmcp::service::RequestHandle<RoleClient>,
+    started: Instant,
+    timeout: Duration,
+}
+
+/// What is known about a tool call before it is answered.
+#[derive(Debug)]
+pub struct ToolCallStart {
+    name: String,
+    arguments: Value,
+    tool: Option<Tool>,
+    origin: Origin,
+}
+
+impl ToolCallStart {
+    fn new(client: &McpClient, name: &str, arguments: Value, tool: Option<Tool>) -> Self {
+        ToolCallStart {
+            name: name.to_owned(),
+            arguments,
+            tool,
+            origin: client.origin(),
+        }
+    }
+
+    fn into_call(self, outcome: ToolOutcome, raw: Option<Value>, elapsed: Duration) -> ToolCall {
+        let request = Request::new(
+            "tools/call",
+            json!({ "name": self.name, "arguments": self.arguments }),
+        );
+        ToolCall {
+            request,
+            name: self.name,
+            arguments: self.arguments,
+            outcome,
+            raw,
+            elapsed,
+            tool: self.tool,
+            progress: Vec::new(),
+            origin: self.origin,
+        }
+    }
+
+    /// The call as a failed [`ToolCall`], for an error before anything was sent.
+    pub fn failed(self, error: Error) -> ToolCall {
+        self.into_call(ToolOutcome::Failed(error), None, Duration::ZERO)
+    }
+}
+
+impl PendingToolCall {
+    /// The JSON-RPC id of the request.
+    pub fn id(&self) -> &RequestId {
+        &self.id
+    }
+
+    /// The progress token sent with the request; progress notifications for
+    /// this call carry it.
+    pub fn progress_token(&self) -> &ProgressToken {
+        &self.handle.progress_token
+    }
+
+    /// Sends `notifications/cancelled` for this call and stops waiting for it.
+    pub async fn cancel(self, reason: &str) -> Result<(), Error> {
+        let wire = self.client.inner.wire.clone();
+        let id = self.id.clone();
+        let result = self.handle.cancel(Some(reason.to_owned())).await;
+        wire.forget(&id);
+        result.map_err(|e| self.client.error_sync("notifications/cancelled", e))
+    }
+
+    /// Waits for the answer (up to the request timeout).
+    pub async fn finish(self) -> ToolCall {
+        let PendingToolCall {
+            client,
+            start,
+            params,
+            id,
+            handle,
+            started,
+            timeout,
+        } = self;
+        let token = handle.progress_token.clone();
+        let answer = match client.await_answer("tools/call", id, handle, timeout).await {
+            Ok(answer) => {
+                client
+                    .finish_input_rounds("tools/call", params, answer, timeout)
+                    .await
+            }
+            Err(error) => Err(error),
+        };
+        let elapsed = started.elapsed();
+        let progress = client.progress_for(&token);
+        let mut call = match answer {
+            Ok(answer) => {
+                let outcome = match decode::<rmcp::model::CallToolResult>(
+                    "tools/call",
+                    &answer.result,
+                    &client.inner.wire,
+                ) {
+                    Ok(result) if result.is_error == Some(true) => ToolOutcome::ToolError(result),
+                    Ok(result) => ToolOutcome::Success(result),
+                    Err(error) => ToolOutcome::Failed(error),
+                };
+                start.into_call(outcome, Some(answer.result), elapsed)
+            }
+            Err(Error::JsonRpc {
+                code,
+                message,
+                data,
+                ..
+            }) => start.into_call(
+                ToolOutcome::RpcError(RpcError {
+                    code,
+                    message,
+                    data,
+                }),
+                None,
+                elapsed,
+            ),
+            Err(error) => start.into_call(ToolOutcome::Failed(error), None, elapsed),
+        };
+        call.progress = progress;
+        call
+    }
+}
+
+impl McpClient {
+    fn progress_for(&self, token: &ProgressToken) -> Vec<rmcp::model::ProgressNotificationParam> {
+        self.inner
+            .wire
+            .notifications
+            .progress()
+            .into_iter()
+            .filter(|p| &p.progress_token == token)
+            .collect()
+    }
+}
+
+fn decode<T: DeserializeOwned>(method: &str, result: &Value, wire: &Wire) -> Result<T, Error> {
+    T::deserialize(result).map_err(|e| Error::Protocol {
+        method: method.to_owned(),
+        reason: format!("the result does not match the MCP schema: {e}; it was {result}"),
+        output: wire.output(),
+    })
+}
+
+fn rpc_error(method: &str, data: ErrorData, wire: &Wire) -> Error {
+    Error::JsonRpc {
+        method: method.to_owned(),
+        code: data.code.0,
+        message: data.message.into_owned(),
+        data: data.data,
+        output: wire.output(),
+    }
+}
+
+/// Why the connection broke: the process exited, the server sent something
+/// fatal, or the stream simply closed.
+pub(crate) async fn connection_lost(method: Option<&str>, wire: &Wire) -> Error {
+    if let Some(reason) = wire.fatal_reason() {
+        return Error::Transport {
+            method: method.map(str::to_owned),
+            reason,
+            output: wire.output(),
+        };
+    }
+    if let Some(process) = &wire.process {
+        // The stream ended first; the exit status follows within moments.
+        let status = process.wait_for_exit(Duration::from_secs(2)).await;
+        if status.is_some() {
+            return Error::ServerExited {
+                method: method.map(str::to_owned),
+                status,
+                output: wire.output(),
+            };
+        }
+    }
+    Error::Transport {
+        method: method.map(str::to_owned),
+        reason: wire
+            .closed_reason()
+            .unwrap_or_else(|| "the connection closed".to_owned()),
+        output: wire.output(),
+    }
+}

@@ -1,0 +1,62 @@
+//! Test any MCP (Model Context Protocol) server from `cargo test`.
+//!
+//! mcptest starts the server under test — a command, a Streamable HTTP URL,
+//! or an rmcp handler hosted in-process — performs the handshake, and hands
+//! the test an [`McpClient`] with one typed async method per MCP request.
+//! Results are owned values that remember their request, every notification
+//! is recorded, and the server is always shut down and reaped, also when the
+//! test panics.
+//!
+//! ```no_run
+//! use mcptest::prelude::*;
+//!
+//! #[tokio::test]
+//! async fn adds_numbers() -> Result<(), mcptest::Error> {
+//!     let mcp = Server::command("my-mcp-server --stdio").connect().await?;
+//!     let call = mcp.call_tool("add", json!({"a": 2, "b": 3})).await;
+//!     assert!(call.is_success(), "{call:?}");
+//!     assert_eq!(call.text(), "5");
+//!     Ok(())
+//! }
+//! ```
+//!
+//! Three layers of failure are kept apart, because a test usually cares
+//! about exactly one of them: a tool that reports failure (`isError: true`,
+//! [`ToolOutcome::ToolError`]), a JSON-RPC error ([`ToolOutcome::RpcError`],
+//! [`Error::JsonRpc`]), and a broken connection (timeout, the server exited;
+//! [`Error::Timeout`], [`Error::ServerExited`], [`Error::Transport`]).
+#![warn(missing_docs)]
+// Sampling, roots and logging are deprecated by SEP-2577 in rmcp, but they are
+// part of every protocol revision up to 2025-11-25, which is what servers speak
+// and so what a test tool must exercise.
+#![allow(deprecated)]
+
+mod client;
+mod error;
+mod notifications;
+mod server;
+pub(crate) mod transport;
+
+pub use client::{
+    CompletionRef, McpClient, Origin, PendingToolCall, Reply, Request, RpcError, ServerInfo,
+    ToolCall, ToolCallStart, ToolOutcome,
+};
+pub use error::{Error, ServerOutput};
+pub use notifications::{ListKind, LogLevel, LogMessage, Notifications, ServerMessage};
+pub use server::{
+    DEFAULT_PROTOCOL_VERSION, Elicitation, Roots, STATELESS_PROTOCOL_VERSION, Sampling, Server,
+};
+
+/// The rmcp crate mcptest is built on, re-exported so tests can name its
+/// model types (`Tool`, `CallToolResult`, `LoggingLevel`, ...) without a
+/// version-matched dependency of their own.
+pub use rmcp;
+
+/// Everything a test file needs: `use mcptest::prelude::*;`
+pub mod prelude {
+    pub use crate::{
+        CompletionRef, Elicitation, Error, ListKind, LogLevel, McpClient, Notifications, Roots,
+        Sampling, Server, ToolCall, ToolOutcome,
+    };
+    pub use serde_json::json;
+}

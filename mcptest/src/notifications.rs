@@ -1,0 +1,506 @@
+//! Every notification and request the server sent to the client, in arrival
+//! order, with helpers to wait for the ones a test cares about.
+
+use std::{
+    fmt,
+    sync::{Arc, Mutex, MutexGuard},
+    time::{Duration, Instant},
+};
+
+use rmcp::model::{ProgressNotificationParam, RequestId};
+use serde_json::Value;
+use tokio::sync::Notify;
+
+use crate::Error;
+
+/// At most this many messages are kept per connection; past it the oldest
+/// are dropped (and counted), so a flooding server cannot exhaust memory.
+const KEPT: usize = 100_000;
+
+/// One message the server sent on its own: a notification, or a request to
+/// the client (sampling, roots, elicitation, ping).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ServerMessage {
+    /// Position in arrival order, starting at 0 for the connection.
+    pub seq: usize,
+    /// The JSON-RPC method, e.g. `notifications/progress`.
+    pub method: String,
+    /// The `params` member (`Value::Null` when absent).
+    pub params: Value,
+    /// For a request: its id. `None` for notifications.
+    pub id: Option<Value>,
+    /// For a request: what the client answered (the `result`, or
+    /// `{"error": {..}}`), once it has answered.
+    pub reply: Option<Value>,
+    /// Time since the connection was opened.
+    pub elapsed: Duration,
+}
+
+impl ServerMessage {
+    /// True for a request to the client (it has an id), false for a notification.
+    pub fn is_request(&self) -> bool {
+        self.id.is_some()
+    }
+
+    /// Deserializes `params` into a typed struct, e.g.
+    /// [`ProgressNotificationParam`].
+    pub fn params_as<T: serde::de::DeserializeOwned>(&self) -> Option<T> {
+        serde_json::from_value(self.params.clone()).ok()
+    }
+}
+
+impl fmt::Display for ServerMessage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.params.is_null() {
+            write!(f, "{}", self.method)
+        } else {
+            write!(f, "{} {}", self.method, self.params)
+        }
+    }
+}
+
+/// A log level of `logging/setLevel` and `notifications/message`
+/// (RFC 5424 severities), least severe first so that `>=` compares severity.
+///
+/// mcptest has its own type because rmcp marks logging deprecated (SEP-2577),
+/// while every protocol revision servers speak today has it.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum LogLevel {
+    /// `debug`
+    Debug,
+    /// `info`
+    Info,
+    /// `notice`
+    Notice,
+    /// `warning`
+    Warning,
+    /// `error`
+    Error,
+    /// `critical`
+    Critical,
+    /// `alert`
+    Alert,
+    /// `emergency`
+    Emergency,
+}
+
+impl fmt::Display for LogLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = serde_json::to_value(self).ok();
+        f.write_str(name.as_ref().and_then(Value::as_str).unwrap_or("?"))
+    }
+}
+
+/// One `notifications/message` from the server.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[non_exhaustive]
+pub struct LogMessage {
+    /// How severe.
+    pub level: LogLevel,
+    /// The logger's name, if given.
+    #[serde(default)]
+    pub logger: Option<String>,
+    /// The payload: a string or any JSON value.
+    #[serde(default)]
+    pub data: Value,
+}
+
+/// Which list a `notifications/*/list_changed` is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListKind {
+    /// `notifications/tools/list_changed`
+    Tools,
+    /// `notifications/prompts/list_changed`
+    Prompts,
+    /// `notifications/resources/list_changed`
+    Resources,
+}
+
+impl ListKind {
+    /// The notification's method name.
+    pub fn method(self) -> &'static str {
+        match self {
+            ListKind::Tools => "notifications/tools/list_changed",
+            ListKind::Prompts => "notifications/prompts/list_changed",
+            ListKind::Resources => "notifications/resources/list_changed",
+        }
+    }
+}
+
+/// A live view of what the server sent: cheap to clone, always current.
+///
+/// Get it from [`McpClient::notifications`](crate::McpClient::notifications).
+///
+/// ```no_run
+/// # async fn demo(mcp: mcptest::McpClient) -> Result<(), mcptest::Error> {
+/// use std::time::Duration;
+/// use serde_json::json;
+///
+/// mcp.call_tool("progress", json!({"steps": 3})).await;
+/// let log = mcp.notifications();
+/// let steps = log.wait_for_progress(3, Duration::from_secs(5)).await?;
+/// assert_eq!(steps.len(), 3);
+/// assert!(log.methods().contains(&"notifications/progress".to_owned()));
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Default)]
+pub struct Notifications {
+    inner: Arc<Log>,
+}
+
+struct Log {
+    state: Mutex<LogState>,
+    arrived: Notify,
+    opened: Instant,
+}
+
+impl Default for Log {
+    fn default() -> Self {
+        Log {
+            state: Mutex::default(),
+            arrived: Notify::new(),
+            opened: Instant::now(),
+        }
+    }
+}
+
+#[derive(Default)]
+struct LogState {
+    messages: Vec<ServerMessage>,
+    dropped: usize,
+    next_seq: usize,
+}
+
+impl fmt::Debug for Notifications {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.state().messages.iter())
+            .finish()
+    }
+}
+
+impl Notifications {
+    pub(crate) fn new() -> Self {
+        Notifications::default()
+    }
+
+    fn state(&self) -> MutexGuard<'_, LogState> {
+        self.inner.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Records a message as received (a JSON-RPC notification or request).
+    pub(crate) fn record(&self, raw: Value) {
+        let method = raw
+            .get("method")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let id = raw.get("id").cloned();
+        let params = raw.get("params").cloned().unwrap_or(Value::Null);
+        let elapsed = self.inner.opened.elapsed();
+        {
+            let mut state = self.state();
+            let seq = state.next_seq;
+            state.next_seq += 1;
+            if state.messages.len() == KEPT {
+                state.messages.remove(0);
+                state.dropped += 1;
+            }
+            state.messages.push(ServerMessage {
+                seq,
+                method,
+                params,
+                id,
+                reply: None,
+                elapsed,
+            });
+        }
+        self.inner.arrived.notify_waiters();
+    }
+
+    /// Attaches the client's answer to the server request with this id.
+    pub(crate) fn record_reply(&self, id: &RequestId, reply: Value) {
+        let id = serde_json::to_value(id).unwrap_or(Value::Null);
+        let mut state = self.state();
+        if let Some(message) = state
+            .messages
+            .iter_mut()
+            .rev()
+            .find(|m| m.id.as_ref() == Some(&id) && m.reply.is_none())
+        {
+            message.reply = Some(reply);
+        }
+    }
+
+    /// Everything received so far, oldest first.
+    pub fn all(&self) -> Vec<ServerMessage> {
+        self.state().messages.clone()
+    }
+
+    /// How many messages were received (including any dropped past the cap).
+    pub fn len(&self) -> usize {
+        self.state().next_seq
+    }
+
+    /// True if the server has sent nothing yet.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The method of every message, in arrival order.
+    pub fn methods(&self) -> Vec<String> {
+        self.state()
+            .messages
+            .iter()
+            .map(|m| m.method.clone())
+            .collect()
+    }
+
+    /// The messages with this method.
+    pub fn with_method(&self, method: &str) -> Vec<ServerMessage> {
+        self.filter(|m| m.method == method)
+    }
+
+    /// The messages matching `predicate`.
+    pub fn filter(&self, predicate: impl Fn(&ServerMessage) -> bool) -> Vec<ServerMessage> {
+        self.state()
+            .messages
+            .iter()
+            .filter(|m| predicate(m))
+            .cloned()
+            .collect()
+    }
+
+    /// Requests the server made of the client (sampling, roots, elicitation,
+    /// ping), each with the answer the client gave.
+    pub fn requests(&self) -> Vec<ServerMessage> {
+        self.filter(ServerMessage::is_request)
+    }
+
+    /// Every `notifications/progress`, parsed.
+    pub fn progress(&self) -> Vec<ProgressNotificationParam> {
+        self.with_method("notifications/progress")
+            .iter()
+            .filter_map(ServerMessage::params_as)
+            .collect()
+    }
+
+    /// Every `notifications/message` (log message), parsed.
+    pub fn log_messages(&self) -> Vec<LogMessage> {
+        self.with_method("notifications/message")
+            .iter()
+            .filter_map(ServerMessage::params_as)
+            .collect()
+    }
+
+    /// Forgets everything received so far (sequence numbers keep counting).
+    pub fn clear(&self) {
+        let mut state = self.state();
+        state.messages.clear();
+        state.dropped = 0;
+    }
+
+    /// Waits until a message matching `predicate` has arrived (or already
+    /// had), and returns the first such message.
+    pub async fn wait_for(
+        &self,
+        predicate: impl Fn(&ServerMessage) -> bool,
+        timeout: Duration,
+    ) -> Result<ServerMessage, Error> {
+        let mut found = self
+            .wait_for_count("matching the predicate", predicate, 1, timeout)
+            .await?;
+        Ok(found.remove(0))
+    }
+
+    /// Waits until at least `count` messages match `predicate`; returns all
+    /// matching messages. `expected` describes them in words for the error.
+    pub async fn wait_for_count(
+        &self,
+        expected: &str,
+        predicate: impl Fn(&ServerMessage) -> bool,
+        count: usize,
+        timeout: Duration,
+    ) -> Result<Vec<ServerMessage>, Error> {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            // Register interest before looking, so an arrival between the look
+            // and the wait is not missed.
+            let arrived = self.inner.arrived.notified();
+            tokio::pin!(arrived);
+            arrived.as_mut().enable();
+            let found = self.filter(&predicate);
+            if found.len() >= count {
+                return Ok(found);
+            }
+            if tokio::time::timeout_at(deadline, arrived).await.is_err() {
+                let expected = if count > 1 {
+                    format!("{expected} ({count} wanted, {} arrived)", found.len())
+                } else {
+                    expected.to_owned()
+                };
+                return Err(Error::NotificationTimeout {
+                    expected,
+                    after: timeout,
+                    seen: self.methods(),
+                });
+            }
+        }
+    }
+
+    /// Waits for a message with this method.
+    pub async fn wait_for_method(
+        &self,
+        method: &str,
+        timeout: Duration,
+    ) -> Result<ServerMessage, Error> {
+        let mut found = self
+            .wait_for_count(method, |m| m.method == method, 1, timeout)
+            .await?;
+        Ok(found.remove(0))
+    }
+
+    /// Waits until `count` progress notifications have arrived.
+    pub async fn wait_for_progress(
+        &self,
+        count: usize,
+        timeout: Duration,
+    ) -> Result<Vec<ProgressNotificationParam>, Error> {
+        let found = self
+            .wait_for_count(
+                "notifications/progress",
+                |m| m.method == "notifications/progress",
+                count,
+                timeout,
+            )
+            .await?;
+        Ok(found.iter().filter_map(ServerMessage::params_as).collect())
+    }
+
+    /// Waits for a log message (`notifications/message`) at `level` or more
+    /// severe; `None` accepts any level.
+    pub async fn wait_for_log(
+        &self,
+        level: Option<LogLevel>,
+        timeout: Duration,
+    ) -> Result<LogMessage, Error> {
+        let expected = match level {
+            Some(level) => format!("notifications/message at level {level} or above"),
+            None => "notifications/message".to_owned(),
+        };
+        let found = self
+            .wait_for_count(
+                &expected,
+                |m| {
+                    m.method == "notifications/message"
+                        && m.params_as::<LogMessage>()
+                            .is_some_and(|p| level.is_none_or(|l| p.level >= l))
+                },
+                1,
+                timeout,
+            )
+            .await?;
+        Ok(found
+            .first()
+            .and_then(ServerMessage::params_as)
+            .expect("matched messages parse"))
+    }
+
+    /// Waits for `notifications/{tools,prompts,resources}/list_changed`.
+    pub async fn wait_for_list_changed(
+        &self,
+        kind: ListKind,
+        timeout: Duration,
+    ) -> Result<ServerMessage, Error> {
+        self.wait_for_method(kind.method(), timeout).await
+    }
+
+    /// Waits for `notifications/resources/updated` about `uri`.
+    pub async fn wait_for_resource_updated(
+        &self,
+        uri: &str,
+        timeout: Duration,
+    ) -> Result<ServerMessage, Error> {
+        let expected = format!("notifications/resources/updated for {uri}");
+        let mut found = self
+            .wait_for_count(
+                &expected,
+                |m| {
+                    m.method == "notifications/resources/updated"
+                        && m.params.get("uri").and_then(Value::as_str) == Some(uri)
+                },
+                1,
+                timeout,
+            )
+            .await?;
+        Ok(found.remove(0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[tokio::test]
+    async fn wait_sees_past_and_future_messages() {
+        let log = Notifications::new();
+        log.record(json!({"jsonrpc":"2.0","method":"notifications/tools/list_changed"}));
+        let first = log
+            .wait_for_list_changed(ListKind::Tools, Duration::from_millis(10))
+            .await
+            .unwrap();
+        assert_eq!(first.seq, 0);
+
+        let writer = log.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            writer.record(json!({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"a://b"}}));
+        });
+        let updated = log
+            .wait_for_resource_updated("a://b", Duration::from_secs(5))
+            .await
+            .unwrap();
+        assert_eq!(updated.seq, 1);
+    }
+
+    #[tokio::test]
+    async fn a_timeout_lists_what_did_arrive() {
+        let log = Notifications::new();
+        log.record(json!({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}));
+        let err = log
+            .wait_for_progress(2, Duration::from_millis(20))
+            .await
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "no notification notifications/progress (2 wanted, 0 arrived) arrived within 20ms; \
+             the server sent: notifications/message"
+        );
+    }
+
+    #[test]
+    fn replies_attach_to_their_request() {
+        let log = Notifications::new();
+        log.record(json!({"jsonrpc":"2.0","id":5,"method":"roots/list"}));
+        log.record_reply(&RequestId::Number(5), json!({"roots": []}));
+        let requests = log.requests();
+        assert_eq!(requests.len(), 1);
+        assert_eq!(requests[0].reply, Some(json!({"roots": []})));
+    }
+
+    #[test]
+    fn log_levels_order_by_severity_and_print_as_on_the_wire() {
+        assert!(LogLevel::Error > LogLevel::Warning);
+        assert!(LogLevel::Debug < LogLevel::Info);
+        assert_eq!(LogLevel::Warning.to_string(), "warning");
+        assert_eq!(
+            serde_json::to_value(LogLevel::Critical).unwrap(),
+            json!("critical")
+        );
+    }
+}

@@ -1,0 +1,394 @@
+//! How to reach the server under test, and how the client behaves towards it.
+
+pub(crate) mod command;
+mod mocks;
+
+use std::{fmt, path::PathBuf, sync::Arc, time::Duration};
+
+use rmcp::{
+    ServerHandler,
+    model::{ClientCapabilities, Implementation},
+};
+use tokio::{io::DuplexStream, task::JoinHandle};
+
+pub use mocks::{Elicitation, Roots, Sampling};
+
+use crate::{Error, McpClient, transport::stderr::StderrTail};
+
+/// The protocol version used unless [`Server::protocol_version`] says otherwise:
+/// the newest one that still has an `initialize` handshake.
+pub const DEFAULT_PROTOCOL_VERSION: &str = "2025-11-25";
+/// The stateless revision (SEP-2575): no `initialize`, `server/discover` and
+/// per-request `_meta` instead.
+pub const STATELESS_PROTOCOL_VERSION: &str = "2026-07-28";
+
+/// How to reach an MCP server, and how the test client behaves towards it.
+///
+/// Build one, adjust it with the chained options, then [`connect`](Server::connect).
+/// Building never fails; a bad command line or option is reported by
+/// `connect` as an [`Error`]. A `Server` is a recipe: cloning it and connecting
+/// again starts a fresh server.
+///
+/// ```no_run
+/// use std::time::Duration;
+/// use mcptest::{Sampling, Server};
+///
+/// # async fn demo() -> Result<(), mcptest::Error> {
+/// let mcp = Server::command("npx -y @modelcontextprotocol/server-everything")
+///     .env("LOG_LEVEL", "${LOG_LEVEL:-info}")
+///     .timeout(Duration::from_secs(10))
+///     .sampling(Sampling::text("a mocked model reply"))
+///     .connect()
+///     .await?;
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct Server {
+    pub(crate) target: Target,
+    pub(crate) options: Options,
+}
+
+#[derive(Clone)]
+pub(crate) enum Target {
+    Command(CommandSpec),
+    /// A command line that could not be split; reported at connect time.
+    BadCommand {
+        input: String,
+        reason: String,
+    },
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    Url(HttpSpec),
+    InProcess(StartInProcess),
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct CommandSpec {
+    pub(crate) program: String,
+    pub(crate) args: Vec<String>,
+    pub(crate) env: Vec<(String, String)>,
+    pub(crate) current_dir: Option<PathBuf>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct HttpSpec {
+    pub(crate) url: String,
+    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) bearer_env: Option<String>,
+}
+
+/// Starts an in-process server on one end of a pipe; returns its task.
+pub(crate) type StartInProcess =
+    Arc<dyn Fn(DuplexStream, Arc<StderrTail>) -> JoinHandle<()> + Send + Sync>;
+
+#[derive(Clone)]
+pub(crate) struct Options {
+    pub(crate) request_timeout: Duration,
+    pub(crate) connect_timeout: Duration,
+    pub(crate) shutdown_grace: Duration,
+    pub(crate) protocol_version: String,
+    pub(crate) client_info: Implementation,
+    pub(crate) capabilities: Option<ClientCapabilities>,
+    pub(crate) sampling: Option<Sampling>,
+    pub(crate) roots: Option<Roots>,
+    pub(crate) elicitation: Option<Elicitation>,
+    pub(crate) max_message_size: usize,
+    pub(crate) fetch_tool_definitions: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            request_timeout: Duration::from_secs(30),
+            connect_timeout: Duration::from_secs(30),
+            shutdown_grace: Duration::from_secs(1),
+            protocol_version: DEFAULT_PROTOCOL_VERSION.to_owned(),
+            client_info: Implementation::new("mcptest", env!("CARGO_PKG_VERSION")),
+            capabilities: None,
+            sampling: None,
+            roots: None,
+            elicitation: None,
+            max_message_size: 16 * 1024 * 1024,
+            fetch_tool_definitions: true,
+        }
+    }
+}
+
+impl Server {
+    fn with_target(target: Target) -> Self {
+        Server {
+            target,
+            options: Options::default(),
+        }
+    }
+
+    /// A server started from a command line, split into words like a shell
+    /// does (quotes group words) but never run through a shell.
+    ///
+    /// An unbalanced quote or an empty command is reported by
+    /// [`connect`](Server::connect) as [`Error::InvalidCommand`].
+    pub fn command(command_line: &str) -> Self {
+        match command::split(command_line) {
+            Ok((program, args)) => Server::with_target(Target::Command(CommandSpec {
+                program,
+                args,
+                env: Vec::new(),
+                current_dir: None,
+            })),
+            Err(Error::InvalidCommand { input, reason }) => {
+                Server::with_target(Target::BadCommand { input, reason })
+            }
+            Err(other) => unreachable!("split only fails with InvalidCommand: {other}"),
+        }
+    }
+
+    /// A server started from a program path, with arguments added by
+    /// [`arg`](Server::arg) / [`args`](Server::args).
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), mcptest::Error> {
+    /// // in an integration test: env!("CARGO_BIN_EXE_my-server")
+    /// let mcp = mcptest::Server::program("target/debug/my-server")
+    ///     .args(["--stdio"])
+    ///     .current_dir("tests/fixtures")
+    ///     .connect()
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn program(program: impl Into<PathBuf>) -> Self {
+        Server::with_target(Target::Command(CommandSpec {
+            program: program.into().to_string_lossy().into_owned(),
+            args: Vec::new(),
+            env: Vec::new(),
+            current_dir: None,
+        }))
+    }
+
+    /// A server already listening for Streamable HTTP at `url`.
+    #[cfg(feature = "http")]
+    pub fn url(url: impl Into<String>) -> Self {
+        Server::with_target(Target::Url(HttpSpec {
+            url: url.into(),
+            headers: Vec::new(),
+            bearer_env: None,
+        }))
+    }
+
+    /// Any rmcp [`ServerHandler`], hosted in this process over an in-memory
+    /// pipe: no subprocess, so tests run in microseconds and under a debugger.
+    /// Each [`connect`](Server::connect) serves a fresh clone of `handler`.
+    ///
+    /// ```
+    /// use mcptest::Server;
+    /// use mcptest::rmcp::{ServerHandler, model::ServerInfo};
+    ///
+    /// #[derive(Clone)]
+    /// struct Quiet;
+    /// impl ServerHandler for Quiet {}
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcptest::Error> {
+    /// let mcp = Server::in_process(Quiet).connect().await?;
+    /// mcp.ping().await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn in_process<H: ServerHandler + Clone>(handler: H) -> Self {
+        Server::in_process_with(move || handler.clone())
+    }
+
+    /// Like [`in_process`](Server::in_process) for handlers that are not
+    /// `Clone`: `factory` makes the handler for each connection.
+    pub fn in_process_with<H, F>(factory: F) -> Self
+    where
+        H: ServerHandler,
+        F: Fn() -> H + Send + Sync + 'static,
+    {
+        let start: StartInProcess = Arc::new(move |io, log| {
+            let handler = factory();
+            tokio::spawn(async move {
+                match rmcp::serve_server(handler, io).await {
+                    Ok(service) => {
+                        if let Err(e) = service.waiting().await {
+                            log.push(format!("in-process server task failed: {e}\n").as_bytes());
+                        }
+                    }
+                    Err(e) => {
+                        log.push(
+                            format!("in-process server stopped during the handshake: {e}\n")
+                                .as_bytes(),
+                        );
+                    }
+                }
+            })
+        });
+        Server::with_target(Target::InProcess(start))
+    }
+
+    /// Adds one argument (for [`Server::program`] and [`Server::command`]).
+    pub fn arg(mut self, arg: impl AsRef<std::ffi::OsStr>) -> Self {
+        if let Target::Command(spec) = &mut self.target {
+            spec.args.push(arg.as_ref().to_string_lossy().into_owned());
+        }
+        self
+    }
+
+    /// Adds arguments (for [`Server::program`] and [`Server::command`]).
+    pub fn args<I, S>(mut self, args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<std::ffi::OsStr>,
+    {
+        if let Target::Command(spec) = &mut self.target {
+            spec.args.extend(
+                args.into_iter()
+                    .map(|a| a.as_ref().to_string_lossy().into_owned()),
+            );
+        }
+        self
+    }
+
+    /// Sets an environment variable for the server process. The value may use
+    /// `${VAR}` and `${VAR:-default}`, expanded from the test's environment when
+    /// connecting; an unset variable without a default is an error.
+    pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        if let Target::Command(spec) = &mut self.target {
+            spec.env.push((key.into(), value.into()));
+        }
+        self
+    }
+
+    /// The server process's working directory.
+    pub fn current_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        if let Target::Command(spec) = &mut self.target {
+            spec.current_dir = Some(dir.into());
+        }
+        self
+    }
+
+    /// Adds an HTTP header to every request (for [`Server::url`]). The value
+    /// may use `${VAR}` like [`env`](Server::env) values.
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        if let Target::Url(spec) = &mut self.target {
+            spec.headers.push((name.into(), value.into()));
+        }
+        self
+    }
+
+    /// Sends `Authorization: Bearer <token>` with the token read from the
+    /// environment variable `var` when connecting (for [`Server::url`]).
+    pub fn bearer_token_env(mut self, var: impl Into<String>) -> Self {
+        if let Target::Url(spec) = &mut self.target {
+            spec.bearer_env = Some(var.into());
+        }
+        self
+    }
+
+    /// How long each request may take (default 30 s).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.options.request_timeout = timeout;
+        self
+    }
+
+    /// How long starting the server and the handshake may take (default 30 s).
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.options.connect_timeout = timeout;
+        self
+    }
+
+    /// How long a server gets to exit after its stdin is closed before its
+    /// process group is killed (default 1 s).
+    pub fn shutdown_grace(mut self, grace: Duration) -> Self {
+        self.options.shutdown_grace = grace;
+        self
+    }
+
+    /// The protocol version to speak (default [`DEFAULT_PROTOCOL_VERSION`]).
+    /// `"2026-07-28"` connects statelessly through `server/discover`; any other
+    /// string is offered in `initialize` as is, so version negotiation can be
+    /// tested.
+    pub fn protocol_version(mut self, version: impl Into<String>) -> Self {
+        self.options.protocol_version = version.into();
+        self
+    }
+
+    /// The `clientInfo` the client presents (default `mcptest` and its version).
+    pub fn client_info(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.options.client_info = Implementation::new(name, version);
+        self
+    }
+
+    /// Declares exactly these client capabilities instead of the ones derived
+    /// from the mocks (sampling, roots, elicitation).
+    pub fn capabilities(mut self, capabilities: ClientCapabilities) -> Self {
+        self.options.capabilities = Some(capabilities);
+        self
+    }
+
+    /// Answers `sampling/createMessage` and declares the sampling capability.
+    pub fn sampling(mut self, sampling: Sampling) -> Self {
+        self.options.sampling = Some(sampling);
+        self
+    }
+
+    /// Answers `roots/list` and declares the roots capability.
+    pub fn roots(mut self, roots: Roots) -> Self {
+        self.options.roots = Some(roots);
+        self
+    }
+
+    /// Answers `elicitation/create` and declares the elicitation capability.
+    pub fn elicitation(mut self, elicitation: Elicitation) -> Self {
+        self.options.elicitation = Some(elicitation);
+        self
+    }
+
+    /// The largest message accepted from the server (default 16 MiB); a larger
+    /// one ends the connection with [`Error::Transport`].
+    pub fn max_message_size(mut self, bytes: usize) -> Self {
+        self.options.max_message_size = bytes;
+        self
+    }
+
+    /// Whether [`McpClient::call_tool`] fetches `tools/list` once per
+    /// connection (and again after `tools/list_changed`) so that each
+    /// [`ToolCall`](crate::ToolCall) knows the tool's declared schemas
+    /// (default true). Turn it off when the test counts every request.
+    pub fn fetch_tool_definitions(mut self, fetch: bool) -> Self {
+        self.options.fetch_tool_definitions = fetch;
+        self
+    }
+
+    /// Starts (or dials) the server and performs the handshake.
+    pub async fn connect(&self) -> Result<McpClient, Error> {
+        crate::client::connect(self).await
+    }
+}
+
+impl fmt::Debug for Server {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.target {
+            Target::Command(spec) => {
+                let mut words = vec![spec.program.clone()];
+                words.extend(spec.args.iter().cloned());
+                write!(f, "Server::command({:?})", shell_words::join(words))
+            }
+            Target::BadCommand { input, .. } => write!(f, "Server::command({input:?})"),
+            Target::Url(spec) => write!(f, "Server::url({:?})", spec.url),
+            Target::InProcess(_) => f.write_str("Server::in_process(..)"),
+        }
+    }
+}
+
+impl fmt::Display for Server {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.target {
+            Target::Command(spec) => {
+                let mut words = vec![spec.program.clone()];
+                words.extend(spec.args.iter().cloned());
+                f.write_str(&shell_words::join(words))
+            }
+            Target::BadCommand { input, .. } => f.write_str(input),
+            Target::Url(spec) => f.write_str(&spec.url),
+            Target::InProcess(_) => f.write_str("in-process server"),
+        }
+    }
+}

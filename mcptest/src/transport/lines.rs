@@ -1,0 +1,304 @@
+//! Newline-delimited JSON-RPC over a byte stream: a child's stdio, or an
+//! in-memory pipe to an in-process server.
+//!
+//! Written here rather than taken from rmcp because a test harness must see
+//! what a well-behaved client would throw away: lines that are not JSON-RPC,
+//! an unterminated line, answers with ids nobody sent, and the exact JSON of
+//! every answer.
+
+use std::{future::Future, sync::Arc};
+
+use rmcp::{
+    RoleClient,
+    model::ServerJsonRpcMessage,
+    service::{RxJsonRpcMessage, TxJsonRpcMessage},
+    transport::Transport,
+};
+use serde::Deserialize;
+use serde_json::Value;
+use tokio::{
+    io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt},
+    sync::mpsc,
+};
+
+use super::wire::Wire;
+
+type Writer = Box<dyn AsyncWrite + Send + Unpin>;
+
+/// The write side, shared so that teardown can close it (EOF on the server's
+/// stdin) even while the transport itself is owned by rmcp's service task.
+#[derive(Clone)]
+pub(crate) struct WriteHandle(Arc<tokio::sync::Mutex<Option<Writer>>>);
+
+impl WriteHandle {
+    fn new(writer: Writer) -> Self {
+        WriteHandle(Arc::new(tokio::sync::Mutex::new(Some(writer))))
+    }
+
+    /// Writes one line. Fails once the stream is closed.
+    pub(crate) async fn write_line(&self, mut line: Vec<u8>) -> std::io::Result<()> {
+        line.push(b'\n');
+        let mut guard = self.0.lock().await;
+        let writer = guard.as_mut().ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the connection is closed")
+        })?;
+        writer.write_all(&line).await?;
+        writer.flush().await
+    }
+
+    /// Closes the stream so the server reads EOF.
+    pub(crate) async fn close(&self) {
+        if let Some(mut writer) = self.0.lock().await.take() {
+            let _ = writer.shutdown().await;
+        }
+    }
+
+    /// Closes without waiting: for `Drop`. If a write is in progress the stream
+    /// stays open and the caller's kill deadline takes over.
+    pub(crate) fn close_now(&self) {
+        if let Ok(mut guard) = self.0.try_lock() {
+            guard.take();
+        }
+    }
+}
+
+pub(crate) struct LineTransport {
+    writer: WriteHandle,
+    inbound: mpsc::Receiver<ServerJsonRpcMessage>,
+    wire: Arc<Wire>,
+}
+
+impl LineTransport {
+    /// Starts reading `read` on a background task. Lines longer than
+    /// `max_message` bytes end the connection with a transport error.
+    pub(crate) fn new(
+        read: impl AsyncRead + Send + Unpin + 'static,
+        write: impl AsyncWrite + Send + Unpin + 'static,
+        wire: Arc<Wire>,
+        max_message: usize,
+    ) -> Self {
+        // A small buffer applies back-pressure to the server instead of
+        // queueing an unbounded number of parsed messages.
+        let (tx, inbound) = mpsc::channel(64);
+        tokio::spawn(read_lines(read, tx, wire.clone(), max_message));
+        LineTransport {
+            writer: WriteHandle::new(Box::new(write)),
+            inbound,
+            wire,
+        }
+    }
+
+    pub(crate) fn write_handle(&self) -> WriteHandle {
+        self.writer.clone()
+    }
+}
+
+impl Transport<RoleClient> for LineTransport {
+    type Error = std::io::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleClient>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        self.wire.outgoing(&item);
+        let writer = self.writer.clone();
+        let line = serde_json::to_vec(&item);
+        async move {
+            let line = line.map_err(std::io::Error::other)?;
+            writer.write_line(line).await
+        }
+    }
+
+    fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleClient>>> + Send {
+        self.inbound.recv()
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        self.writer.close().await;
+        Ok(())
+    }
+}
+
+async fn read_lines(
+    mut read: impl AsyncRead + Send + Unpin,
+    tx: mpsc::Sender<ServerJsonRpcMessage>,
+    wire: Arc<Wire>,
+    max_message: usize,
+) {
+    let mut pending: Vec<u8> = Vec::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        let n = match read.read(&mut chunk).await {
+            Ok(0) => {
+                wire.closed("the server closed its stdout");
+                return;
+            }
+            Ok(n) => n,
+            Err(e) => {
+                wire.closed(format!("reading the server's stdout failed: {e}"));
+                return;
+            }
+        };
+        let mut rest = &chunk[..n];
+        while let Some(end) = rest.iter().position(|&b| b == b'\n') {
+            let line = if pending.is_empty() {
+                &rest[..end]
+            } else {
+                pending.extend_from_slice(&rest[..end]);
+                pending.as_slice()
+            };
+            if line.len() > max_message {
+                wire.fatal(too_large(line.len(), max_message));
+                return;
+            }
+            let messages = parse_line(line, &wire);
+            pending.clear();
+            rest = &rest[end + 1..];
+            for message in messages {
+                if tx.send(message).await.is_err() {
+                    return;
+                }
+            }
+        }
+        pending.extend_from_slice(rest);
+        if pending.len() > max_message {
+            wire.fatal(too_large(pending.len(), max_message));
+            return;
+        }
+        wire.set_partial((!pending.is_empty()).then(|| &pending[..pending.len().min(300)]));
+    }
+}
+
+fn too_large(seen: usize, max: usize) -> String {
+    format!(
+        "the server sent a message of more than {} (at least {seen} bytes without a newline); \
+         raise the limit with Server::max_message_size if that is expected",
+        human_bytes(max)
+    )
+}
+
+pub(crate) fn human_bytes(n: usize) -> String {
+    if n >= 1024 * 1024 && n.is_multiple_of(1024 * 1024) {
+        format!("{} MiB", n / (1024 * 1024))
+    } else if n >= 1024 && n.is_multiple_of(1024) {
+        format!("{} KiB", n / 1024)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+/// One line → the JSON-RPC messages on it (a batch holds several). Anything
+/// else is recorded as noise.
+fn parse_line(line: &[u8], wire: &Wire) -> Vec<ServerJsonRpcMessage> {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Vec::new();
+    }
+    let Ok(value) = serde_json::from_slice::<Value>(line) else {
+        wire.noise(line);
+        return Vec::new();
+    };
+    let values = match value {
+        Value::Array(batch) if !batch.is_empty() => batch,
+        other => vec![other],
+    };
+    let mut messages = Vec::with_capacity(values.len());
+    for value in values {
+        match ServerJsonRpcMessage::deserialize(&value) {
+            Ok(message) => {
+                wire.incoming(&message, value);
+                messages.push(message);
+            }
+            Err(_) => wire.noise(value.to_string().as_bytes()),
+        }
+    }
+    messages
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notifications::Notifications;
+    use rmcp::model::{ClientJsonRpcMessage, ClientRequest, NumberOrString};
+    use tokio::io::AsyncWriteExt;
+
+    fn wire() -> Arc<Wire> {
+        Arc::new(Wire::new(Notifications::new(), None, None))
+    }
+
+    #[tokio::test]
+    async fn noise_is_recorded_and_reading_goes_on() {
+        let (mut server, client) = tokio::io::duplex(1024);
+        let (read, write) = tokio::io::split(client);
+        let wire = wire();
+        let mut transport = LineTransport::new(read, write, wire.clone(), 1 << 20);
+        server
+            .write_all(b"hello there\n{\"not\":\"rpc\"}\n\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n")
+            .await
+            .unwrap();
+        let message = transport.receive().await.expect("a message");
+        assert!(matches!(message, ServerJsonRpcMessage::Notification(_)));
+        let (noise, total) = wire.noise_lines();
+        assert_eq!(total, 2);
+        assert_eq!(noise, vec!["hello there", "{\"not\":\"rpc\"}"]);
+    }
+
+    #[tokio::test]
+    async fn an_oversized_line_ends_the_stream_with_a_reason() {
+        let (mut server, client) = tokio::io::duplex(1 << 16);
+        let (read, write) = tokio::io::split(client);
+        let wire = wire();
+        let mut transport = LineTransport::new(read, write, wire.clone(), 1000);
+        tokio::spawn(async move {
+            let _ = server.write_all(&[b'x'; 5000]).await;
+            let _ = server.write_all(b"\n").await;
+        });
+        assert!(transport.receive().await.is_none());
+        let reason = wire.fatal_reason().expect("a reason");
+        assert!(reason.contains("more than 1000 bytes"), "{reason}");
+    }
+
+    #[tokio::test]
+    async fn a_partial_line_is_visible() {
+        let (mut server, client) = tokio::io::duplex(1024);
+        let (read, write) = tokio::io::split(client);
+        let wire = wire();
+        let _transport = LineTransport::new(read, write, wire.clone(), 1 << 20);
+        server
+            .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"res")
+            .await
+            .unwrap();
+        for _ in 0..100 {
+            if wire.output().partial_line.is_some() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        assert_eq!(
+            wire.output().partial_line.as_deref(),
+            Some("{\"jsonrpc\":\"2.0\",\"id\":1,\"res")
+        );
+    }
+
+    #[tokio::test]
+    async fn sent_lines_are_json_with_a_newline() {
+        let (server, client) = tokio::io::duplex(1024);
+        let (read, write) = tokio::io::split(client);
+        let mut transport = LineTransport::new(read, write, wire(), 1 << 20);
+        let ping = ClientJsonRpcMessage::request(
+            ClientRequest::PingRequest(Default::default()),
+            NumberOrString::Number(7),
+        );
+        transport.send(ping).await.unwrap();
+        let mut reader = tokio::io::BufReader::new(server);
+        let mut line = String::new();
+        tokio::io::AsyncBufReadExt::read_line(&mut reader, &mut line)
+            .await
+            .unwrap();
+        assert!(line.ends_with('\n'));
+        let parsed: ClientJsonRpcMessage = serde_json::from_str(line.trim_end()).expect("JSON-RPC");
+        assert!(
+            matches!(parsed, ClientJsonRpcMessage::Request(r) if r.id == NumberOrString::Number(7))
+        );
+    }
+}

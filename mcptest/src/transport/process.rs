@@ -1,0 +1,251 @@
+//! The server's child process: spawned in its own process group, and always
+//! killed and reaped — on close, on drop, and when a test panics.
+
+use std::{
+    path::PathBuf,
+    process::{ExitStatus, Stdio},
+    sync::Mutex,
+    time::{Duration, Instant},
+};
+
+use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command};
+
+use crate::Error;
+
+/// How often exit is polled while waiting. Polling `waitpid(WNOHANG)` needs no
+/// runtime, so the same code serves `Drop` and async close.
+const POLL: Duration = Duration::from_millis(2);
+/// After SIGKILL, how long to wait for the kernel to let us reap.
+const REAP_AFTER_KILL: Duration = Duration::from_secs(5);
+
+/// What to run: everything already resolved (env expanded, `{{fixture}}`
+/// substituted).
+#[derive(Debug, Clone)]
+pub(crate) struct Launch {
+    pub(crate) program: String,
+    pub(crate) args: Vec<String>,
+    pub(crate) env: Vec<(String, String)>,
+    pub(crate) current_dir: Option<PathBuf>,
+}
+
+pub(crate) struct Spawned {
+    pub(crate) process: ChildProcess,
+    pub(crate) stdin: ChildStdin,
+    pub(crate) stdout: ChildStdout,
+    pub(crate) stderr: ChildStderr,
+}
+
+pub(crate) struct ChildProcess {
+    child: Mutex<Option<Child>>,
+    pid: Option<u32>,
+    status: Mutex<Option<ExitStatus>>,
+}
+
+impl ChildProcess {
+    pub(crate) fn spawn(launch: &Launch) -> Result<Spawned, Error> {
+        let mut command = Command::new(&launch.program);
+        command
+            .args(&launch.args)
+            .envs(launch.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            // The backstop if everything else is skipped (e.g. a leaked client).
+            .kill_on_drop(true);
+        if let Some(dir) = &launch.current_dir {
+            command.current_dir(dir);
+        }
+        // Its own process group, so that teardown reaches whatever the server
+        // starts in turn (`npx` → `node`, shell wrappers, workers).
+        #[cfg(unix)]
+        command.process_group(0);
+
+        let mut child = command.spawn().map_err(|source| Error::Spawn {
+            program: launch.program.clone(),
+            searched: searched_path(&launch.program, &source),
+            source,
+        })?;
+        let stdin = child.stdin.take().expect("stdin was piped");
+        let stdout = child.stdout.take().expect("stdout was piped");
+        let stderr = child.stderr.take().expect("stderr was piped");
+        let pid = child.id();
+        Ok(Spawned {
+            process: ChildProcess {
+                child: Mutex::new(Some(child)),
+                pid,
+                status: Mutex::new(None),
+            },
+            stdin,
+            stdout,
+            stderr,
+        })
+    }
+
+    /// The operating system's id of the server process.
+    pub(crate) fn pid(&self) -> Option<u32> {
+        self.pid
+    }
+
+    /// The exit status, if the process has exited (reaping it if so).
+    pub(crate) fn try_status(&self) -> Option<ExitStatus> {
+        if let Some(status) = *self.status.lock().unwrap_or_else(|p| p.into_inner()) {
+            return Some(status);
+        }
+        if !self.leader_exited() {
+            return None;
+        }
+        // The leader is a zombie now: its pid (and so our process group id) is
+        // still reserved, so the group can be killed without risk of hitting an
+        // unrelated process. Take any stragglers down with it before reaping.
+        self.kill_group();
+        self.reap()
+    }
+
+    /// Waits up to `limit` for the process to exit by itself.
+    pub(crate) async fn wait_for_exit(&self, limit: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = self.try_status() {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
+    /// Waits `grace` for the server to exit (its stdin must already be closed),
+    /// then kills the whole process group and reaps the leader.
+    pub(crate) async fn shutdown(&self, grace: Duration) -> Option<ExitStatus> {
+        if let Some(status) = self.wait_for_exit(grace).await {
+            return Some(status);
+        }
+        self.kill_group();
+        let deadline = Instant::now() + REAP_AFTER_KILL;
+        loop {
+            if let Some(status) = self.try_status() {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
+    /// The same as [`shutdown`](Self::shutdown) without a runtime: for `Drop`,
+    /// which may run while a test unwinds.
+    pub(crate) fn shutdown_blocking(&self, grace: Duration) -> Option<ExitStatus> {
+        let wait = |limit: Duration| {
+            let deadline = Instant::now() + limit;
+            loop {
+                if let Some(status) = self.try_status() {
+                    return Some(status);
+                }
+                if Instant::now() >= deadline {
+                    return None;
+                }
+                std::thread::sleep(POLL);
+            }
+        };
+        if let Some(status) = wait(grace) {
+            return Some(status);
+        }
+        self.kill_group();
+        wait(REAP_AFTER_KILL)
+    }
+
+    fn reap(&self) -> Option<ExitStatus> {
+        let mut guard = self.child.lock().unwrap_or_else(|p| p.into_inner());
+        let child = guard.as_mut()?;
+        match child.try_wait() {
+            Ok(Some(status)) => {
+                *self.status.lock().unwrap_or_else(|p| p.into_inner()) = Some(status);
+                guard.take();
+                Some(status)
+            }
+            Ok(None) | Err(_) => None,
+        }
+    }
+
+    /// True when the group leader has exited, without reaping it.
+    #[cfg(unix)]
+    fn leader_exited(&self) -> bool {
+        let Some(pid) = self.pid else { return true };
+        if self
+            .child
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_none()
+        {
+            return true;
+        }
+        // SAFETY: waitid with WNOWAIT only inspects the state of our own child;
+        // `info` is a plain C struct that the call fills in.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let rc = libc::waitid(
+                libc::P_PID,
+                pid as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            );
+            rc == 0 && info.si_pid() != 0
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn leader_exited(&self) -> bool {
+        let mut guard = self.child.lock().unwrap_or_else(|p| p.into_inner());
+        match guard.as_mut() {
+            Some(child) => matches!(child.try_wait(), Ok(Some(_))),
+            None => true,
+        }
+    }
+
+    #[cfg(unix)]
+    fn kill_group(&self) {
+        if let Some(pid) = self.pid {
+            // SAFETY: sending a signal has no memory-safety preconditions. The
+            // group id is our child's pid, reserved until we reap the child.
+            unsafe {
+                libc::killpg(pid as libc::pid_t, libc::SIGKILL);
+            }
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn kill_group(&self) {
+        if let Some(child) = self
+            .child
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_mut()
+        {
+            let _ = child.start_kill();
+        }
+    }
+}
+
+impl Drop for ChildProcess {
+    fn drop(&mut self) {
+        if self
+            .status
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_none()
+        {
+            self.shutdown_blocking(Duration::ZERO);
+        }
+    }
+}
+
+/// The `PATH` directories searched for a bare program name that was not found.
+fn searched_path(program: &str, error: &std::io::Error) -> Vec<PathBuf> {
+    if error.kind() != std::io::ErrorKind::NotFound || program.contains(std::path::MAIN_SEPARATOR) {
+        return Vec::new();
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path).collect()
+}

@@ -1,0 +1,91 @@
+//! The last 64 KiB of a server's stderr, kept for error messages.
+
+use std::{
+    collections::VecDeque,
+    sync::{Arc, Mutex},
+};
+
+use tokio::io::{AsyncRead, AsyncReadExt};
+
+/// How much of stderr is kept.
+pub(crate) const STDERR_KEPT: usize = 64 * 1024;
+
+#[derive(Default)]
+pub(crate) struct StderrTail {
+    bytes: Mutex<VecDeque<u8>>,
+}
+
+impl StderrTail {
+    /// Drains `stream` until EOF on a background task, so the child never
+    /// blocks on a full pipe however much it writes.
+    pub(crate) fn spawn_reader(stream: impl AsyncRead + Send + Unpin + 'static) -> Arc<Self> {
+        let tail = Arc::new(StderrTail::default());
+        let writer = tail.clone();
+        tokio::spawn(async move {
+            let mut stream = stream;
+            let mut buf = vec![0u8; 8192];
+            loop {
+                match stream.read(&mut buf).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => writer.push(&buf[..n]),
+                }
+            }
+        });
+        tail
+    }
+
+    pub(crate) fn push(&self, chunk: &[u8]) {
+        let mut bytes = self.bytes.lock().unwrap_or_else(|p| p.into_inner());
+        let chunk = &chunk[chunk.len().saturating_sub(STDERR_KEPT)..];
+        let overflow = (bytes.len() + chunk.len()).saturating_sub(STDERR_KEPT);
+        bytes.drain(..overflow);
+        bytes.extend(chunk);
+    }
+
+    /// The kept tail as text (lossy UTF-8). When the buffer has wrapped, the
+    /// first, partial line is dropped so the text starts at a line boundary.
+    pub(crate) fn text(&self) -> String {
+        let bytes = self.bytes.lock().unwrap_or_else(|p| p.into_inner());
+        let (a, b) = bytes.as_slices();
+        let mut all = Vec::with_capacity(a.len() + b.len());
+        all.extend_from_slice(a);
+        all.extend_from_slice(b);
+        let start = if all.len() >= STDERR_KEPT {
+            all.iter().position(|&c| c == b'\n').map_or(0, |i| i + 1)
+        } else {
+            0
+        };
+        String::from_utf8_lossy(&all[start..]).into_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_only_the_last_64_kib() {
+        let tail = StderrTail::default();
+        for i in 0..20_000 {
+            tail.push(format!("line {i}\n").as_bytes());
+        }
+        let text = tail.text();
+        assert!(text.len() <= STDERR_KEPT);
+        assert!(text.ends_with("line 19999\n"));
+        assert!(
+            text.starts_with("line "),
+            "starts at a line boundary: {:?}",
+            &text[..20]
+        );
+        assert!(!text.contains("line 0\n"));
+    }
+
+    #[test]
+    fn one_huge_chunk_keeps_its_end() {
+        let tail = StderrTail::default();
+        let mut chunk = vec![b'a'; 200 * 1024];
+        chunk.extend_from_slice(b"\nthe end\n");
+        tail.push(&chunk);
+        assert!(tail.text().ends_with("the end\n"));
+    }
+}

@@ -1,0 +1,196 @@
+//! What one connection has seen on the wire besides well-formed answers:
+//! raw responses (so results keep every field the server sent), stray lines,
+//! responses nobody asked for, why the inbound stream ended.
+
+use std::{
+    collections::{HashMap, HashSet, VecDeque},
+    sync::{Arc, Mutex, MutexGuard},
+};
+
+use rmcp::model::{ClientJsonRpcMessage, RequestId, ServerJsonRpcMessage};
+use serde_json::Value;
+
+use super::{process::ChildProcess, stderr::StderrTail};
+use crate::{error::ServerOutput, notifications::Notifications};
+
+/// How many stray stdout lines are kept, and how long each may be.
+const NOISE_KEPT: usize = 50;
+const NOISE_LINE_CHARS: usize = 300;
+/// Responses are parked here until the caller that sent the request takes them;
+/// the cap only matters if a server answers requests nobody waits for any more.
+const RAW_KEPT: usize = 4096;
+
+/// Shared by the transport (which writes) and the client (which reads).
+pub(crate) struct Wire {
+    pub(crate) notifications: Notifications,
+    pub(crate) process: Option<Arc<ChildProcess>>,
+    pub(crate) stderr: Option<Arc<StderrTail>>,
+    state: Mutex<WireState>,
+}
+
+#[derive(Default)]
+struct WireState {
+    noise: VecDeque<String>,
+    noise_total: usize,
+    partial: Option<String>,
+    raw: HashMap<RequestId, Value>,
+    raw_order: VecDeque<RequestId>,
+    sent: HashSet<RequestId>,
+    stray: Vec<String>,
+    closed: Option<String>,
+    fatal: Option<String>,
+}
+
+impl Wire {
+    pub(crate) fn new(
+        notifications: Notifications,
+        process: Option<Arc<ChildProcess>>,
+        stderr: Option<Arc<StderrTail>>,
+    ) -> Self {
+        Wire {
+            notifications,
+            process,
+            stderr,
+            state: Mutex::new(WireState::default()),
+        }
+    }
+
+    fn state(&self) -> MutexGuard<'_, WireState> {
+        // A panic while holding this lock leaves plain data behind; keep going.
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Called for every message the client sends.
+    pub(crate) fn outgoing(&self, message: &ClientJsonRpcMessage) {
+        match message {
+            ClientJsonRpcMessage::Request(request) => {
+                self.state().sent.insert(request.id.clone());
+            }
+            ClientJsonRpcMessage::Response(response) => {
+                if let Ok(result) = serde_json::to_value(&response.result) {
+                    self.notifications.record_reply(&response.id, result);
+                }
+            }
+            ClientJsonRpcMessage::Error(error) => {
+                if let (Some(id), Ok(value)) = (&error.id, serde_json::to_value(&error.error)) {
+                    self.notifications
+                        .record_reply(id, serde_json::json!({ "error": value }));
+                }
+            }
+            ClientJsonRpcMessage::Notification(_) => {}
+        }
+    }
+
+    /// Called for every message the server sends, with its JSON as received
+    /// (or re-serialized, for transports that only hand out typed messages).
+    pub(crate) fn incoming(&self, message: &ServerJsonRpcMessage, raw: Value) {
+        match message {
+            ServerJsonRpcMessage::Response(response) => self.park(&response.id, raw),
+            ServerJsonRpcMessage::Error(error) => match &error.id {
+                Some(id) => self.park(id, raw),
+                None => self.state().stray.push(truncate(&raw.to_string())),
+            },
+            ServerJsonRpcMessage::Notification(_) | ServerJsonRpcMessage::Request(_) => {
+                self.notifications.record(raw);
+            }
+        }
+    }
+
+    fn park(&self, id: &RequestId, raw: Value) {
+        let mut state = self.state();
+        if !state.sent.remove(id) {
+            state.stray.push(truncate(&raw.to_string()));
+            return;
+        }
+        if state.raw.len() >= RAW_KEPT
+            && let Some(oldest) = state.raw_order.pop_front()
+        {
+            state.raw.remove(&oldest);
+        }
+        state.raw_order.push_back(id.clone());
+        state.raw.insert(id.clone(), raw);
+    }
+
+    /// Takes the raw JSON of the answer to request `id` (its `result`, or the
+    /// whole error object for an error answer).
+    pub(crate) fn take_raw(&self, id: &RequestId) -> Option<Value> {
+        let mut state = self.state();
+        state.sent.remove(id);
+        let raw = state.raw.remove(id)?;
+        state.raw_order.retain(|x| x != id);
+        Some(raw)
+    }
+
+    /// Forget a request that will never be answered (timed out, cancelled).
+    pub(crate) fn forget(&self, id: &RequestId) {
+        let mut state = self.state();
+        state.raw.remove(id);
+        state.raw_order.retain(|x| x != id);
+    }
+
+    pub(crate) fn noise(&self, line: &[u8]) {
+        let text = truncate(&String::from_utf8_lossy(line));
+        let mut state = self.state();
+        state.noise_total += 1;
+        if state.noise.len() == NOISE_KEPT {
+            state.noise.pop_front();
+        }
+        state.noise.push_back(text);
+    }
+
+    pub(crate) fn set_partial(&self, partial: Option<&[u8]>) {
+        self.state().partial = partial.map(|p| truncate(&String::from_utf8_lossy(p)));
+    }
+
+    /// The inbound stream ended; `why` says how, in words.
+    pub(crate) fn closed(&self, why: impl Into<String>) {
+        let mut state = self.state();
+        if state.closed.is_none() {
+            state.closed = Some(why.into());
+        }
+    }
+
+    /// The inbound stream ended because of something the server did wrong
+    /// (as opposed to simply exiting).
+    pub(crate) fn fatal(&self, why: impl Into<String>) {
+        let why = why.into();
+        let mut state = self.state();
+        state.fatal.get_or_insert_with(|| why.clone());
+        state.closed.get_or_insert(why);
+    }
+
+    pub(crate) fn fatal_reason(&self) -> Option<String> {
+        self.state().fatal.clone()
+    }
+
+    pub(crate) fn closed_reason(&self) -> Option<String> {
+        self.state().closed.clone()
+    }
+
+    /// Non-JSON lines seen on stdout so far (the most recent 50), and how many in all.
+    pub(crate) fn noise_lines(&self) -> (Vec<String>, usize) {
+        let state = self.state();
+        (state.noise.iter().cloned().collect(), state.noise_total)
+    }
+
+    /// Everything worth showing next to an error.
+    pub(crate) fn output(&self) -> Box<ServerOutput> {
+        let state = self.state();
+        Box::new(ServerOutput {
+            stderr: self.stderr.as_ref().map(|s| s.text()).unwrap_or_default(),
+            stdout_noise: state.noise.iter().cloned().collect(),
+            stdout_noise_total: state.noise_total,
+            partial_line: state.partial.clone(),
+            stray_responses: state.stray.clone(),
+        })
+    }
+}
+
+fn truncate(text: &str) -> String {
+    let text = text.trim_end_matches(['\r', '\n']);
+    if text.chars().count() <= NOISE_LINE_CHARS {
+        return text.to_owned();
+    }
+    let cut: String = text.chars().take(NOISE_LINE_CHARS).collect();
+    format!("{cut}… ({} bytes in all)", text.len())
+}

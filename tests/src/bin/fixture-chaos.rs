@@ -1,0 +1,313 @@
+//! A stdio MCP server that misbehaves on request, for testing how mcptest copes.
+//!
+//! Written against raw newline-delimited JSON instead of rmcp because the failures it
+//! stages (half-written lines, non-JSON on stdout, wrong ids) are things a correct SDK
+//! makes impossible. Without flags it is a minimal well-behaved server with one tool.
+
+use std::{
+    io::{self, BufRead, Write},
+    process::{Command, Stdio},
+    thread,
+    time::Duration,
+};
+
+use serde_json::{Value, json};
+
+const USAGE: &str = "\
+usage: fixture-chaos [FLAGS]
+
+A minimal stdio MCP server (one tool, `poke`) that misbehaves as the flags say:
+  --exit-before-initialize  exit 3 before reading stdin
+  --exit-mid-call           exit 7 on tools/call without answering
+  --never-answer            never answer tools/call
+  --partial-line            answer tools/call with half a line, then hang
+  --garbage                 write non-JSON-RPC lines before every response
+  --huge-response           answer tools/call with 50 MiB of text
+  --stderr-flood            write 20 MiB to stderr while serving
+  --ignore-eof              keep running after stdin closes
+  --spawn-grandchild        start `sleep 600` and report its pid on stderr
+  --wrong-id                answer tools/call with the wrong id
+  --slow-start MS           sleep MS milliseconds before reading stdin
+  --print-pid               report this process's pid on stderr";
+
+/// Protocol versions echoed back from `initialize`; any other request gets the newest.
+const KNOWN_VERSIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+const DEFAULT_VERSION: &str = "2025-11-25";
+
+const HUGE_RESPONSE_BYTES: usize = 50 * 1024 * 1024;
+const STDERR_FLOOD_BYTES: usize = 20 * 1024 * 1024;
+const STDERR_FLOOD_LINE: usize = 4 * 1024;
+
+#[derive(Debug, Default)]
+struct Chaos {
+    exit_before_initialize: bool,
+    exit_mid_call: bool,
+    never_answer: bool,
+    partial_line: bool,
+    garbage: bool,
+    huge_response: bool,
+    stderr_flood: bool,
+    ignore_eof: bool,
+    spawn_grandchild: bool,
+    wrong_id: bool,
+    slow_start_ms: Option<u64>,
+    print_pid: bool,
+}
+
+fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Chaos, String> {
+    let mut chaos = Chaos::default();
+    while let Some(arg) = args.next() {
+        let flag = match arg.as_str() {
+            "--exit-before-initialize" => &mut chaos.exit_before_initialize,
+            "--exit-mid-call" => &mut chaos.exit_mid_call,
+            "--never-answer" => &mut chaos.never_answer,
+            "--partial-line" => &mut chaos.partial_line,
+            "--garbage" => &mut chaos.garbage,
+            "--huge-response" => &mut chaos.huge_response,
+            "--stderr-flood" => &mut chaos.stderr_flood,
+            "--ignore-eof" => &mut chaos.ignore_eof,
+            "--spawn-grandchild" => &mut chaos.spawn_grandchild,
+            "--wrong-id" => &mut chaos.wrong_id,
+            "--print-pid" => &mut chaos.print_pid,
+            "--slow-start" => {
+                let value = args.next().ok_or("--slow-start needs milliseconds")?;
+                let ms = value
+                    .parse()
+                    .map_err(|_| format!("--slow-start needs milliseconds, got {value:?}"))?;
+                chaos.slow_start_ms = Some(ms);
+                continue;
+            }
+            other => return Err(format!("unknown argument: {other}")),
+        };
+        *flag = true;
+    }
+    Ok(chaos)
+}
+
+fn main() {
+    let chaos = match parse_args(std::env::args().skip(1)) {
+        Ok(chaos) => chaos,
+        Err(message) => {
+            eprintln!("fixture-chaos: {message}\n{USAGE}");
+            std::process::exit(2);
+        }
+    };
+
+    if chaos.print_pid {
+        eprintln!("chaos: pid {}", std::process::id());
+    }
+    if chaos.spawn_grandchild {
+        spawn_grandchild();
+    }
+    let flood = chaos.stderr_flood.then(|| thread::spawn(flood_stderr));
+    if chaos.exit_before_initialize {
+        eprintln!("chaos: exiting before initialize");
+        std::process::exit(3);
+    }
+    if let Some(ms) = chaos.slow_start_ms {
+        thread::sleep(Duration::from_millis(ms));
+    }
+
+    serve(&chaos);
+
+    if chaos.ignore_eof {
+        hang();
+    }
+    // Finish the flood even if stdin closed early, so a run always writes the full
+    // 20 MiB and tests can reason about exactly how much stderr there was.
+    if let Some(flood) = flood {
+        let _ = flood.join();
+    }
+}
+
+/// The grandchild gets null stdio: it exists to be killed with the process group,
+/// and must not keep the harness's pipes open or write into the protocol stream.
+fn spawn_grandchild() {
+    let spawned = Command::new("sleep")
+        .arg("600")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn();
+    match spawned {
+        // Dropping the handle neither waits for nor kills the child.
+        Ok(child) => eprintln!("chaos: grandchild pid {}", child.id()),
+        Err(error) => eprintln!("chaos: cannot spawn grandchild: {error}"),
+    }
+}
+
+fn flood_stderr() {
+    let mut line = vec![b'e'; STDERR_FLOOD_LINE];
+    line[STDERR_FLOOD_LINE - 1] = b'\n';
+    let mut stderr = io::stderr().lock();
+    for _ in 0..STDERR_FLOOD_BYTES / STDERR_FLOOD_LINE {
+        // A reader that stopped draining stderr blocks us here, which is the point;
+        // a reader that went away ends the flood.
+        if stderr.write_all(&line).is_err() {
+            return;
+        }
+    }
+    let _ = stderr.flush();
+}
+
+fn hang() -> ! {
+    loop {
+        thread::sleep(Duration::from_secs(3600));
+    }
+}
+
+/// Reads requests until stdin closes.
+fn serve(chaos: &Chaos) {
+    let stdin = io::stdin();
+    let mut out = io::stdout();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { return };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let message: Value = match serde_json::from_str(&line) {
+            Ok(message) => message,
+            Err(error) => {
+                let reply = error_response(Value::Null, -32700, &format!("parse error: {error}"));
+                respond(chaos, &mut out, &reply);
+                continue;
+            }
+        };
+        // Notifications and replies to requests we never send need no answer.
+        let (Some(id), Some(method)) = (
+            message.get("id").cloned(),
+            message.get("method").and_then(Value::as_str),
+        ) else {
+            continue;
+        };
+        let params = message.get("params").cloned().unwrap_or(Value::Null);
+        if method == "tools/call" {
+            call_tool(chaos, &mut out, id, &params);
+            continue;
+        }
+        let reply = match method {
+            "initialize" => result_response(id, initialize_result(&params)),
+            "ping" => result_response(id, json!({})),
+            "tools/list" => result_response(id, json!({ "tools": [poke_tool()] })),
+            _ => error_response(id, -32601, &format!("Method not found: {method}")),
+        };
+        respond(chaos, &mut out, &reply);
+    }
+}
+
+fn call_tool(chaos: &Chaos, out: &mut io::Stdout, id: Value, params: &Value) {
+    if chaos.exit_mid_call {
+        eprintln!("chaos: exiting mid-call");
+        std::process::exit(7);
+    }
+    if chaos.never_answer {
+        return;
+    }
+    if chaos.partial_line {
+        let mut out = out.lock();
+        let _ = write!(out, r#"{{"jsonrpc":"2.0","id":{id},"res"#);
+        let _ = out.flush();
+        drop(out);
+        // Drain stdin so a client that keeps writing never blocks on a full pipe, but
+        // never answer and never exit, not even at EOF.
+        thread::spawn(|| {
+            let _ = io::copy(&mut io::stdin().lock(), &mut io::sink());
+        });
+        hang();
+    }
+
+    let id = if chaos.wrong_id { wrong_id(id) } else { id };
+    let name = params.get("name").and_then(Value::as_str).unwrap_or("");
+    if name != "poke" {
+        let reply = error_response(id, -32602, &format!("unknown tool: {name}"));
+        respond(chaos, out, &reply);
+        return;
+    }
+    if chaos.huge_response {
+        if chaos.garbage {
+            write_garbage(out);
+        }
+        let _ = write_huge_response(out, &id);
+        return;
+    }
+    let reply = result_response(
+        id,
+        json!({ "content": [{ "type": "text", "text": "poked" }], "isError": false }),
+    );
+    respond(chaos, out, &reply);
+}
+
+fn wrong_id(id: Value) -> Value {
+    match id {
+        Value::Number(n) => match n.as_i64() {
+            Some(n) => json!(n + 1000),
+            None => json!(n.as_f64().unwrap_or(0.0) + 1000.0),
+        },
+        Value::String(s) => json!(format!("{s}-wrong")),
+        other => other,
+    }
+}
+
+/// Streams the text straight to stdout so 50 MiB never has to exist as a `String`.
+fn write_huge_response(out: &mut io::Stdout, id: &Value) -> io::Result<()> {
+    const CHUNK: usize = 1024 * 1024;
+    let chunk = vec![b'x'; CHUNK];
+    let mut out = out.lock();
+    write!(
+        out,
+        r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[{{"type":"text","text":""#
+    )?;
+    let mut remaining = HUGE_RESPONSE_BYTES;
+    while remaining > 0 {
+        let n = remaining.min(CHUNK);
+        out.write_all(&chunk[..n])?;
+        remaining -= n;
+    }
+    out.write_all(b"\"}],\"isError\":false}}\n")?;
+    out.flush()
+}
+
+fn initialize_result(params: &Value) -> Value {
+    let requested = params.get("protocolVersion").and_then(Value::as_str);
+    let version = requested
+        .filter(|v| KNOWN_VERSIONS.contains(v))
+        .unwrap_or(DEFAULT_VERSION);
+    json!({
+        "protocolVersion": version,
+        "capabilities": { "tools": {} },
+        "serverInfo": { "name": "fixture-chaos", "version": env!("CARGO_PKG_VERSION") },
+    })
+}
+
+fn poke_tool() -> Value {
+    json!({
+        "name": "poke",
+        "description": "Answers \"poked\".",
+        "inputSchema": { "type": "object" },
+    })
+}
+
+fn result_response(id: Value, result: Value) -> Value {
+    json!({ "jsonrpc": "2.0", "id": id, "result": result })
+}
+
+fn error_response(id: Value, code: i64, message: &str) -> Value {
+    json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } })
+}
+
+fn write_garbage(out: &mut io::Stdout) {
+    let mut out = out.lock();
+    let _ =
+        out.write_all(b"chaos: this is not json\nListening on port 1234\n{\"hello\":\"world\"}\n");
+}
+
+/// Write failures mean the client is gone; the read loop will see EOF next.
+fn respond(chaos: &Chaos, out: &mut io::Stdout, reply: &Value) {
+    if chaos.garbage {
+        write_garbage(out);
+    }
+    let mut out = out.lock();
+    let _ = serde_json::to_writer(&mut out, reply);
+    let _ = out.write_all(b"\n");
+    let _ = out.flush();
+}

@@ -1,0 +1,179 @@
+//! Serves the `Everything` fixture over stdio (default) or Streamable HTTP.
+//!
+//! In HTTP mode the bound address is announced as one stdout line, and the server runs
+//! until it is killed or its stdin reaches EOF: closing stdin is how a test harness
+//! stops it without signals, and it also stops orphans when the harness dies.
+
+use std::{
+    io::{Read as _, Write as _},
+    net::Ipv4Addr,
+    path::PathBuf,
+    process::ExitCode,
+    sync::Arc,
+    time::Duration,
+};
+
+use mcptest_tests::everything::{Everything, EverythingConfig};
+use rmcp::{
+    ServiceExt,
+    transport::{
+        stdio,
+        streamable_http_server::{
+            StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
+        },
+    },
+};
+
+const USAGE: &str = "\
+usage: fixture-everything [--root DIR] [--page-size N] [--http | --stateless-http]
+
+Serves the fixture-everything MCP server over stdio, or over Streamable HTTP on
+127.0.0.1 (random port, announced on stdout) with --http / --stateless-http.";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Stdio,
+    Http,
+    StatelessHttp,
+}
+
+struct Options {
+    config: EverythingConfig,
+    mode: Mode,
+}
+
+fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
+    let mut config = EverythingConfig::default();
+    let mut mode = Mode::Stdio;
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--root" => {
+                let dir = args.next().ok_or("--root needs a directory")?;
+                config.root = Some(PathBuf::from(dir));
+            }
+            "--page-size" => {
+                let value = args.next().ok_or("--page-size needs a number")?;
+                config.page_size = value
+                    .parse()
+                    .ok()
+                    .filter(|&n: &usize| n > 0)
+                    .ok_or_else(|| format!("--page-size needs a positive number, got {value:?}"))?;
+            }
+            "--http" | "--stateless-http" => {
+                if mode != Mode::Stdio {
+                    return Err("give at most one of --http and --stateless-http".into());
+                }
+                mode = if arg == "--http" {
+                    Mode::Http
+                } else {
+                    Mode::StatelessHttp
+                };
+            }
+            other => return Err(format!("unknown argument: {other}")),
+        }
+    }
+    Ok(Options { config, mode })
+}
+
+fn main() -> ExitCode {
+    let options = match parse_args(std::env::args().skip(1)) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("fixture-everything: {message}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("fixture-everything: cannot start the runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(async move {
+        match options.mode {
+            Mode::Stdio => serve_stdio(options.config).await,
+            Mode::Http => serve_http(options.config, false).await,
+            Mode::StatelessHttp => serve_http(options.config, true).await,
+        }
+    });
+    // Session workers may still be mid-request; don't let them delay the exit.
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("fixture-everything: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve_stdio(config: EverythingConfig) -> Result<(), String> {
+    let running = Everything::new(config)
+        .serve(stdio())
+        .await
+        .map_err(|e| format!("initialization failed: {e}"))?;
+    running
+        .waiting()
+        .await
+        .map_err(|e| format!("server task failed: {e}"))?;
+    Ok(())
+}
+
+async fn serve_http(config: EverythingConfig, stateless: bool) -> Result<(), String> {
+    let http_config = StreamableHttpServerConfig::default()
+        // Keep-alive pings would only add noise to the streams tests read.
+        .with_sse_keep_alive(None)
+        .with_legacy_session_mode(!stateless)
+        .with_json_response(stateless);
+    let service = if stateless {
+        // Without sessions each request gets a handler from the factory; handing out
+        // clones of one server keeps the log level and tool toggle from one request
+        // to the next, as a real stateless deployment backed by shared state would.
+        let shared = Everything::new(config);
+        StreamableHttpService::new(
+            move || Ok(shared.clone()),
+            Arc::new(LocalSessionManager::default()),
+            http_config,
+        )
+    } else {
+        // One fresh server per session, so sessions never see each other's state.
+        StreamableHttpService::new(
+            move || Ok(Everything::new(config.clone())),
+            Arc::new(LocalSessionManager::default()),
+            http_config,
+        )
+    };
+    let app = axum::Router::new().nest_service("/mcp", service);
+
+    let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+        .await
+        .map_err(|e| format!("cannot bind 127.0.0.1: {e}"))?;
+    let port = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the bound address: {e}"))?
+        .port();
+    {
+        let mut stdout = std::io::stdout().lock();
+        writeln!(stdout, "listening on http://127.0.0.1:{port}/mcp")
+            .and_then(|()| stdout.flush())
+            .map_err(|e| format!("cannot announce the address: {e}"))?;
+    }
+
+    // A plain thread, not tokio's stdin: tokio reads stdin on a blocking thread that
+    // cannot be cancelled, which would keep the runtime from shutting down.
+    let (eof_tx, eof_rx) = tokio::sync::oneshot::channel::<()>();
+    std::thread::spawn(move || {
+        let mut sink = [0u8; 4096];
+        let mut stdin = std::io::stdin().lock();
+        while matches!(stdin.read(&mut sink), Ok(n) if n > 0) {}
+        let _ = eof_tx.send(());
+    });
+
+    // Not a graceful shutdown: that would wait for clients to close their SSE
+    // streams, and a harness that closed stdin wants the server gone now.
+    tokio::select! {
+        result = axum::serve(listener, app) => result.map_err(|e| format!("HTTP server failed: {e}")),
+        _ = eof_rx => Ok(()),
+    }
+}

@@ -1,0 +1,69 @@
+//! Starting a fixture server in Streamable HTTP mode for a test.
+
+use std::{
+    io::{BufRead, BufReader},
+    process::{Child, ChildStdin, Command, Stdio},
+    sync::mpsc,
+    time::Duration,
+};
+
+/// A fixture server serving Streamable HTTP on 127.0.0.1, stopped (stdin
+/// closed, then killed and reaped) when dropped.
+pub struct HttpFixture {
+    /// `http://127.0.0.1:<port>/mcp`
+    pub url: String,
+    child: Child,
+    stdin: Option<ChildStdin>,
+}
+
+impl HttpFixture {
+    /// Runs `program args..` and waits (up to 30 s) for the line
+    /// `listening on <url>` on its stdout.
+    pub fn start(program: &str, args: &[&str]) -> HttpFixture {
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut lines = BufReader::new(stdout).lines();
+            if let Some(Ok(line)) = lines.next() {
+                let _ = tx.send(line);
+            }
+            // Keep draining so the server never blocks on a full pipe.
+            for _ in lines {}
+        });
+        let line = match rx.recv_timeout(Duration::from_secs(30)) {
+            Ok(line) => line,
+            Err(_) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("{program} did not print its URL within 30 s");
+            }
+        };
+        let url = line
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("unexpected first line from {program}: {line:?}"))
+            .to_owned();
+        let stdin = child.stdin.take();
+        HttpFixture { url, child, stdin }
+    }
+}
+
+impl Drop for HttpFixture {
+    fn drop(&mut self) {
+        self.stdin.take();
+        for _ in 0..200 {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

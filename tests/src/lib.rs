@@ -1,0 +1,12 @@
+//! Fixture MCP servers for mcptest's own integration tests, and the helpers those
+//! tests share.
+//!
+//! [`everything::Everything`] is a server that exercises every MCP feature mcptest must
+//! handle, so tests can host it in-process or, through the `fixture-everything` binary,
+//! as a child process or over Streamable HTTP. The `fixture-chaos` binary, which
+//! misbehaves on purpose, lives only under `src/bin`.
+
+pub mod e2e;
+pub mod everything;
+pub mod http;
+pub mod procs;

@@ -1,0 +1,150 @@
+//! Bad input gets a clear error that says what and where, never a panic or a hang.
+
+use std::time::{Duration, Instant};
+
+use mcptest::{Error, Server};
+
+const EVERYTHING: &str = env!("CARGO_BIN_EXE_fixture-everything");
+
+#[tokio::test]
+async fn an_unbalanced_quote_is_an_invalid_command_quoting_the_input() {
+    let err = Server::command("server --name 'oops")
+        .connect()
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::InvalidCommand { .. }), "{err:?}");
+    assert_eq!(
+        err.to_string(),
+        "invalid server command \"server --name 'oops\": a quote is not closed"
+    );
+}
+
+#[tokio::test]
+async fn an_empty_command_is_an_invalid_command() {
+    let err = Server::command("").connect().await.unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid server command \"\": it names no program"
+    );
+}
+
+#[tokio::test]
+async fn a_missing_program_lists_the_path_searched() {
+    let err = Server::command("mcptest-no-such-server --stdio")
+        .connect()
+        .await
+        .unwrap_err();
+    match &err {
+        Error::Spawn {
+            program, searched, ..
+        } => {
+            assert_eq!(program, "mcptest-no-such-server");
+            assert!(!searched.is_empty());
+        }
+        other => panic!("expected Spawn, got {other:?}"),
+    }
+    let text = err.to_string();
+    assert!(
+        text.starts_with(
+            "could not start server: \"mcptest-no-such-server\" not found in PATH (searched: "
+        ),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn a_missing_program_path_says_not_found() {
+    let err = Server::program("/nonexistent/dir/server")
+        .connect()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::Spawn { searched, .. } if searched.is_empty()),
+        "{err:?}"
+    );
+    assert!(
+        err.to_string()
+            .contains("\"/nonexistent/dir/server\" not found"),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn an_unset_env_variable_without_default_is_reported_before_spawning() {
+    let err = Server::program(EVERYTHING)
+        .env("TOKEN", "Bearer ${MCPTEST_DEFINITELY_UNSET_VAR}")
+        .connect()
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::InvalidConfig { .. }), "{err:?}");
+    assert!(
+        err.to_string()
+            .contains("environment variable MCPTEST_DEFINITELY_UNSET_VAR is not set"),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn a_refused_http_connection_is_a_prompt_transport_error() {
+    // Bind and drop a listener to find a port nobody listens on.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let started = Instant::now();
+    let err = Server::url(format!("http://127.0.0.1:{port}/mcp"))
+        .connect_timeout(Duration::from_secs(10))
+        .connect()
+        .await
+        .unwrap_err();
+    assert!(
+        started.elapsed() < Duration::from_secs(9),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        matches!(&err, Error::Transport { method: Some(m), .. } if m == "initialize"),
+        "{err:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_missing_bearer_token_variable_is_named() {
+    let err = Server::url("http://127.0.0.1:9/mcp")
+        .bearer_token_env("MCPTEST_NO_SUCH_TOKEN")
+        .connect()
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid server configuration: environment variable MCPTEST_NO_SUCH_TOKEN (the bearer token) is not set"
+    );
+}
+
+#[tokio::test]
+async fn a_server_that_is_not_an_mcp_server_fails_the_handshake_promptly() {
+    // `true` exits at once without a word.
+    let started = Instant::now();
+    let err = Server::command("true").connect().await.unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(
+        matches!(&err, Error::ServerExited { status: Some(s), .. } if s.success()),
+        "{err:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_server_that_prints_prose_then_hangs_times_out_showing_the_prose() {
+    let err = Server::command("sh -c 'echo Listening on port 8080; sleep 30'")
+        .connect_timeout(Duration::from_millis(500))
+        .connect()
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Timeout { .. }), "{err:?}");
+    assert!(
+        err.to_string()
+            .contains("non-JSON-RPC lines on stdout (1 in all):\n  | Listening on port 8080"),
+        "{err}"
+    );
+}
