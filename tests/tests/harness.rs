@@ -521,3 +521,33 @@ async fn command_lines_are_split_like_a_shell() {
     let page = mcp.list_tools_page(None).await.unwrap();
     assert_eq!(page.tools.len(), 3);
 }
+
+#[tokio::test]
+async fn fixture_placeholders_are_replaced_by_the_fixture_dir() {
+    let dir = tempfile::tempdir().unwrap();
+    let mcp = Server::program(EVERYTHING)
+        .args(["--root", "{{fixture}}"])
+        .env("WHERE", "in {{fixture}}")
+        .current_dir("{{fixture}}")
+        .fixture_dir(dir.path())
+        .connect()
+        .await
+        .unwrap();
+    assert_eq!(mcp.fixture_dir(), Some(dir.path()));
+    let wrote = mcp
+        .call_tool("write_file", json!({"path": "out/a.txt", "content": "hi"}))
+        .await;
+    assert_eq!(wrote.text(), "wrote 2 bytes", "{wrote:?}");
+    assert_eq!(wrote.fixture_dir(), Some(dir.path()));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("out/a.txt")).unwrap(),
+        "hi"
+    );
+    let env = mcp.call_tool("env", json!({"name": "WHERE"})).await;
+    assert_eq!(env.text(), format!("in {}", dir.path().display()));
+    let cwd = mcp.call_tool("cwd", json!({})).await;
+    assert_eq!(
+        std::fs::canonicalize(cwd.text()).unwrap(),
+        std::fs::canonicalize(dir.path()).unwrap()
+    );
+}

@@ -23,6 +23,9 @@ use crate::{
     },
 };
 
+/// Stands for the fixture directory in server args, env, cwd and url.
+pub(crate) const FIXTURE_PLACEHOLDER: &str = "{{fixture}}";
+
 /// Size of the in-memory pipe to an in-process server; each direction.
 const PIPE_BYTES: usize = 256 * 1024;
 
@@ -36,8 +39,9 @@ pub(crate) async fn connect(server: &Server) -> Result<McpClient, Error> {
             reason: reason.clone(),
         }),
         Target::Command(spec) => {
+            let fixture = |value: &str| substitute_fixture(value, options);
             let expand = |value: &str| {
-                expand_env(value, |name| std::env::var(name).ok())
+                expand_env(&fixture(value), |name| std::env::var(name).ok())
                     .map_err(|message| Error::InvalidConfig { message })
             };
             let env = spec
@@ -46,10 +50,13 @@ pub(crate) async fn connect(server: &Server) -> Result<McpClient, Error> {
                 .map(|(k, v)| Ok((k.clone(), expand(v)?)))
                 .collect::<Result<Vec<_>, Error>>()?;
             let launch = Launch {
-                program: spec.program.clone(),
-                args: spec.args.clone(),
+                program: fixture(&spec.program),
+                args: spec.args.iter().map(|a| fixture(a)).collect(),
                 env,
-                current_dir: spec.current_dir.clone(),
+                current_dir: spec
+                    .current_dir
+                    .as_ref()
+                    .map(|d| fixture(&d.to_string_lossy()).into()),
             };
             let spawned = ChildProcess::spawn(&launch)?;
             let process = Arc::new(spawned.process);
@@ -77,13 +84,27 @@ pub(crate) async fn connect(server: &Server) -> Result<McpClient, Error> {
         #[cfg(feature = "http")]
         Target::Url(spec) => {
             let wire = Arc::new(Wire::new(notifications, None, None));
-            let transport = http::transport(spec, options, wire.clone())?;
+            let spec = crate::server::HttpSpec {
+                url: substitute_fixture(&spec.url, options),
+                ..spec.clone()
+            };
+            let transport = http::transport(&spec, options, wire.clone())?;
             handshake(transport, harness, wire, None, None, options).await
         }
         #[cfg(not(feature = "http"))]
         Target::Url(_) => Err(Error::InvalidConfig {
             message: "Streamable HTTP needs mcptest's `http` feature".into(),
         }),
+    }
+}
+
+/// Replaces `{{fixture}}` with the fixture directory, when there is one.
+fn substitute_fixture(value: &str, options: &Options) -> String {
+    match &options.fixture_dir {
+        Some(dir) if value.contains(FIXTURE_PLACEHOLDER) => {
+            value.replace(FIXTURE_PLACEHOLDER, &dir.to_string_lossy())
+        }
+        _ => value.to_owned(),
     }
 }
 
@@ -158,6 +179,7 @@ where
                     fetch_tool_definitions: options.fetch_tool_definitions,
                     tools: tokio::sync::Mutex::new(None),
                     harness,
+                    fixture_dir: options.fixture_dir.clone(),
                 }),
             });
         }

@@ -94,6 +94,7 @@ struct Inner {
     tools: tokio::sync::Mutex<Option<KnownTools>>,
     /// The mocks, for answering `input_required` rounds of stateless servers.
     harness: Arc<Harness>,
+    fixture_dir: Option<Arc<std::path::Path>>,
 }
 
 struct KnownTools {
@@ -145,7 +146,13 @@ impl McpClient {
     /// A handle that reports what the server printed, for results built outside
     /// the harness.
     pub fn origin(&self) -> Origin {
-        Origin::new(self.inner.wire.clone())
+        Origin::new(self.inner.wire.clone(), self.inner.fixture_dir.clone())
+    }
+
+    /// The test's fixture directory, given with
+    /// [`Server::fixture_dir`](crate::Server::fixture_dir).
+    pub fn fixture_dir(&self) -> Option<&std::path::Path> {
+        self.inner.fixture_dir.as_deref()
     }
 
     /// `ping`.

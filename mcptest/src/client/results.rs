@@ -1,6 +1,12 @@
 //! Owned results that remember the request they answer.
 
-use std::{fmt, ops::Deref, sync::Arc, time::Duration};
+use std::{
+    fmt,
+    ops::Deref,
+    path::{Path, PathBuf},
+    sync::Arc,
+    time::Duration,
+};
 
 use rmcp::model::{
     CallToolResult, ContentBlock, ProgressNotificationParam, ProtocolVersion, ServerCapabilities,
@@ -41,19 +47,39 @@ impl fmt::Display for Request {
     }
 }
 
-/// Where a result came from, for failure messages: a live view of what the
-/// server printed.
+/// Where a result came from, for failure messages and file checks: a live
+/// view of what the server printed, and the test's fixture directory.
 #[derive(Clone, Default)]
-pub struct Origin(Option<Arc<Wire>>);
+pub struct Origin {
+    wire: Option<Arc<Wire>>,
+    fixture_dir: Option<Arc<Path>>,
+}
 
 impl Origin {
-    pub(crate) fn new(wire: Arc<Wire>) -> Self {
-        Origin(Some(wire))
+    pub(crate) fn new(wire: Arc<Wire>, fixture_dir: Option<Arc<Path>>) -> Self {
+        Origin {
+            wire: Some(wire),
+            fixture_dir,
+        }
+    }
+
+    /// An origin with only a fixture directory (for results built by hand).
+    pub fn with_fixture_dir(dir: impl Into<PathBuf>) -> Self {
+        Origin {
+            wire: None,
+            fixture_dir: Some(Arc::from(dir.into())),
+        }
     }
 
     /// What the server printed up to now (stderr tail, stray stdout lines).
     pub fn server_output(&self) -> ServerOutput {
-        self.0.as_ref().map(|w| *w.output()).unwrap_or_default()
+        self.wire.as_ref().map(|w| *w.output()).unwrap_or_default()
+    }
+
+    /// The test's fixture directory, when the server was given one with
+    /// [`Server::fixture_dir`](crate::Server::fixture_dir).
+    pub fn fixture_dir(&self) -> Option<&Path> {
+        self.fixture_dir.as_deref()
     }
 }
 
@@ -142,6 +168,17 @@ impl<T> Reply<T> {
     /// What the server printed up to now, for failure messages.
     pub fn server_output(&self) -> ServerOutput {
         self.origin.server_output()
+    }
+
+    /// Where the reply came from (server output, fixture directory).
+    pub fn origin(&self) -> &Origin {
+        &self.origin
+    }
+
+    /// Replaces the origin (for replies built by hand in tests).
+    pub fn with_origin(mut self, origin: Origin) -> Self {
+        self.origin = origin;
+        self
     }
 }
 
@@ -352,6 +389,22 @@ impl ToolCall {
     /// What the server printed up to now, for failure messages.
     pub fn server_output(&self) -> ServerOutput {
         self.origin.server_output()
+    }
+
+    /// Where the call came from (server output, fixture directory).
+    pub fn origin(&self) -> &Origin {
+        &self.origin
+    }
+
+    /// Replaces the origin (for calls built by hand in tests).
+    pub fn with_origin(mut self, origin: Origin) -> Self {
+        self.origin = origin;
+        self
+    }
+
+    /// The test's fixture directory, if the server was given one.
+    pub fn fixture_dir(&self) -> Option<&Path> {
+        self.origin.fixture_dir()
     }
 
     /// The result when the tool answered (also with `isError: true`);

@@ -93,6 +93,7 @@ pub(crate) struct Options {
     pub(crate) elicitation: Option<Elicitation>,
     pub(crate) max_message_size: usize,
     pub(crate) fetch_tool_definitions: bool,
+    pub(crate) fixture_dir: Option<Arc<std::path::Path>>,
 }
 
 impl Default for Options {
@@ -109,6 +110,7 @@ impl Default for Options {
             elicitation: None,
             max_message_size: 16 * 1024 * 1024,
             fetch_tool_definitions: true,
+            fixture_dir: None,
         }
     }
 }
@@ -354,6 +356,24 @@ impl Server {
     /// (default true). Turn it off when the test counts every request.
     pub fn fetch_tool_definitions(mut self, fetch: bool) -> Self {
         self.options.fetch_tool_definitions = fetch;
+        self
+    }
+
+    /// The test's fixture directory (usually a fresh copy made for this test).
+    /// `{{fixture}}` in the program, arguments, environment values, working
+    /// directory and URL is replaced by its path when connecting, and results
+    /// know it, so checks on files can resolve relative paths against it.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), mcptest::Error> {
+    /// let mcp = mcptest::Server::command("my-fs-server --root {{fixture}}")
+    ///     .fixture_dir("/tmp/copy-of-fixtures")
+    ///     .connect()
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn fixture_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.options.fixture_dir = Some(Arc::from(dir.into()));
         self
     }
 
