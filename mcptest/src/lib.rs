@@ -34,6 +34,7 @@
 mod client;
 mod error;
 mod notifications;
+mod raw;
 mod server;
 pub(crate) mod transport;
 
@@ -43,6 +44,7 @@ pub use client::{
 };
 pub use error::{Error, ServerOutput};
 pub use notifications::{ListKind, LogLevel, LogMessage, Notifications, ServerMessage};
+pub use raw::RawConnection;
 pub use server::{
     DEFAULT_PROTOCOL_VERSION, Elicitation, Roots, STATELESS_PROTOCOL_VERSION, Sampling, Server,
 };

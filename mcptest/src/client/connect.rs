@@ -2,7 +2,7 @@
 //! server, then the handshake (`initialize`, or `server/discover` for
 //! stateless MCP).
 
-use std::{sync::Arc, time::Duration};
+use std::sync::Arc;
 
 use rmcp::{
     model::{ClientCapabilities, ClientConfig, ProtocolVersion},
@@ -14,97 +14,44 @@ use serde_json::json;
 use super::{Harness, Inner, McpClient, ServerInfo, connection_lost};
 use crate::{
     Error, Notifications,
-    server::{Options, Server, Target, command::expand_env},
-    transport::{
-        lines::{LineTransport, WriteHandle},
-        process::{ChildProcess, Launch},
-        stderr::StderrTail,
-        wire::Wire,
+    server::{
+        Options, Server,
+        launch::{Started, start},
     },
+    transport::{endpoint::Endpoint, lines::LineTransport, wire::Wire},
 };
-
-/// Stands for the fixture directory in server args, env, cwd and url.
-pub(crate) const FIXTURE_PLACEHOLDER: &str = "{{fixture}}";
-
-/// Size of the in-memory pipe to an in-process server; each direction.
-const PIPE_BYTES: usize = 256 * 1024;
 
 pub(crate) async fn connect(server: &Server) -> Result<McpClient, Error> {
     let options = &server.options;
     let harness = Arc::new(harness(options));
-    let notifications = Notifications::new();
-    match &server.target {
-        Target::BadCommand { input, reason } => Err(Error::InvalidCommand {
-            input: input.clone(),
-            reason: reason.clone(),
-        }),
-        Target::Command(spec) => {
-            let fixture = |value: &str| substitute_fixture(value, options);
-            let expand = |value: &str| {
-                expand_env(&fixture(value), |name| std::env::var(name).ok())
-                    .map_err(|message| Error::InvalidConfig { message })
-            };
-            let env = spec
-                .env
-                .iter()
-                .map(|(k, v)| Ok((k.clone(), expand(v)?)))
-                .collect::<Result<Vec<_>, Error>>()?;
-            let launch = Launch {
-                program: fixture(&spec.program),
-                args: spec.args.iter().map(|a| fixture(a)).collect(),
-                env,
-                current_dir: spec
-                    .current_dir
-                    .as_ref()
-                    .map(|d| fixture(&d.to_string_lossy()).into()),
-            };
-            let spawned = ChildProcess::spawn(&launch)?;
-            let process = Arc::new(spawned.process);
-            let stderr = StderrTail::spawn_reader(spawned.stderr);
-            let wire = Arc::new(Wire::new(notifications, Some(process), Some(stderr)));
+    match start(server, Notifications::new())? {
+        Started::Stream(streams) => {
+            let wire = streams.wire;
             let transport = LineTransport::new(
-                spawned.stdout,
-                spawned.stdin,
+                streams.read,
+                streams.write,
                 wire.clone(),
                 options.max_message_size,
             );
             let writer = transport.write_handle();
-            handshake(transport, harness, wire, Some(writer), None, options).await
-        }
-        Target::InProcess(start) => {
-            let (client_io, server_io) = tokio::io::duplex(PIPE_BYTES);
-            let log = Arc::new(StderrTail::default());
-            let task = start(server_io, log.clone());
-            let wire = Arc::new(Wire::new(notifications, None, Some(log)));
-            let (read, write) = tokio::io::split(client_io);
-            let transport = LineTransport::new(read, write, wire.clone(), options.max_message_size);
-            let writer = transport.write_handle();
-            handshake(transport, harness, wire, Some(writer), Some(task), options).await
+            let endpoint = Endpoint::new(
+                wire,
+                Some(writer),
+                streams.in_process,
+                options.shutdown_grace,
+            );
+            handshake(transport, harness, endpoint, options).await
         }
         #[cfg(feature = "http")]
-        Target::Url(spec) => {
-            let wire = Arc::new(Wire::new(notifications, None, None));
-            let spec = crate::server::HttpSpec {
-                url: substitute_fixture(&spec.url, options),
-                ..spec.clone()
-            };
+        Started::Http(spec, wire) => {
             let transport = http::transport(&spec, options, wire.clone())?;
-            handshake(transport, harness, wire, None, None, options).await
+            let endpoint = Endpoint::new(wire, None, None, options.shutdown_grace);
+            handshake(transport, harness, endpoint, options).await
         }
         #[cfg(not(feature = "http"))]
-        Target::Url(_) => Err(Error::InvalidConfig {
+        Started::Http(..) => Err(Error::InvalidConfig {
             message: "Streamable HTTP needs mcptest's `http` feature".into(),
         }),
-    }
-}
-
-/// Replaces `{{fixture}}` with the fixture directory, when there is one.
-fn substitute_fixture(value: &str, options: &Options) -> String {
-    match &options.fixture_dir {
-        Some(dir) if value.contains(FIXTURE_PLACEHOLDER) => {
-            value.replace(FIXTURE_PLACEHOLDER, &dir.to_string_lossy())
-        }
-        _ => value.to_owned(),
     }
 }
 
@@ -138,9 +85,7 @@ fn harness(options: &Options) -> Harness {
 async fn handshake<T>(
     transport: T,
     harness: Arc<Harness>,
-    wire: Arc<Wire>,
-    writer: Option<WriteHandle>,
-    in_process: Option<tokio::task::JoinHandle<()>>,
+    endpoint: Endpoint,
     options: &Options,
 ) -> Result<McpClient, Error>
 where
@@ -170,12 +115,10 @@ where
                 inner: Arc::new(Inner {
                     service: std::sync::Mutex::new(Some(service)),
                     peer,
-                    wire,
-                    writer,
-                    in_process,
+                    wire: endpoint.wire.clone(),
+                    endpoint,
                     info,
                     request_timeout: options.request_timeout,
-                    shutdown_grace: options.shutdown_grace,
                     fetch_tool_definitions: options.fetch_tool_definitions,
                     tools: tokio::sync::Mutex::new(None),
                     harness,
@@ -183,23 +126,15 @@ where
                 }),
             });
         }
-        Ok(Err(error)) => init_error(method, error, &wire).await,
+        Ok(Err(error)) => init_error(method, error, &endpoint.wire).await,
         Err(_) => Error::Timeout {
             method: method.to_owned(),
             after: options.connect_timeout,
-            output: wire.output(),
+            output: endpoint.wire.output(),
         },
     };
     // Nothing will own the server now: stop it before reporting.
-    if let Some(writer) = &writer {
-        writer.close().await;
-    }
-    if let Some(process) = &wire.process {
-        process.shutdown(Duration::from_millis(100)).await;
-    }
-    if let Some(task) = in_process {
-        task.abort();
-    }
+    endpoint.close().await;
     Err(failure)
 }
 

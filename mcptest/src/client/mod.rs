@@ -22,7 +22,6 @@ use rmcp::{
 };
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use tokio::task::JoinHandle;
 
 pub(crate) use connect::connect;
 use handler::Harness;
@@ -31,7 +30,7 @@ pub use results::{Origin, Reply, Request, RpcError, ServerInfo, ToolCall, ToolOu
 use crate::{
     Error, Notifications,
     notifications::ListKind,
-    transport::{lines::WriteHandle, wire::Wire},
+    transport::{endpoint::Endpoint, wire::Wire},
 };
 
 /// How many pages a `list_*` call follows before giving up on a server whose
@@ -81,15 +80,15 @@ impl std::fmt::Debug for McpClient {
     }
 }
 
+/// Field order matters: on drop, rmcp's service is cancelled before the
+/// endpoint stops the server.
 struct Inner {
     service: Mutex<Option<RunningService<RoleClient, Arc<Harness>>>>,
     peer: Peer<RoleClient>,
     wire: Arc<Wire>,
-    writer: Option<WriteHandle>,
-    in_process: Option<JoinHandle<()>>,
+    endpoint: Endpoint,
     info: ServerInfo,
     request_timeout: Duration,
-    shutdown_grace: Duration,
     fetch_tool_definitions: bool,
     tools: tokio::sync::Mutex<Option<KnownTools>>,
     /// The mocks, for answering `input_required` rounds of stateless servers.
@@ -403,25 +402,11 @@ impl McpClient {
             .unwrap_or_else(|p| p.into_inner())
             .take();
         if let Some(mut service) = service {
-            let _ = service.close_with_timeout(self.inner.shutdown_grace).await;
+            let _ = service
+                .close_with_timeout(self.inner.endpoint.grace())
+                .await;
         }
-        if let Some(writer) = &self.inner.writer {
-            writer.close().await;
-        }
-        let status = match &self.inner.wire.process {
-            Some(process) => process.shutdown(self.inner.shutdown_grace).await,
-            None => None,
-        };
-        if let Some(task) = &self.inner.in_process {
-            let _ = tokio::time::timeout(self.inner.shutdown_grace, async {
-                while !task.is_finished() {
-                    tokio::time::sleep(Duration::from_millis(1)).await;
-                }
-            })
-            .await;
-            task.abort();
-        }
-        status
+        self.inner.endpoint.close().await
     }
 
     // ---- plumbing ----
@@ -713,26 +698,6 @@ impl McpClient {
             .notifications
             .filter(|m| m.method == kind.method())
             .len()
-    }
-}
-
-impl Drop for Inner {
-    fn drop(&mut self) {
-        // Dropping the service cancels rmcp's task; it closes the transport
-        // later, on the runtime. The process cannot wait for that.
-        self.service
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take();
-        if let Some(writer) = &self.writer {
-            writer.close_now();
-        }
-        if let Some(process) = &self.wire.process {
-            process.shutdown_blocking(self.shutdown_grace);
-        }
-        if let Some(task) = &self.in_process {
-            task.abort();
-        }
     }
 }
 

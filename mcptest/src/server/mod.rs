@@ -1,6 +1,7 @@
 //! How to reach the server under test, and how the client behaves towards it.
 
 pub(crate) mod command;
+pub(crate) mod launch;
 mod mocks;
 
 use std::{fmt, path::PathBuf, sync::Arc, time::Duration};

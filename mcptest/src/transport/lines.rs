@@ -31,18 +31,23 @@ type Writer = Box<dyn AsyncWrite + Send + Unpin>;
 pub(crate) struct WriteHandle(Arc<tokio::sync::Mutex<Option<Writer>>>);
 
 impl WriteHandle {
-    fn new(writer: Writer) -> Self {
+    pub(crate) fn new(writer: Writer) -> Self {
         WriteHandle(Arc::new(tokio::sync::Mutex::new(Some(writer))))
     }
 
     /// Writes one line. Fails once the stream is closed.
     pub(crate) async fn write_line(&self, mut line: Vec<u8>) -> std::io::Result<()> {
         line.push(b'\n');
+        self.write_raw(&line).await
+    }
+
+    /// Writes exactly these bytes.
+    pub(crate) async fn write_raw(&self, bytes: &[u8]) -> std::io::Result<()> {
         let mut guard = self.0.lock().await;
         let writer = guard.as_mut().ok_or_else(|| {
             std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the connection is closed")
         })?;
-        writer.write_all(&line).await?;
+        writer.write_all(bytes).await?;
         writer.flush().await
     }
 
@@ -80,7 +85,13 @@ impl LineTransport {
         // A small buffer applies back-pressure to the server instead of
         // queueing an unbounded number of parsed messages.
         let (tx, inbound) = mpsc::channel(64);
-        tokio::spawn(read_lines(read, tx, wire.clone(), max_message));
+        tokio::spawn(read_lines(
+            read,
+            tx,
+            wire.clone(),
+            max_message,
+            typed_messages,
+        ));
         LineTransport {
             writer: WriteHandle::new(Box::new(write)),
             inbound,
@@ -119,11 +130,14 @@ impl Transport<RoleClient> for LineTransport {
     }
 }
 
-async fn read_lines(
+/// Reads newline-delimited JSON from `read` until EOF, recording anything that
+/// is not JSON as noise, and sends what `decode` makes of each JSON line.
+pub(crate) async fn read_lines<T>(
     mut read: impl AsyncRead + Send + Unpin,
-    tx: mpsc::Sender<ServerJsonRpcMessage>,
+    tx: mpsc::Sender<T>,
     wire: Arc<Wire>,
     max_message: usize,
+    decode: fn(Value, &Wire) -> Vec<T>,
 ) {
     let mut pending: Vec<u8> = Vec::new();
     let mut chunk = vec![0u8; 64 * 1024];
@@ -151,7 +165,10 @@ async fn read_lines(
                 wire.fatal(too_large(line.len(), max_message));
                 return;
             }
-            let messages = parse_line(line, &wire);
+            let messages = match parse_json(line, &wire) {
+                Some(value) => decode(value, &wire),
+                None => Vec::new(),
+            };
             pending.clear();
             rest = &rest[end + 1..];
             for message in messages {
@@ -187,17 +204,25 @@ pub(crate) fn human_bytes(n: usize) -> String {
     }
 }
 
-/// One line → the JSON-RPC messages on it (a batch holds several). Anything
-/// else is recorded as noise.
-fn parse_line(line: &[u8], wire: &Wire) -> Vec<ServerJsonRpcMessage> {
+/// One line → its JSON value; a line that is not JSON is recorded as noise,
+/// a blank line ignored.
+fn parse_json(line: &[u8], wire: &Wire) -> Option<Value> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     if line.iter().all(u8::is_ascii_whitespace) {
-        return Vec::new();
+        return None;
     }
-    let Ok(value) = serde_json::from_slice::<Value>(line) else {
-        wire.noise(line);
-        return Vec::new();
-    };
+    match serde_json::from_slice::<Value>(line) {
+        Ok(value) => Some(value),
+        Err(_) => {
+            wire.noise(line);
+            None
+        }
+    }
+}
+
+/// A JSON line → the JSON-RPC messages on it (a batch holds several);
+/// JSON that is not a JSON-RPC message is recorded as noise.
+fn typed_messages(value: Value, wire: &Wire) -> Vec<ServerJsonRpcMessage> {
     let values = match value {
         Value::Array(batch) if !batch.is_empty() => batch,
         other => vec![other],

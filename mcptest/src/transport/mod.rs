@@ -1,6 +1,7 @@
 //! Byte-level plumbing under rmcp: the child process, newline-delimited
 //! JSON-RPC, and what the wire showed besides valid answers.
 
+pub(crate) mod endpoint;
 pub(crate) mod lines;
 pub(crate) mod process;
 pub(crate) mod stderr;

@@ -1,0 +1,115 @@
+//! Starting what a [`Server`] describes: a child process or an in-process
+//! handler (both give a pair of byte streams), or an HTTP endpoint to dial.
+
+use std::sync::Arc;
+
+use tokio::{
+    io::{AsyncRead, AsyncWrite},
+    task::JoinHandle,
+};
+
+use super::{HttpSpec, Options, Server, Target, command::expand_env};
+use crate::{
+    Error, Notifications,
+    transport::{
+        process::{ChildProcess, Launch},
+        stderr::StderrTail,
+        wire::Wire,
+    },
+};
+
+/// Stands for the fixture directory in server args, env, cwd and url.
+pub(crate) const FIXTURE_PLACEHOLDER: &str = "{{fixture}}";
+
+/// Size of the in-memory pipe to an in-process server; each direction.
+const PIPE_BYTES: usize = 256 * 1024;
+
+pub(crate) enum Started {
+    /// Newline-delimited JSON-RPC over a pair of byte streams.
+    Stream(Streams),
+    /// Streamable HTTP at this (substituted) address.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    Http(HttpSpec, Arc<Wire>),
+}
+
+pub(crate) struct Streams {
+    pub(crate) read: Box<dyn AsyncRead + Send + Unpin>,
+    pub(crate) write: Box<dyn AsyncWrite + Send + Unpin>,
+    pub(crate) wire: Arc<Wire>,
+    pub(crate) in_process: Option<JoinHandle<()>>,
+}
+
+/// Starts the server (spawns the process, or the in-process task); for HTTP,
+/// only resolves the address.
+pub(crate) fn start(server: &Server, notifications: Notifications) -> Result<Started, Error> {
+    let options = &server.options;
+    match &server.target {
+        Target::BadCommand { input, reason } => Err(Error::InvalidCommand {
+            input: input.clone(),
+            reason: reason.clone(),
+        }),
+        Target::Command(spec) => {
+            let fixture = |value: &str| substitute_fixture(value, options);
+            let expand = |value: &str| {
+                expand_env(&fixture(value), |name| std::env::var(name).ok())
+                    .map_err(|message| Error::InvalidConfig { message })
+            };
+            let env = spec
+                .env
+                .iter()
+                .map(|(k, v)| Ok((k.clone(), expand(v)?)))
+                .collect::<Result<Vec<_>, Error>>()?;
+            let launch = Launch {
+                program: fixture(&spec.program),
+                args: spec.args.iter().map(|a| fixture(a)).collect(),
+                env,
+                current_dir: spec
+                    .current_dir
+                    .as_ref()
+                    .map(|d| fixture(&d.to_string_lossy()).into()),
+            };
+            let spawned = ChildProcess::spawn(&launch)?;
+            let process = Arc::new(spawned.process);
+            let stderr = StderrTail::spawn_reader(spawned.stderr);
+            Ok(Started::Stream(Streams {
+                read: Box::new(spawned.stdout),
+                write: Box::new(spawned.stdin),
+                wire: Arc::new(Wire::new(notifications, Some(process), Some(stderr))),
+                in_process: None,
+            }))
+        }
+        Target::InProcess(start) => {
+            let (client_io, server_io) = tokio::io::duplex(PIPE_BYTES);
+            // The in-process server has no stderr; its task reports failures here.
+            let log = Arc::new(StderrTail::default());
+            let task = start(server_io, log.clone());
+            let (read, write) = tokio::io::split(client_io);
+            Ok(Started::Stream(Streams {
+                read: Box::new(read),
+                write: Box::new(write),
+                wire: Arc::new(Wire::new(notifications, None, Some(log))),
+                in_process: Some(task),
+            }))
+        }
+        Target::Url(spec) => {
+            let spec = HttpSpec {
+                url: substitute_fixture(&spec.url, options),
+                ..spec.clone()
+            };
+            Ok(Started::Http(
+                spec,
+                Arc::new(Wire::new(notifications, None, None)),
+            ))
+        }
+    }
+}
+
+/// Replaces `{{fixture}}` with the fixture directory, when there is one.
+fn substitute_fixture(value: &str, options: &Options) -> String {
+    match &options.fixture_dir {
+        Some(dir) if value.contains(FIXTURE_PLACEHOLDER) => {
+            value.replace(FIXTURE_PLACEHOLDER, &dir.to_string_lossy())
+        }
+        _ => value.to_owned(),
+    }
+}
