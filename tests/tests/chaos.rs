@@ -321,3 +321,34 @@ async fn grandchild_pid(mcp: &McpClient) -> u32 {
     }
     panic!("no grandchild pid on stderr: {:?}", mcp.stderr());
 }
+
+#[tokio::test]
+async fn a_rejected_initialize_is_a_handshake_error_with_the_code() {
+    let err = chaos(&["--reject-initialize"]).connect().await.unwrap_err();
+    match &err {
+        Error::Handshake { method, reason, .. } => {
+            assert_eq!(method, "initialize");
+            assert_eq!(
+                reason,
+                "the server answered with JSON-RPC error -32600: chaos: initialize rejected"
+            );
+        }
+        other => panic!("expected Handshake, got {other:?}"),
+    }
+    assert!(procs::zombie_children().is_empty());
+}
+
+#[tokio::test]
+async fn a_result_that_breaks_the_schema_is_a_protocol_error() {
+    let mcp = connect(&["--malformed-result"]).await;
+    let err = mcp.list_tools().await.unwrap_err();
+    match &err {
+        Error::Protocol { method, reason, .. } => {
+            assert_eq!(method, "tools/list");
+            assert!(reason.contains("does not match the MCP schema"), "{reason}");
+            assert!(reason.contains("\"not a list\""), "{reason}");
+        }
+        other => panic!("expected Protocol, got {other:?}"),
+    }
+    close_and_check(mcp).await;
+}

@@ -551,3 +551,53 @@ async fn fixture_placeholders_are_replaced_by_the_fixture_dir() {
         std::fs::canonicalize(dir.path()).unwrap()
     );
 }
+
+#[tokio::test]
+async fn client_info_capabilities_and_version_reach_the_server() {
+    let mcp = Server::in_process(Everything::default())
+        .client_info("suite-runner", "1.2.3")
+        .sampling(Sampling::text("x"))
+        .connect()
+        .await
+        .unwrap();
+    let whoami: Value =
+        serde_json::from_str(&mcp.call_tool("whoami", json!({})).await.text()).unwrap();
+    assert_eq!(whoami["clientInfo"]["name"], json!("suite-runner"));
+    assert_eq!(whoami["clientInfo"]["version"], json!("1.2.3"));
+    assert_eq!(whoami["protocolVersion"], json!("2025-11-25"));
+    assert_eq!(
+        whoami["capabilities"],
+        json!({"sampling": {}}),
+        "only what is mocked is declared"
+    );
+    assert_eq!(whoami["httpHeaders"], Value::Null);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn headers_and_a_bearer_token_from_the_environment_reach_an_http_server() {
+    // PATH is always set, so the test needs no environment changes of its own.
+    let token = std::env::var("PATH").expect("PATH is set");
+    let fixture = HttpFixture::start(EVERYTHING, &["--http", "--bearer", &token]);
+    let mcp = Server::url(&fixture.url)
+        .header("X-Tenant", "${MCPTEST_SURELY_UNSET_TENANT:-acme}")
+        .bearer_token_env("PATH")
+        .connect()
+        .await
+        .expect("authorized");
+    let whoami: Value =
+        serde_json::from_str(&mcp.call_tool("whoami", json!({})).await.text()).unwrap();
+    assert_eq!(whoami["httpHeaders"]["x-tenant"], json!("acme"));
+    assert_eq!(
+        whoami["httpHeaders"]["authorization"],
+        json!(format!("Bearer {token}"))
+    );
+    mcp.close().await;
+
+    let refused = Server::url(&fixture.url).connect().await.unwrap_err();
+    assert!(matches!(refused, Error::Transport { .. }), "{refused:?}");
+    let text = refused.to_string();
+    assert!(
+        text.contains("401") || text.to_lowercase().contains("auth"),
+        "{text}"
+    );
+}

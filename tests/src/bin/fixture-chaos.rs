@@ -28,7 +28,9 @@ A minimal stdio MCP server (one tool, `poke`) that misbehaves as the flags say:
   --spawn-grandchild        start `sleep 600` and report its pid on stderr
   --wrong-id                answer tools/call with the wrong id
   --slow-start MS           sleep MS milliseconds before reading stdin
-  --print-pid               report this process's pid on stderr";
+  --print-pid               report this process's pid on stderr
+  --reject-initialize       answer initialize with a JSON-RPC error
+  --malformed-result        answer tools/list with a result that breaks the schema";
 
 /// Protocol versions echoed back from `initialize`; any other request gets the newest.
 const KNOWN_VERSIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -52,6 +54,8 @@ struct Chaos {
     wrong_id: bool,
     slow_start_ms: Option<u64>,
     print_pid: bool,
+    reject_initialize: bool,
+    malformed_result: bool,
 }
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Chaos, String> {
@@ -69,6 +73,8 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Chaos, String> {
             "--spawn-grandchild" => &mut chaos.spawn_grandchild,
             "--wrong-id" => &mut chaos.wrong_id,
             "--print-pid" => &mut chaos.print_pid,
+            "--reject-initialize" => &mut chaos.reject_initialize,
+            "--malformed-result" => &mut chaos.malformed_result,
             "--slow-start" => {
                 let value = args.next().ok_or("--slow-start needs milliseconds")?;
                 let ms = value
@@ -186,7 +192,14 @@ fn serve(chaos: &Chaos) {
             continue;
         }
         let reply = match method {
+            "initialize" if chaos.reject_initialize => {
+                error_response(id, -32600, "chaos: initialize rejected")
+            }
             "initialize" => result_response(id, initialize_result(&params)),
+            // `tools` must be an array of tools.
+            "tools/list" if chaos.malformed_result => {
+                result_response(id, json!({ "tools": "not a list" }))
+            }
             "ping" => result_response(id, json!({})),
             "tools/list" => result_response(id, json!({ "tools": [poke_tool()] })),
             _ => error_response(id, -32601, &format!("Method not found: {method}")),

@@ -13,6 +13,7 @@ use std::{
     time::Duration,
 };
 
+use axum::response::IntoResponse as _;
 use mcptest_tests::everything::{Everything, EverythingConfig};
 use rmcp::{
     ServiceExt,
@@ -25,10 +26,11 @@ use rmcp::{
 };
 
 const USAGE: &str = "\
-usage: fixture-everything [--root DIR] [--page-size N] [--http | --stateless-http]
+usage: fixture-everything [--root DIR] [--page-size N] [--http | --stateless-http] [--bearer TOKEN]
 
 Serves the fixture-everything MCP server over stdio, or over Streamable HTTP on
-127.0.0.1 (random port, announced on stdout) with --http / --stateless-http.";
+127.0.0.1 (random port, announced on stdout) with --http / --stateless-http.
+With --bearer, HTTP requests without `Authorization: Bearer TOKEN` get 401.";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -40,13 +42,16 @@ enum Mode {
 struct Options {
     config: EverythingConfig,
     mode: Mode,
+    bearer: Option<String>,
 }
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
     let mut config = EverythingConfig::default();
     let mut mode = Mode::Stdio;
+    let mut bearer = None;
     while let Some(arg) = args.next() {
         match arg.as_str() {
+            "--bearer" => bearer = Some(args.next().ok_or("--bearer needs a token")?),
             "--root" => {
                 let dir = args.next().ok_or("--root needs a directory")?;
                 config.root = Some(PathBuf::from(dir));
@@ -72,7 +77,14 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
             other => return Err(format!("unknown argument: {other}")),
         }
     }
-    Ok(Options { config, mode })
+    if bearer.is_some() && mode == Mode::Stdio {
+        return Err("--bearer applies to --http and --stateless-http".into());
+    }
+    Ok(Options {
+        config,
+        mode,
+        bearer,
+    })
 }
 
 fn main() -> ExitCode {
@@ -93,8 +105,8 @@ fn main() -> ExitCode {
     let result = runtime.block_on(async move {
         match options.mode {
             Mode::Stdio => serve_stdio(options.config).await,
-            Mode::Http => serve_http(options.config, false).await,
-            Mode::StatelessHttp => serve_http(options.config, true).await,
+            Mode::Http => serve_http(options.config, false, options.bearer).await,
+            Mode::StatelessHttp => serve_http(options.config, true, options.bearer).await,
         }
     });
     // Session workers may still be mid-request; don't let them delay the exit.
@@ -120,7 +132,11 @@ async fn serve_stdio(config: EverythingConfig) -> Result<(), String> {
     Ok(())
 }
 
-async fn serve_http(config: EverythingConfig, stateless: bool) -> Result<(), String> {
+async fn serve_http(
+    config: EverythingConfig,
+    stateless: bool,
+    bearer: Option<String>,
+) -> Result<(), String> {
     let http_config = StreamableHttpServerConfig::default()
         // Keep-alive pings would only add noise to the streams tests read.
         .with_sse_keep_alive(None)
@@ -144,7 +160,25 @@ async fn serve_http(config: EverythingConfig, stateless: bool) -> Result<(), Str
             http_config,
         )
     };
-    let app = axum::Router::new().nest_service("/mcp", service);
+    let mut app = axum::Router::new().nest_service("/mcp", service);
+    if let Some(token) = bearer {
+        let expected = format!("Bearer {token}");
+        app = app.layer(axum::middleware::from_fn(
+            move |request: axum::extract::Request, next: axum::middleware::Next| {
+                let authorized = request
+                    .headers()
+                    .get(axum::http::header::AUTHORIZATION)
+                    .is_some_and(|value| value.as_bytes() == expected.as_bytes());
+                async move {
+                    if authorized {
+                        next.run(request).await
+                    } else {
+                        axum::http::StatusCode::UNAUTHORIZED.into_response()
+                    }
+                }
+            },
+        ));
+    }
 
     let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
         .await

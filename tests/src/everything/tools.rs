@@ -54,6 +54,7 @@ pub(super) const TOOL_ORDER: &[&str] = &[
     "stderr",
     "env",
     "cwd",
+    "whoami",
 ];
 
 fn text(text: impl Into<String>) -> CallToolResult {
@@ -529,6 +530,35 @@ impl Everything {
             Ok(dir) => text(dir.display().to_string()),
             Err(error) => tool_error(format!("cannot read the current directory: {error}")),
         }
+    }
+
+    #[tool(
+        description = "Returns what the server knows of the client: clientInfo, protocol \
+                       version, capabilities, and for HTTP the request headers."
+    )]
+    fn whoami(&self, context: RequestContext<RoleServer>) -> CallToolResult {
+        let headers = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .map(|parts| {
+                parts
+                    .headers
+                    .iter()
+                    .map(|(name, value)| {
+                        let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
+                        (name.as_str().to_owned(), json!(value))
+                    })
+                    .collect::<serde_json::Map<_, _>>()
+            });
+        text(
+            json!({
+                "clientInfo": context.client_info(),
+                "protocolVersion": context.protocol_version(),
+                "capabilities": context.client_capabilities(),
+                "httpHeaders": headers,
+            })
+            .to_string(),
+        )
     }
 }
 

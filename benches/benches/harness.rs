@@ -1,0 +1,239 @@
+//! The harness's own costs, each against a baseline measured in the same run:
+//!
+//! - `spawn-call-teardown`: spawn → initialize → one `tools/call` → teardown,
+//!   through mcptest versus a minimal hand-written JSON-RPC exchange over the
+//!   same pipes (target: at most 10 % slower);
+//! - `in-process-throughput`: sequential `tools/call`s to an in-process
+//!   server, mcptest versus rmcp's own client over the same kind of pipe
+//!   (target: at least 20,000 calls/s);
+//! - `stdio-round-trip`: one `tools/call` on a warm stdio connection, mcptest
+//!   versus a hand-written exchange.
+//!
+//! Run: `cargo bench -p mcptest-benches --bench harness`. The ratios are
+//! printed after criterion's own output.
+
+use std::{
+    io::{BufRead, BufReader, Write},
+    process::{Child, ChildStdin, ChildStdout, Command, Stdio},
+    time::{Duration, Instant},
+};
+
+use criterion::Criterion;
+use mcptest::Server;
+use mcptest_benches::{report_rate, report_ratio};
+use mcptest_tests::everything::Everything;
+use rmcp::{ServiceExt, model::CallToolRequestParams};
+use serde_json::{Value, json};
+
+const SERVER: &str = env!("CARGO_BIN_EXE_bench-server");
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+}
+
+/// The least a client can do: the same messages, written and read by hand.
+struct HandWritten {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+}
+
+impl HandWritten {
+    fn start() -> Self {
+        let mut child = Command::new(SERVER)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("bench-server starts");
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().expect("piped"));
+        let mut session = HandWritten {
+            child,
+            stdin,
+            stdout,
+            next_id: 0,
+        };
+        session.request(
+            "initialize",
+            json!({
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "bench", "version": "0"}
+            }),
+        );
+        session.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        session
+    }
+
+    fn send(&mut self, message: &Value) {
+        let stdin = self.stdin.as_mut().expect("open");
+        writeln!(stdin, "{message}").expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let mut line = String::new();
+        loop {
+            line.clear();
+            assert!(self.stdout.read_line(&mut line).expect("read") > 0, "EOF");
+            let message: Value = serde_json::from_str(&line).expect("JSON");
+            if message["id"] == json!(id) {
+                return message;
+            }
+        }
+    }
+
+    fn close(mut self) {
+        self.stdin.take();
+        self.child.wait().expect("reaped");
+    }
+}
+
+fn echo_args() -> Value {
+    json!({"name": "echo", "arguments": {"message": "hi"}})
+}
+
+fn spawn_call_teardown(c: &mut Criterion) {
+    let rt = runtime();
+    let mut group = c.benchmark_group("spawn-call-teardown");
+    group
+        .sample_size(30)
+        .measurement_time(Duration::from_secs(10));
+    group.bench_function("hand-written", |b| {
+        b.iter(|| {
+            let mut session = HandWritten::start();
+            let answer = session.request("tools/call", echo_args());
+            assert_eq!(answer["result"]["content"][0]["text"], json!("hi"));
+            session.close();
+        })
+    });
+    group.bench_function("mcptest", |b| {
+        b.iter(|| {
+            rt.block_on(async {
+                let mcp = Server::program(SERVER).connect().await.expect("connects");
+                let call = mcp.call_tool("echo", json!({"message": "hi"})).await;
+                assert_eq!(call.text(), "hi");
+                mcp.close().await;
+            })
+        })
+    });
+    group.bench_function("mcptest-no-tool-list", |b| {
+        b.iter(|| {
+            rt.block_on(async {
+                let mcp = Server::program(SERVER)
+                    .fetch_tool_definitions(false)
+                    .connect()
+                    .await
+                    .expect("connects");
+                let call = mcp.call_tool("echo", json!({"message": "hi"})).await;
+                assert_eq!(call.text(), "hi");
+                mcp.close().await;
+            })
+        })
+    });
+    group.finish();
+}
+
+fn in_process_throughput(c: &mut Criterion) {
+    let rt = runtime();
+    let mut group = c.benchmark_group("in-process-throughput");
+    group.measurement_time(Duration::from_secs(5));
+
+    let mcp = rt.block_on(async {
+        Server::in_process(Everything::default())
+            .connect()
+            .await
+            .expect("connects")
+    });
+    group.bench_function("mcptest", |b| {
+        b.iter_custom(|iters| {
+            rt.block_on(async {
+                let start = Instant::now();
+                for _ in 0..iters {
+                    let call = mcp.call_tool("echo", json!({"message": "hi"})).await;
+                    debug_assert!(call.is_success());
+                }
+                start.elapsed()
+            })
+        })
+    });
+
+    let rmcp_client = rt.block_on(async {
+        let (client_io, server_io) = tokio::io::duplex(256 * 1024);
+        tokio::spawn(async move {
+            if let Ok(server) = Everything::default().serve(server_io).await {
+                let _ = server.waiting().await;
+            }
+        });
+        ().serve(client_io).await.expect("rmcp client connects")
+    });
+    group.bench_function("rmcp-client", |b| {
+        b.iter_custom(|iters| {
+            rt.block_on(async {
+                let start = Instant::now();
+                for _ in 0..iters {
+                    let mut params = CallToolRequestParams::new("echo");
+                    params.arguments = json!({"message": "hi"}).as_object().cloned();
+                    let result = rmcp_client.call_tool(params).await.expect("call");
+                    debug_assert!(result.is_error != Some(true));
+                }
+                start.elapsed()
+            })
+        })
+    });
+    group.finish();
+    rt.block_on(async {
+        mcp.close().await;
+        let _ = rmcp_client.cancel().await;
+    });
+}
+
+fn stdio_round_trip(c: &mut Criterion) {
+    let rt = runtime();
+    let mut group = c.benchmark_group("stdio-round-trip");
+    group.measurement_time(Duration::from_secs(5));
+
+    let mut session = HandWritten::start();
+    group.bench_function("hand-written", |b| {
+        b.iter(|| session.request("tools/call", echo_args()))
+    });
+    session.close();
+
+    let mcp = rt.block_on(async { Server::program(SERVER).connect().await.expect("connects") });
+    group.bench_function("mcptest", |b| {
+        b.iter(|| rt.block_on(mcp.call_tool("echo", json!({"message": "hi"}))))
+    });
+    group.finish();
+    rt.block_on(mcp.close());
+}
+
+fn main() {
+    let mut criterion = Criterion::default()
+        .output_directory(&mcptest_benches::criterion_dir())
+        .configure_from_args();
+    spawn_call_teardown(&mut criterion);
+    in_process_throughput(&mut criterion);
+    stdio_round_trip(&mut criterion);
+    criterion.final_summary();
+
+    println!("\nagainst the baselines measured in this run:");
+    report_ratio("spawn-call-teardown", "mcptest", "hand-written", Some(1.10));
+    report_ratio(
+        "spawn-call-teardown",
+        "mcptest-no-tool-list",
+        "hand-written",
+        Some(1.10),
+    );
+    report_ratio("in-process-throughput", "mcptest", "rmcp-client", None);
+    report_rate("in-process-throughput", "mcptest", Some(20_000.0));
+    report_rate("in-process-throughput", "rmcp-client", None);
+    report_ratio("stdio-round-trip", "mcptest", "hand-written", None);
+}
