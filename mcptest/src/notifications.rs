@@ -173,6 +173,9 @@ struct LogState {
     messages: Vec<ServerMessage>,
     dropped: usize,
     next_seq: usize,
+    /// How many messages of each method arrived since the connection opened
+    /// (not reset by `clear`).
+    counts: std::collections::HashMap<String, usize>,
 }
 
 impl fmt::Debug for Notifications {
@@ -206,6 +209,7 @@ impl Notifications {
             let mut state = self.state();
             let seq = state.next_seq;
             state.next_seq += 1;
+            *state.counts.entry(method.clone()).or_default() += 1;
             if state.messages.len() == KEPT {
                 state.messages.remove(0);
                 state.dropped += 1;
@@ -249,6 +253,12 @@ impl Notifications {
     /// True if the server has sent nothing yet.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// How many messages with this method arrived since the connection opened
+    /// (including any forgotten by [`clear`](Self::clear)).
+    pub fn count(&self, method: &str) -> usize {
+        self.state().counts.get(method).copied().unwrap_or(0)
     }
 
     /// The method of every message, in arrival order.

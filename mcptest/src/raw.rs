@@ -6,7 +6,6 @@
 use std::{collections::VecDeque, process::ExitStatus, sync::Arc, time::Duration};
 
 use serde_json::{Value, json};
-use tokio::sync::mpsc;
 
 use crate::{
     Error, Notifications, Server,
@@ -14,7 +13,7 @@ use crate::{
     server::launch::{Started, start},
     transport::{
         endpoint::Endpoint,
-        lines::{WriteHandle, read_lines},
+        lines::{LineReader, WriteHandle},
         wire::Wire,
     },
 };
@@ -39,7 +38,7 @@ use crate::{
 pub struct RawConnection {
     endpoint: Endpoint,
     writer: WriteHandle,
-    inbound: mpsc::Receiver<Value>,
+    reader: LineReader,
     /// Messages passed over by `recv_matching`, delivered first by `recv`.
     skipped: VecDeque<Value>,
     next_id: u64,
@@ -51,14 +50,11 @@ impl RawConnection {
     pub async fn open(server: &Server) -> Result<RawConnection, Error> {
         match start(server, Notifications::new())? {
             Started::Stream(streams) => {
-                let (tx, inbound) = mpsc::channel(256);
-                tokio::spawn(read_lines(
+                let reader = LineReader::new(
                     streams.read,
-                    tx,
                     streams.wire.clone(),
                     server.options.max_message_size,
-                    |value, _| vec![value],
-                ));
+                );
                 let writer = WriteHandle::new(streams.write);
                 Ok(RawConnection {
                     endpoint: Endpoint::new(
@@ -68,7 +64,7 @@ impl RawConnection {
                         server.options.shutdown_grace,
                     ),
                     writer,
-                    inbound,
+                    reader,
                     skipped: VecDeque::new(),
                     next_id: 1,
                 })
@@ -226,7 +222,7 @@ impl RawConnection {
     }
 
     async fn next_message(&mut self, timeout: Duration) -> Result<Value, Error> {
-        match tokio::time::timeout(timeout, self.inbound.recv()).await {
+        match tokio::time::timeout(timeout, self.reader.next()).await {
             Ok(Some(message)) => Ok(message),
             Ok(None) => Err(connection_lost(None, self.wire()).await),
             Err(_) => Err(Error::Timeout {

@@ -109,6 +109,7 @@ where
     .await;
     let failure = match started {
         Ok(Ok(service)) => {
+            endpoint.wire.use_raw_answers();
             let peer = service.peer().clone();
             let info = server_info(&peer);
             return Ok(McpClient {

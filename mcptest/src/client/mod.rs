@@ -2,6 +2,7 @@
 
 mod connect;
 mod handler;
+mod requests;
 mod results;
 
 use std::{
@@ -28,7 +29,7 @@ use handler::Harness;
 pub use results::{Origin, Reply, Request, RpcError, ServerInfo, ToolCall, ToolOutcome};
 
 use crate::{
-    Error, Notifications,
+    Error, Notifications, ServerMessage,
     notifications::ListKind,
     transport::{endpoint::Endpoint, wire::Wire},
 };
@@ -101,6 +102,9 @@ struct KnownTools {
     /// `tools/list_changed` notifications seen when the list was fetched.
     changes_seen: usize,
 }
+
+/// A request on its way: its id and rmcp's handle for the answer.
+type Sent = (RequestId, rmcp::service::RequestHandle<RoleClient>);
 
 /// What came back for one request.
 struct Answer {
@@ -284,16 +288,17 @@ impl McpClient {
                 ));
             }
         };
-        let tool = self.tool_definition(name).await;
-        let start = ToolCallStart::new(self, name, arguments, tool);
+        let lookup = self.start_tool_lookup(name).await;
+        let start = ToolCallStart::new(self, name, arguments, None);
         let started = Instant::now();
         match self.send("tools/call", params.clone()).await {
-            Ok((id, handle_rx)) => Ok(PendingToolCall {
+            Ok((id, handle)) => Ok(PendingToolCall {
                 client: self.clone(),
                 start,
+                lookup,
                 params,
                 id,
-                handle: handle_rx,
+                handle,
                 started,
                 timeout: self.inner.request_timeout,
             }),
@@ -416,17 +421,36 @@ impl McpClient {
         method: &str,
         split: impl Fn(P) -> (Vec<T>, Option<String>),
     ) -> Result<Reply<Vec<T>>, Error> {
+        let first = self.send(method, Value::Null).await?;
+        self.list_all_from(method, first, split).await
+    }
+
+    /// Follows the pages of a list whose first page was already requested.
+    async fn list_all_from<P: DeserializeOwned, T>(
+        &self,
+        method: &str,
+        first: Sent,
+        split: impl Fn(P) -> (Vec<T>, Option<String>),
+    ) -> Result<Reply<Vec<T>>, Error> {
         let started = Instant::now();
         let mut items = Vec::new();
         let mut raw = Vec::new();
         let mut cursor: Option<String> = None;
         let first_request = Request::new(method, Value::Null);
+        let mut first = Some(first);
         for _ in 0..MAX_PAGES {
-            let params = match &cursor {
-                Some(cursor) => json!({ "cursor": cursor }),
-                None => Value::Null,
+            let answer = match first.take() {
+                Some((id, handle)) => {
+                    let timeout = self.inner.request_timeout;
+                    let answer = self.await_answer(method, id, handle, timeout).await?;
+                    self.finish_input_rounds(method, Value::Null, answer, timeout)
+                        .await?
+                }
+                None => {
+                    let params = json!({ "cursor": cursor });
+                    self.request(method, params, None).await?
+                }
             };
-            let answer = self.request(method, params, None).await?;
             let page: P = decode(method, &answer.result, &self.inner.wire)?;
             raw.push(answer.result);
             let (mut page_items, next) = split(page);
@@ -562,18 +586,10 @@ impl McpClient {
     }
 
     /// Sends `method` with `params` as a typed rmcp request.
-    async fn send(
-        &self,
-        method: &str,
-        params: Value,
-    ) -> Result<(RequestId, rmcp::service::RequestHandle<RoleClient>), Error> {
-        let mut envelope = json!({ "method": method });
-        if !params.is_null() {
-            envelope["params"] = params.clone();
-        }
+    async fn send(&self, method: &str, params: Value) -> Result<Sent, Error> {
         // Typed where rmcp knows the method, so it applies its per-method rules;
         // verbatim otherwise.
-        let request = serde_json::from_value::<ClientRequest>(envelope).unwrap_or_else(|_| {
+        let request = requests::typed(method, &params).unwrap_or_else(|| {
             ClientRequest::CustomRequest(CustomRequest::new(
                 method,
                 (!params.is_null()).then_some(params),
@@ -582,11 +598,7 @@ impl McpClient {
         self.send_request(method, request).await
     }
 
-    async fn send_request(
-        &self,
-        method: &str,
-        request: ClientRequest,
-    ) -> Result<(RequestId, rmcp::service::RequestHandle<RoleClient>), Error> {
+    async fn send_request(&self, method: &str, request: ClientRequest) -> Result<Sent, Error> {
         match self
             .inner
             .peer
@@ -665,11 +677,12 @@ impl McpClient {
         }
     }
 
-    /// The declared definition of tool `name`, fetching `tools/list` when the
-    /// list is unknown or the server said it changed.
-    async fn tool_definition(&self, name: &str) -> Option<Tool> {
+    /// Starts finding the declared definition of tool `name`: known already,
+    /// or a `tools/list` request sent now (the list is unknown, or the server
+    /// said it changed), to be answered alongside the call itself.
+    async fn start_tool_lookup(&self, name: &str) -> ToolLookup {
         if !self.inner.fetch_tool_definitions || self.inner.info.capabilities.tools.is_none() {
-            return None;
+            return ToolLookup::Known(None);
         }
         let changes = self.list_changes(ListKind::Tools);
         {
@@ -677,11 +690,29 @@ impl McpClient {
             if let Some(known) = known.as_ref()
                 && known.changes_seen == changes
             {
-                return known.tools.iter().find(|t| t.name == name).cloned();
+                return ToolLookup::Known(known.tools.iter().find(|t| t.name == name).cloned());
             }
         }
-        let tools = self.list_tools().await.ok()?;
-        tools.iter().find(|t| t.name == name).cloned()
+        match self.send("tools/list", Value::Null).await {
+            Ok(sent) => ToolLookup::Listing(sent),
+            Err(_) => ToolLookup::Known(None),
+        }
+    }
+
+    async fn finish_tool_lookup(&self, lookup: ToolLookup, name: &str) -> Option<Tool> {
+        match lookup {
+            ToolLookup::Known(tool) => tool,
+            ToolLookup::Listing(sent) => {
+                let tools = self
+                    .list_all_from::<ListToolsResult, Tool>("tools/list", sent, |page| {
+                        (page.tools, page.next_cursor)
+                    })
+                    .await
+                    .ok()?;
+                self.remember_tools(tools.value().clone()).await;
+                tools.iter().find(|t| t.name == name).cloned()
+            }
+        }
     }
 
     async fn remember_tools(&self, tools: Vec<Tool>) {
@@ -693,11 +724,7 @@ impl McpClient {
     }
 
     fn list_changes(&self, kind: ListKind) -> usize {
-        self.inner
-            .wire
-            .notifications
-            .filter(|m| m.method == kind.method())
-            .len()
+        self.inner.wire.notifications.count(kind.method())
     }
 }
 
@@ -729,10 +756,18 @@ impl CompletionRef {
     }
 }
 
+/// How the definition of the called tool is found.
+enum ToolLookup {
+    Known(Option<Tool>),
+    /// `tools/list` was sent just before the call.
+    Listing(Sent),
+}
+
 /// A `tools/call` that has been sent and not yet answered.
 pub struct PendingToolCall {
     client: McpClient,
     start: ToolCallStart,
+    lookup: ToolLookup,
     params: Value,
     id: RequestId,
     handle: rmcp::service::RequestHandle<RoleClient>,
@@ -808,7 +843,8 @@ impl PendingToolCall {
     pub async fn finish(self) -> ToolCall {
         let PendingToolCall {
             client,
-            start,
+            mut start,
+            lookup,
             params,
             id,
             handle,
@@ -816,15 +852,20 @@ impl PendingToolCall {
             timeout,
         } = self;
         let token = handle.progress_token.clone();
-        let answer = match client.await_answer("tools/call", id, handle, timeout).await {
-            Ok(answer) => {
-                client
-                    .finish_input_rounds("tools/call", params, answer, timeout)
-                    .await
-            }
-            Err(error) => Err(error),
+        let call = async {
+            let answer = match client.await_answer("tools/call", id, handle, timeout).await {
+                Ok(answer) => {
+                    client
+                        .finish_input_rounds("tools/call", params, answer, timeout)
+                        .await
+                }
+                Err(error) => Err(error),
+            };
+            (answer, started.elapsed())
         };
-        let elapsed = started.elapsed();
+        let ((answer, elapsed), tool) =
+            tokio::join!(call, client.finish_tool_lookup(lookup, &start.name));
+        start.tool = tool;
         let progress = client.progress_for(&token);
         let mut call = match answer {
             Ok(answer) => {
@@ -862,13 +903,17 @@ impl PendingToolCall {
 
 impl McpClient {
     fn progress_for(&self, token: &ProgressToken) -> Vec<rmcp::model::ProgressNotificationParam> {
-        self.inner
-            .wire
-            .notifications
-            .progress()
-            .into_iter()
-            .filter(|p| &p.progress_token == token)
-            .collect()
+        let log = &self.inner.wire.notifications;
+        if log.count("notifications/progress") == 0 {
+            return Vec::new();
+        }
+        let token = serde_json::to_value(token).unwrap_or(Value::Null);
+        log.filter(|m| {
+            m.method == "notifications/progress" && m.params.get("progressToken") == Some(&token)
+        })
+        .iter()
+        .filter_map(ServerMessage::params_as)
+        .collect()
     }
 }
 

@@ -6,20 +6,20 @@
 //! an unterminated line, answers with ids nobody sent, and the exact JSON of
 //! every answer.
 
-use std::{future::Future, sync::Arc};
+use std::{collections::VecDeque, future::Future, sync::Arc};
 
 use rmcp::{
     RoleClient,
-    model::ServerJsonRpcMessage,
+    model::{
+        CustomResult, JsonRpcResponse, JsonRpcVersion2_0, RequestId, ServerJsonRpcMessage,
+        ServerResult,
+    },
     service::{RxJsonRpcMessage, TxJsonRpcMessage},
     transport::Transport,
 };
 use serde::Deserialize;
 use serde_json::Value;
-use tokio::{
-    io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt},
-    sync::mpsc,
-};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
 use super::wire::Wire;
 
@@ -69,32 +69,24 @@ impl WriteHandle {
 
 pub(crate) struct LineTransport {
     writer: WriteHandle,
-    inbound: mpsc::Receiver<ServerJsonRpcMessage>,
+    reader: LineReader,
+    parsed: VecDeque<ServerJsonRpcMessage>,
     wire: Arc<Wire>,
 }
 
 impl LineTransport {
-    /// Starts reading `read` on a background task. Lines longer than
-    /// `max_message` bytes end the connection with a transport error.
+    /// Lines longer than `max_message` bytes end the connection with a
+    /// transport error.
     pub(crate) fn new(
         read: impl AsyncRead + Send + Unpin + 'static,
         write: impl AsyncWrite + Send + Unpin + 'static,
         wire: Arc<Wire>,
         max_message: usize,
     ) -> Self {
-        // A small buffer applies back-pressure to the server instead of
-        // queueing an unbounded number of parsed messages.
-        let (tx, inbound) = mpsc::channel(64);
-        tokio::spawn(read_lines(
-            read,
-            tx,
-            wire.clone(),
-            max_message,
-            typed_messages,
-        ));
         LineTransport {
             writer: WriteHandle::new(Box::new(write)),
-            inbound,
+            reader: LineReader::new(Box::new(read), wire.clone(), max_message),
+            parsed: VecDeque::new(),
             wire,
         }
     }
@@ -120,8 +112,16 @@ impl Transport<RoleClient> for LineTransport {
         }
     }
 
-    fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleClient>>> + Send {
-        self.inbound.recv()
+    // Cancel-safe, as rmcp's service loop needs: a message is only taken off
+    // `parsed` by the poll that returns it.
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
+        loop {
+            if let Some(message) = self.parsed.pop_front() {
+                return Some(message);
+            }
+            let value = self.reader.next().await?;
+            self.parsed.extend(typed_messages(value, &self.wire));
+        }
     }
 
     async fn close(&mut self) -> Result<(), Self::Error> {
@@ -130,59 +130,95 @@ impl Transport<RoleClient> for LineTransport {
     }
 }
 
-/// Reads newline-delimited JSON from `read` until EOF, recording anything that
-/// is not JSON as noise, and sends what `decode` makes of each JSON line.
-pub(crate) async fn read_lines<T>(
-    mut read: impl AsyncRead + Send + Unpin,
-    tx: mpsc::Sender<T>,
+/// Newline-delimited JSON read from a byte stream: anything that is not JSON
+/// is recorded as noise, an unterminated line is visible on the wire, and a
+/// line over the size limit ends the stream with a reason.
+pub(crate) struct LineReader {
+    read: Box<dyn AsyncRead + Send + Unpin>,
     wire: Arc<Wire>,
     max_message: usize,
-    decode: fn(Value, &Wire) -> Vec<T>,
-) {
-    let mut pending: Vec<u8> = Vec::new();
-    let mut chunk = vec![0u8; 64 * 1024];
-    loop {
-        let n = match read.read(&mut chunk).await {
-            Ok(0) => {
-                wire.closed("the server closed its stdout");
-                return;
+    pending: Vec<u8>,
+    chunk: Vec<u8>,
+    ready: VecDeque<Value>,
+    done: bool,
+}
+
+impl LineReader {
+    pub(crate) fn new(
+        read: Box<dyn AsyncRead + Send + Unpin>,
+        wire: Arc<Wire>,
+        max_message: usize,
+    ) -> Self {
+        LineReader {
+            read,
+            wire,
+            max_message,
+            pending: Vec::new(),
+            chunk: vec![0u8; 64 * 1024],
+            ready: VecDeque::new(),
+            done: false,
+        }
+    }
+
+    /// The next JSON value, or `None` once the stream has ended (the reason is
+    /// on the wire). Cancel-safe: every byte read is split into lines before
+    /// the next await.
+    pub(crate) async fn next(&mut self) -> Option<Value> {
+        loop {
+            if let Some(value) = self.ready.pop_front() {
+                return Some(value);
             }
-            Ok(n) => n,
-            Err(e) => {
-                wire.closed(format!("reading the server's stdout failed: {e}"));
-                return;
+            if self.done {
+                return None;
             }
-        };
-        let mut rest = &chunk[..n];
+            let n = match self.read.read(&mut self.chunk).await {
+                Ok(0) => {
+                    self.wire.closed("the server closed its stdout");
+                    self.done = true;
+                    continue;
+                }
+                Ok(n) => n,
+                Err(e) => {
+                    self.wire
+                        .closed(format!("reading the server's stdout failed: {e}"));
+                    self.done = true;
+                    continue;
+                }
+            };
+            self.split(n);
+        }
+    }
+
+    fn split(&mut self, n: usize) {
+        let mut rest = &self.chunk[..n];
         while let Some(end) = rest.iter().position(|&b| b == b'\n') {
-            let line = if pending.is_empty() {
+            let line = if self.pending.is_empty() {
                 &rest[..end]
             } else {
-                pending.extend_from_slice(&rest[..end]);
-                pending.as_slice()
+                self.pending.extend_from_slice(&rest[..end]);
+                self.pending.as_slice()
             };
-            if line.len() > max_message {
-                wire.fatal(too_large(line.len(), max_message));
+            if line.len() > self.max_message {
+                self.wire.fatal(too_large(line.len(), self.max_message));
+                self.done = true;
                 return;
             }
-            let messages = match parse_json(line, &wire) {
-                Some(value) => decode(value, &wire),
-                None => Vec::new(),
-            };
-            pending.clear();
-            rest = &rest[end + 1..];
-            for message in messages {
-                if tx.send(message).await.is_err() {
-                    return;
-                }
+            if let Some(value) = parse_json(line, &self.wire) {
+                self.ready.push_back(value);
             }
+            self.pending.clear();
+            rest = &rest[end + 1..];
         }
-        pending.extend_from_slice(rest);
-        if pending.len() > max_message {
-            wire.fatal(too_large(pending.len(), max_message));
+        self.pending.extend_from_slice(rest);
+        if self.pending.len() > self.max_message {
+            self.wire
+                .fatal(too_large(self.pending.len(), self.max_message));
+            self.done = true;
             return;
         }
-        wire.set_partial((!pending.is_empty()).then(|| &pending[..pending.len().min(300)]));
+        let shown = self.pending.len().min(300);
+        self.wire
+            .set_partial((!self.pending.is_empty()).then(|| &self.pending[..shown]));
     }
 }
 
@@ -229,6 +265,11 @@ fn typed_messages(value: Value, wire: &Wire) -> Vec<ServerJsonRpcMessage> {
     };
     let mut messages = Vec::with_capacity(values.len());
     for value in values {
+        if let Some(answer) = answer_placeholder(&value, wire) {
+            wire.incoming(&answer, value);
+            messages.push(answer);
+            continue;
+        }
         match ServerJsonRpcMessage::deserialize(&value) {
             Ok(message) => {
                 wire.incoming(&message, value);
@@ -238,6 +279,21 @@ fn typed_messages(value: Value, wire: &Wire) -> Vec<ServerJsonRpcMessage> {
         }
     }
     messages
+}
+
+/// A successful answer stands in rmcp's typed form with an empty result once
+/// the client reads answers raw: rmcp only routes it by id, and building its
+/// typed result means trying every result type in turn.
+fn answer_placeholder(value: &Value, wire: &Wire) -> Option<ServerJsonRpcMessage> {
+    if !wire.raw_answers() || value.get("method").is_some() || value.get("result").is_none() {
+        return None;
+    }
+    let id = RequestId::deserialize(value.get("id")?).ok()?;
+    Some(ServerJsonRpcMessage::Response(JsonRpcResponse {
+        jsonrpc: JsonRpcVersion2_0,
+        id,
+        result: ServerResult::CustomResult(CustomResult(Value::Null)),
+    }))
 }
 
 #[cfg(test)]
@@ -288,17 +344,14 @@ mod tests {
         let (mut server, client) = tokio::io::duplex(1024);
         let (read, write) = tokio::io::split(client);
         let wire = wire();
-        let _transport = LineTransport::new(read, write, wire.clone(), 1 << 20);
+        let mut transport = LineTransport::new(read, write, wire.clone(), 1 << 20);
         server
             .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"res")
             .await
             .unwrap();
-        for _ in 0..100 {
-            if wire.output().partial_line.is_some() {
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-        }
+        let waited =
+            tokio::time::timeout(std::time::Duration::from_millis(50), transport.receive()).await;
+        assert!(waited.is_err(), "no complete message yet");
         assert_eq!(
             wire.output().partial_line.as_deref(),
             Some("{\"jsonrpc\":\"2.0\",\"id\":1,\"res")

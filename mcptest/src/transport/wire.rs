@@ -25,6 +25,9 @@ pub(crate) struct Wire {
     pub(crate) notifications: Notifications,
     pub(crate) process: Option<Arc<ChildProcess>>,
     pub(crate) stderr: Option<Arc<StderrTail>>,
+    /// Set once the handshake is over: from then on every answer is read from
+    /// its raw JSON, so the transport need not build rmcp's typed result.
+    raw_answers: std::sync::atomic::AtomicBool,
     state: Mutex<WireState>,
 }
 
@@ -51,8 +54,19 @@ impl Wire {
             notifications,
             process,
             stderr,
+            raw_answers: std::sync::atomic::AtomicBool::new(false),
             state: Mutex::new(WireState::default()),
         }
+    }
+
+    /// From now on, answers are taken raw (see [`Wire::take_raw`]).
+    pub(crate) fn use_raw_answers(&self) {
+        self.raw_answers
+            .store(true, std::sync::atomic::Ordering::Release);
+    }
+
+    pub(crate) fn raw_answers(&self) -> bool {
+        self.raw_answers.load(std::sync::atomic::Ordering::Acquire)
     }
 
     fn state(&self) -> MutexGuard<'_, WireState> {

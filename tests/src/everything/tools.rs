@@ -601,7 +601,7 @@ mod tests {
     #[test]
     fn every_tool_has_a_description_and_an_object_schema() {
         let tools = Everything::tool_router().list_all();
-        assert_eq!(tools.len(), 24);
+        assert_eq!(tools.len(), 25);
         for tool in tools {
             assert!(tool.description.is_some(), "{}", tool.name);
             assert_eq!(tool.input_schema.get("type"), Some(&json!("object")));
