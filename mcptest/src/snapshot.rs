@@ -72,6 +72,18 @@ const TIMESTAMP_PATTERN: &str =
 const UUID_PATTERN: &str =
     r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b";
 
+/// `resultType: "complete"` is what an absent `resultType` means (and older
+/// protocol revisions never send it); leave it out so that a snapshot does
+/// not depend on the revision or on how the result was built.
+fn normalize(mut value: Value) -> Value {
+    if let Value::Object(map) = &mut value
+        && map.get("resultType").and_then(Value::as_str) == Some("complete")
+    {
+        map.remove("resultType");
+    }
+    value
+}
+
 /// A value the snapshot macros can store: tool calls, replies (prompts,
 /// resources, lists, completions), the notification log, and plain JSON.
 pub trait Snapshot {
@@ -108,7 +120,7 @@ impl Snapshot for ToolCall {
     fn snapshot_value(&self) -> Value {
         match self.outcome() {
             ToolOutcome::Success(result) | ToolOutcome::ToolError(result) => {
-                let mut value = serde_json::to_value(result).unwrap_or(Value::Null);
+                let mut value = normalize(serde_json::to_value(result).unwrap_or(Value::Null));
                 // Older revisions omit isError on success; store it the same either way.
                 if let Value::Object(map) = &mut value {
                     map.entry("isError")
@@ -145,7 +157,7 @@ impl Snapshot for ToolCall {
 /// A reply is stored as its typed value (for a list: the items of every page).
 impl<T: Serialize> Snapshot for Reply<T> {
     fn snapshot_value(&self) -> Value {
-        serde_json::to_value(self.value()).unwrap_or(Value::Null)
+        normalize(serde_json::to_value(self.value()).unwrap_or(Value::Null))
     }
     fn snapshot_request(&self) -> Option<&Request> {
         Some(self.request())
@@ -216,19 +228,50 @@ pub mod redact {
 pub fn __settings<S: Snapshot + ?Sized>(value: &S, opt_in: &[redact::Redact]) -> insta::Settings {
     let mut settings = insta::Settings::clone_current();
     settings.set_sort_maps(true);
-    if let Some(request) = value.snapshot_request() {
-        settings.set_description(crate::expect::describe_request(request, 1));
-        settings.set_info(&json!({ "method": request.method, "params": request.params }));
-    }
+    // The expression insta would record is the macro's own temporary.
+    settings.set_omit_expression(true);
+    let mut filters: Vec<(String, &str)> = Vec::new();
     if let Some(dir) = value.snapshot_origin().and_then(Origin::fixture_dir) {
         for spelling in fixture_spellings(dir) {
-            settings.add_filter(&regex::escape(&spelling), FIXTURE_REDACTION);
+            filters.push((regex::escape(&spelling), FIXTURE_REDACTION));
         }
     }
     for redaction in opt_in {
-        settings.add_filter(redaction.pattern, redaction.replacement);
+        filters.push((redaction.pattern.to_owned(), redaction.replacement));
+    }
+    let compiled: Vec<(regex::Regex, &str)> = filters
+        .iter()
+        .filter_map(|(pattern, with)| regex::Regex::new(pattern).ok().map(|r| (r, *with)))
+        .collect();
+    // insta filters apply to the stored value only; the header gets the same treatment here.
+    let redact = |text: &str| {
+        compiled.iter().fold(text.to_owned(), |text, (regex, with)| {
+            regex.replace_all(&text, *with).into_owned()
+        })
+    };
+    if let Some(request) = value.snapshot_request() {
+        settings.set_description(redact(&crate::expect::describe_request(request, 1)));
+        let info = json!({ "method": request.method, "params": request.params });
+        settings.set_info(&map_strings(info, &redact));
+    }
+    for (pattern, with) in &filters {
+        settings.add_filter(pattern, *with);
     }
     settings
+}
+
+/// `value` with `f` applied to every string in it.
+fn map_strings(value: Value, f: &impl Fn(&str) -> String) -> Value {
+    match value {
+        Value::String(s) => Value::String(f(&s)),
+        Value::Array(items) => Value::Array(items.into_iter().map(|v| map_strings(v, f)).collect()),
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| (k, map_strings(v, f)))
+                .collect(),
+        ),
+        other => other,
+    }
 }
 
 /// The ways the fixture path can appear: as given and canonical (on macOS
@@ -257,7 +300,6 @@ fn fixture_spellings(dir: &Path) -> Vec<String> {
 ///   - mimeType: text/plain
 ///     text: Hello from fixture-everything.
 ///     uri: "fixture://static/text"
-/// resultType: complete
 /// "#);
 /// ```
 #[macro_export]
@@ -282,8 +324,7 @@ macro_rules! assert_snapshot {
 ///       "rust",
 ///       "ruby"
 ///     ]
-///   },
-///   "resultType": "complete"
+///   }
 /// }
 /// "#);
 /// ```

@@ -159,10 +159,10 @@ impl<S: ?Sized, T: CheckGroup<S>> Check<S> for AnyOf<T> {
                 passed = Some(evidence);
                 return;
             }
-            let why = evidence.explanation().map(str::to_owned);
+            let why = evidence.explanation().map(|w| w.replace('\n', "; "));
             notes.push(match why {
-                Some(why) => format!("not {}: {why}", c.describe()),
-                None => format!("not {}", c.describe()),
+                Some(why) => format!("- {} ({why})", c.describe()),
+                None => format!("- {}", c.describe()),
             });
             if first_actual.is_none() {
                 first_actual = evidence.shown().cloned();
@@ -171,7 +171,8 @@ impl<S: ?Sized, T: CheckGroup<S>> Check<S> for AnyOf<T> {
         if let Some(evidence) = passed {
             return Verdict::pass(evidence.without_diff());
         }
-        let mut evidence = Evidence::new().note(notes.join("\n"));
+        let mut evidence =
+            Evidence::new().note(format!("none of them holds:\n{}", notes.join("\n")));
         if let Some(actual) = first_actual {
             evidence = evidence.actual(actual);
         }

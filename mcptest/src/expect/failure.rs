@@ -1,6 +1,6 @@
 //! What a check saw, and the one failure layout every check shares.
 
-use std::{fmt, io::IsTerminal};
+use std::fmt;
 
 use console::Style;
 use serde_json::Value;
@@ -277,7 +277,7 @@ impl Failure {
         match self.misses.as_slice() {
             [miss] => render_miss(&mut out, &styles, "", miss),
             misses => {
-                out.push_str(&styles.heading(&format!("{} checks failed:", misses.len())));
+                out.push_str(&styles.heading(&format!("{} expectations failed:", misses.len())));
                 out.push('\n');
                 for (i, miss) in misses.iter().enumerate() {
                     out.push('\n');
@@ -292,8 +292,9 @@ impl Failure {
         format!("{out}{}", self.output)
     }
 
-    /// Panics with the message (colored when stderr is a terminal and
-    /// `NO_COLOR` is unset); the panic points at the caller's caller chain.
+    /// Panics with the message: colored when stderr is a color terminal (or
+    /// `CLICOLOR_FORCE` is set), never when `NO_COLOR` is set. With
+    /// `#[track_caller]` all the way up, the panic points at the test's line.
     #[track_caller]
     pub fn panic(&self) -> ! {
         panic!("{}", self.render(color_enabled()))
@@ -308,12 +309,13 @@ impl fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
-/// Color only on a terminal, never with `NO_COLOR` set to anything but "".
+/// Color when stderr is a color terminal (or `CLICOLOR_FORCE` asks for it),
+/// never with `NO_COLOR` set to anything but "".
 pub(crate) fn color_enabled() -> bool {
     if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
         return false;
     }
-    std::io::stderr().is_terminal() && console::colors_enabled_stderr()
+    console::colors_enabled_stderr()
 }
 
 struct Styles {
@@ -356,7 +358,11 @@ fn render_miss(out: &mut String, styles: &Styles, indent: &str, miss: &Miss) {
     if let Some(note) = &evidence.note {
         for (i, line) in note.lines().enumerate() {
             out.push_str(indent);
-            out.push_str(if i == 0 { "          " } else { "            " });
+            if i == 0 {
+                out.push_str(&styles.heading("why:      "));
+            } else {
+                out.push_str("          ");
+            }
             out.push_str(&styles.note.apply_to(line).to_string());
             out.push('\n');
         }

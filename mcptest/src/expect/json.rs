@@ -328,7 +328,7 @@ pub fn json_path_count(path: &str, count: impl Into<Count>) -> JsonPathCount {
 
 impl Check<ToolCall> for JsonPathCount {
     fn describe(&self) -> String {
-        format!("{} matches {} nodes", self.0.text, self.1)
+        format!("{} matches {}", self.0.text, self.1.of("node"))
     }
     fn evaluate(&self, call: &ToolCall) -> Verdict {
         match self.0.query(call) {
@@ -363,7 +363,7 @@ pub fn array_len(count: impl Into<Count>) -> ArrayLen {
 
 impl Check<ToolCall> for ArrayLen {
     fn describe(&self) -> String {
-        format!("an array of {} elements", self.0)
+        format!("an array of {}", self.0.of("element"))
     }
     fn evaluate(&self, call: &ToolCall) -> Verdict {
         match json_of(call) {
@@ -516,12 +516,12 @@ impl Check<ToolCall> for MatchesSchema {
 /// Whether `schema` is a usable object schema for `inputSchema`: it
 /// compiles as JSON Schema and its `type` is `"object"`.
 pub(crate) fn check_object_schema(schema: &Value) -> Result<(), String> {
-    jsonschema::meta::validate(schema).map_err(|e| format!("not a valid JSON Schema: {e}"))?;
+    jsonschema::meta::validate(schema).map_err(|e| format!("is not a valid JSON Schema: {e}"))?;
     jsonschema::validator_for(schema).map_err(|e| format!("does not compile: {e}"))?;
     match schema.get("type") {
         Some(Value::String(t)) if t == "object" => Ok(()),
-        Some(other) => Err(format!("its type is {other}, not \"object\"")),
-        None => Err("it has no \"type\": \"object\"".to_owned()),
+        Some(other) => Err(format!("has type {other}, not \"object\"")),
+        None => Err("has no \"type\": \"object\"".to_owned()),
     }
 }
 
@@ -553,12 +553,12 @@ mod tests {
         assert!(check_object_schema(&json!({"type": "object"})).is_ok());
         assert_eq!(
             check_object_schema(&json!({"type": "string"})).unwrap_err(),
-            "its type is \"string\", not \"object\""
+            "has type \"string\", not \"object\""
         );
         assert!(
             check_object_schema(&json!({"type": 5}))
                 .unwrap_err()
-                .starts_with("not a valid JSON Schema")
+                .starts_with("is not a valid JSON Schema")
         );
     }
 }

@@ -219,14 +219,38 @@ pub(crate) fn describe_request(request: &Request, pages: usize) -> String {
     match args {
         None | Some(Value::Null) => head,
         Some(args) => {
+            let args = shorten_strings(args);
             let compact = args.to_string();
-            if compact.chars().count() <= 60 {
+            if compact.chars().count() <= CALL_INLINE_MAX {
                 format!("{head} {compact}")
             } else {
                 let pretty = serde_json::to_string_pretty(&args).unwrap_or(compact);
                 format!("{head}\n{pretty}")
             }
         }
+    }
+}
+
+/// Arguments up to this many characters stay on the call's line.
+const CALL_INLINE_MAX: usize = 120;
+/// Strings in the call's arguments are cut to this many characters: the
+/// call is context, the full value is in the test.
+const CALL_STRING_MAX: usize = 200;
+
+fn shorten_strings(value: Value) -> Value {
+    match value {
+        Value::String(s) if s.chars().count() > CALL_STRING_MAX => {
+            let kept: String = s.chars().take(CALL_STRING_MAX).collect();
+            let cut = s.len() - kept.len();
+            Value::String(format!("{kept}… ({cut} more bytes)"))
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(shorten_strings).collect()),
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| (k, shorten_strings(v)))
+                .collect(),
+        ),
+        other => other,
     }
 }
 
@@ -271,6 +295,18 @@ impl Count {
     /// True when `n` is within the bounds.
     pub fn contains(&self, n: usize) -> bool {
         n >= self.min && self.max.is_none_or(|max| n <= max)
+    }
+
+    /// `exactly 1 message`, `at least 2 messages`: the bound and `noun`,
+    /// plural unless the number is one.
+    pub fn of(&self, noun: &str) -> String {
+        let one = match (self.min, self.max) {
+            (_, Some(max)) if max == self.min => max == 1,
+            (0, Some(max)) => max == 1,
+            (min, None) => min == 1,
+            _ => false,
+        };
+        format!("{self} {noun}{}", if one { "" } else { "s" })
     }
 
     fn from_bounds(range: impl RangeBounds<usize>) -> Self {
@@ -354,5 +390,11 @@ mod tests {
         assert_eq!(Count::from(..).to_string(), "at least 0");
         assert!(Count::from(2..=4).contains(4));
         assert!(!Count::from(2..4).contains(4));
+        assert_eq!(Count::from(1).of("message"), "exactly 1 message");
+        assert_eq!(Count::from(1..).of("message"), "at least 1 message");
+        assert_eq!(Count::from(..=1).of("message"), "at most 1 message");
+        assert_eq!(Count::from(2).of("message"), "exactly 2 messages");
+        assert_eq!(Count::from(0..=1).of("message"), "at most 1 message");
+        assert_eq!(Count::from(1..=3).of("message"), "between 1 and 3 messages");
     }
 }

@@ -64,7 +64,7 @@ pub fn notification_count(count: impl Into<Count>) -> NotificationCount {
 
 impl Check<Notifications> for NotificationCount {
     fn describe(&self) -> String {
-        format!("{} notifications", self.0)
+        self.0.of("notification")
     }
     fn evaluate(&self, log: &Notifications) -> Verdict {
         let all = log.all();
@@ -214,7 +214,7 @@ pub fn progress_count(count: impl Into<Count>) -> ProgressCount {
 
 impl Check<Notifications> for ProgressCount {
     fn describe(&self) -> String {
-        format!("{} progress notifications", self.0)
+        self.0.of("progress notification")
     }
     fn evaluate(&self, log: &Notifications) -> Verdict {
         let all = log.all();
@@ -230,7 +230,7 @@ impl Check<Notifications> for ProgressCount {
 
 impl Check<ToolCall> for ProgressCount {
     fn describe(&self) -> String {
-        format!("{} progress notifications for this call", self.0)
+        format!("{} for this call", self.0.of("progress notification"))
     }
     fn evaluate(&self, call: &ToolCall) -> Verdict {
         let progress = call.progress();
@@ -284,11 +284,23 @@ impl Check<Notifications> for LogLevelSeen {
         format!("a log message at level {}", self.0)
     }
     fn evaluate(&self, log: &Notifications) -> Verdict {
-        let levels: Vec<String> = log.log_messages().iter().map(|m| m.level.to_string()).collect();
-        let found = log.log_messages().iter().any(|m| m.level == self.0);
+        let messages = log.log_messages();
+        let found = messages.iter().any(|m| m.level == self.0);
+        // Each level once, in order of first appearance, with its count.
+        let mut levels: Vec<(LogLevel, usize)> = Vec::new();
+        for m in &messages {
+            match levels.iter_mut().find(|(l, _)| *l == m.level) {
+                Some((_, n)) => *n += 1,
+                None => levels.push((m.level, 1)),
+            }
+        }
+        let words: Vec<String> = levels
+            .iter()
+            .map(|(level, n)| format!("{level} ({})", plural(*n, "message")))
+            .collect();
         let shown = Shown::plain(
             "log levels seen:",
-            if levels.is_empty() { "none".to_owned() } else { levels.join(", ") },
+            if words.is_empty() { "none".to_owned() } else { words.join(", ") },
         );
         Verdict::from_bool(found, Evidence::new().actual(shown))
     }

@@ -76,7 +76,7 @@ pub fn message_count(count: impl Into<Count>) -> MessageCount {
 
 impl Check<Reply<GetPromptResult>> for MessageCount {
     fn describe(&self) -> String {
-        format!("{} messages", self.0)
+        self.0.of("message")
     }
     fn evaluate(&self, prompt: &Reply<GetPromptResult>) -> Verdict {
         Verdict::from_bool(

@@ -112,7 +112,7 @@ pub fn contents_count(count: impl Into<Count>) -> ContentsCount {
 
 impl Check<Reply<ReadResourceResult>> for ContentsCount {
     fn describe(&self) -> String {
-        format!("{} content items", self.0)
+        self.0.of("content item")
     }
     fn evaluate(&self, read: &Reply<ReadResourceResult>) -> Verdict {
         Verdict::from_bool(
