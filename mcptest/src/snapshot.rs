@@ -245,9 +245,11 @@ pub fn __settings<S: Snapshot + ?Sized>(value: &S, opt_in: &[redact::Redact]) ->
         .collect();
     // insta filters apply to the stored value only; the header gets the same treatment here.
     let redact = |text: &str| {
-        compiled.iter().fold(text.to_owned(), |text, (regex, with)| {
-            regex.replace_all(&text, *with).into_owned()
-        })
+        compiled
+            .iter()
+            .fold(text.to_owned(), |text, (regex, with)| {
+                regex.replace_all(&text, *with).into_owned()
+            })
     };
     if let Some(request) = value.snapshot_request() {
         settings.set_description(redact(&crate::expect::describe_request(request, 1)));
@@ -390,7 +392,10 @@ mod tests {
         ] {
             assert_eq!(ts.replace_all(s, "[t]"), "[t]", "{s}");
         }
-        assert_eq!(ts.replace_all("version 2025-06-18", "[t]"), "version 2025-06-18");
+        assert_eq!(
+            ts.replace_all("version 2025-06-18", "[t]"),
+            "version 2025-06-18"
+        );
         let uuid = regex::Regex::new(UUID_PATTERN).unwrap();
         assert_eq!(
             uuid.replace_all("id 67e55044-10b1-426f-9247-bb680e5fe0c8.", "[u]"),

@@ -34,14 +34,20 @@ fn failure<S: Subject, C: Check<S>>(subject: &S, check: C) -> String {
 async fn prompt_message_count_and_roles() {
     let mcp = everything().await;
     let review = mcp
-        .get_prompt("code_review", json!({"language": "rust", "code": "fn main() {}"}))
+        .get_prompt(
+            "code_review",
+            json!({"language": "rust", "code": "fn main() {}"}),
+        )
         .await
         .unwrap();
     review
         .message_count(2)
         .roles_eq([Role::User, Role::Assistant]);
     insta::assert_snapshot!("message_count", failure(&review, expect::message_count(1)));
-    insta::assert_snapshot!("roles_eq", failure(&review, expect::roles_eq([Role::User, Role::User])));
+    insta::assert_snapshot!(
+        "roles_eq",
+        failure(&review, expect::roles_eq([Role::User, Role::User]))
+    );
 }
 
 #[tokio::test]
@@ -56,7 +62,10 @@ async fn prompt_text() {
         .text_contains("Ada")
         .text_matches("^Ahoy")
         .not_empty();
-    insta::assert_snapshot!("prompt_text_eq", failure(&greeting, expect::text_eq("Hello, Ada!")));
+    insta::assert_snapshot!(
+        "prompt_text_eq",
+        failure(&greeting, expect::text_eq("Hello, Ada!"))
+    );
 }
 
 // ---- resources ----
@@ -69,13 +78,25 @@ async fn resource_text_and_mime_type() {
         .text_only()
         .mime_type_eq("text/plain")
         .text_eq("Hello from fixture-everything.");
-    insta::assert_snapshot!("contents_count", failure(&text, expect::contents_count(2..)));
-    insta::assert_snapshot!("mime_type_eq", failure(&text, expect::mime_type_eq("application/json")));
-    insta::assert_snapshot!("text_only", failure(
-        &mcp.read_resource("fixture://static/blob").await.unwrap(),
-        expect::text_only()
-    ));
-    insta::assert_snapshot!("resource_text_contains", failure(&text, expect::text_contains("Goodbye")));
+    insta::assert_snapshot!(
+        "contents_count",
+        failure(&text, expect::contents_count(2..))
+    );
+    insta::assert_snapshot!(
+        "mime_type_eq",
+        failure(&text, expect::mime_type_eq("application/json"))
+    );
+    insta::assert_snapshot!(
+        "text_only",
+        failure(
+            &mcp.read_resource("fixture://static/blob").await.unwrap(),
+            expect::text_only()
+        )
+    );
+    insta::assert_snapshot!(
+        "resource_text_contains",
+        failure(&text, expect::text_contains("Goodbye"))
+    );
 }
 
 #[tokio::test]
@@ -88,7 +109,10 @@ async fn resource_blob() {
     let text = mcp.read_resource("fixture://static/text").await.unwrap();
     insta::assert_snapshot!("blob_only", failure(&text, expect::blob_only()));
     // Text checks on a blob say there is no text.
-    insta::assert_snapshot!("resource_blob_text_eq", failure(&blob, expect::text_eq("x")));
+    insta::assert_snapshot!(
+        "resource_blob_text_eq",
+        failure(&blob, expect::text_eq("x"))
+    );
 }
 
 // ---- lists ----
@@ -110,10 +134,15 @@ async fn prompt_and_resource_lists_have_exactly() {
     prompts.has_exactly(["code_review", "greeting", "simple"]);
     insta::assert_snapshot!(
         "has_exactly",
-        failure(&prompts, expect::has_exactly(["simple", "greeting", "farewell"]))
+        failure(
+            &prompts,
+            expect::has_exactly(["simple", "greeting", "farewell"])
+        )
     );
     let resources = mcp.list_resources().await.unwrap();
-    resources.has("fixture://static/json").lacks("fixture://numbers/13");
+    resources
+        .has("fixture://static/json")
+        .lacks("fixture://numbers/13");
     let templates = mcp.list_resource_templates().await.unwrap();
     templates.has_exactly(["fixture://items/{id}"]);
     insta::assert_snapshot!(
@@ -132,12 +161,23 @@ async fn input_schemas_valid() {
     let schema = |v: Value| v.as_object().cloned().unwrap();
     let broken = vec![
         Tool::new("ok", "fine", schema(json!({"type": "object"}))),
-        Tool::new("stringly", "not an object", schema(json!({"type": "string"}))),
-        Tool::new("typo", "bad keyword value", schema(json!({"type": "object", "required": "name"}))),
+        Tool::new(
+            "stringly",
+            "not an object",
+            schema(json!({"type": "string"})),
+        ),
+        Tool::new(
+            "typo",
+            "bad keyword value",
+            schema(json!({"type": "object", "required": "name"})),
+        ),
     ];
     let raw = json!({ "tools": broken });
     let list = Reply::from_parts(Request::new("tools/list", Value::Null), broken, raw);
-    insta::assert_snapshot!("input_schemas_valid", failure(&list, expect::input_schemas_valid()));
+    insta::assert_snapshot!(
+        "input_schemas_valid",
+        failure(&list, expect::input_schemas_valid())
+    );
 }
 
 #[tokio::test]
@@ -149,11 +189,17 @@ async fn annotations_contain() {
         .annotations_contain("write_file", json!({"destructiveHint": true}));
     insta::assert_snapshot!(
         "annotations_contain",
-        failure(&tools, expect::annotations_contain("write_file", json!({"readOnlyHint": true})))
+        failure(
+            &tools,
+            expect::annotations_contain("write_file", json!({"readOnlyHint": true}))
+        )
     );
     insta::assert_snapshot!(
         "annotations_contain_none",
-        failure(&tools, expect::annotations_contain("echo", json!({"readOnlyHint": true})))
+        failure(
+            &tools,
+            expect::annotations_contain("echo", json!({"readOnlyHint": true}))
+        )
     );
 }
 
@@ -169,8 +215,14 @@ async fn completion_values() {
     done.values_eq(["rust", "ruby"])
         .values_contain("ruby")
         .has_more(false);
-    insta::assert_snapshot!("values_eq", failure(&done, expect::values_eq(["ruby", "rust"])));
-    insta::assert_snapshot!("values_contain", failure(&done, expect::values_contain("python")));
+    insta::assert_snapshot!(
+        "values_eq",
+        failure(&done, expect::values_eq(["ruby", "rust"]))
+    );
+    insta::assert_snapshot!(
+        "values_contain",
+        failure(&done, expect::values_contain("python"))
+    );
     insta::assert_snapshot!("has_more", failure(&done, expect::has_more(true)));
 }
 
@@ -182,9 +234,12 @@ async fn busy_log() -> (McpClient, Notifications) {
     mcp.call_tool("progress", json!({"steps": 3, "delay_ms": 1}))
         .await
         .assert_success();
-    mcp.call_tool("log", json!({"level": "warning", "message": "disk almost full", "count": 2}))
-        .await
-        .assert_success();
+    mcp.call_tool(
+        "log",
+        json!({"level": "warning", "message": "disk almost full", "count": 2}),
+    )
+    .await
+    .assert_success();
     let log = mcp.notifications();
     log.wait_for_count(
         "two log messages",
@@ -201,7 +256,10 @@ async fn busy_log() -> (McpClient, Notifications) {
 async fn notification_count() {
     let (_mcp, log) = busy_log().await;
     log.notification_count(5).notification_count(1..);
-    insta::assert_snapshot!("notification_count", failure(&log, expect::notification_count(..=2)));
+    insta::assert_snapshot!(
+        "notification_count",
+        failure(&log, expect::notification_count(..=2))
+    );
 }
 
 #[tokio::test]
@@ -209,8 +267,14 @@ async fn seen_and_not_seen() {
     let (_mcp, log) = busy_log().await;
     log.seen("notifications/progress")
         .not_seen("notifications/tools/list_changed");
-    insta::assert_snapshot!("seen", failure(&log, expect::seen("notifications/resources/updated")));
-    insta::assert_snapshot!("not_seen", failure(&log, expect::not_seen("notifications/message")));
+    insta::assert_snapshot!(
+        "seen",
+        failure(&log, expect::seen("notifications/resources/updated"))
+    );
+    insta::assert_snapshot!(
+        "not_seen",
+        failure(&log, expect::not_seen("notifications/message"))
+    );
 }
 
 #[tokio::test]
@@ -220,7 +284,10 @@ async fn params_contain() {
         .params_contain("notifications/progress", "step 2 of 3");
     insta::assert_snapshot!(
         "params_contain",
-        failure(&log, expect::params_contain("notifications/message", "disk full"))
+        failure(
+            &log,
+            expect::params_contain("notifications/message", "disk full")
+        )
     );
 }
 
@@ -229,5 +296,8 @@ async fn progress_count_and_log_levels() {
     let (_mcp, log) = busy_log().await;
     log.progress_count(3).log_level_seen(LogLevel::Warning);
     insta::assert_snapshot!("progress_count", failure(&log, expect::progress_count(4..)));
-    insta::assert_snapshot!("log_level_seen", failure(&log, expect::log_level_seen(LogLevel::Error)));
+    insta::assert_snapshot!(
+        "log_level_seen",
+        failure(&log, expect::log_level_seen(LogLevel::Error))
+    );
 }

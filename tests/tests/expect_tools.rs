@@ -114,9 +114,7 @@ async fn a_call_without_an_answer_says_why() {
 #[tokio::test]
 async fn text_eq() {
     let mcp = everything().await;
-    let echo = mcp
-        .call_tool("echo", json!({"message": "  hello  "}))
-        .await;
+    let echo = mcp.call_tool("echo", json!({"message": "  hello  "})).await;
     echo.text_eq("hello");
     pin!("text_eq", failure(&echo, expect::text_eq("hullo")));
 
@@ -145,7 +143,10 @@ async fn text_contains() {
         .call_tool("echo", json!({"message": "sunny in Paris"}))
         .await;
     echo.text_contains("Paris");
-    pin!("text_contains", failure(&echo, expect::text_contains("Rome")));
+    pin!(
+        "text_contains",
+        failure(&echo, expect::text_contains("Rome"))
+    );
 }
 
 #[tokio::test]
@@ -181,7 +182,10 @@ async fn text_matches() {
         .call_tool("echo", json!({"message": "order #1234 confirmed"}))
         .await;
     echo.text_matches(r"^order #\d+ confirmed$");
-    pin!("text_matches", failure(&echo, expect::text_matches(r"#\d{5}")));
+    pin!(
+        "text_matches",
+        failure(&echo, expect::text_matches(r"#\d{5}"))
+    );
     pin!(
         "text_matches_invalid_pattern",
         failure(&echo, expect::text_matches(r"(unclosed"))
@@ -192,7 +196,10 @@ async fn text_matches() {
 async fn text_in_order() {
     let mcp = everything().await;
     let echo = mcp
-        .call_tool("echo", json!({"message": "first, then second, finally third"}))
+        .call_tool(
+            "echo",
+            json!({"message": "first, then second, finally third"}),
+        )
         .await;
     echo.text_in_order(["first", "second", "third"]);
     pin!(
@@ -249,12 +256,18 @@ async fn has_content() {
     let image = mcp.call_tool("image", json!({})).await;
     pin!(
         "has_content",
-        failure(&image, expect::has_content(ContentKind::image("image/jpeg")))
+        failure(
+            &image,
+            expect::has_content(ContentKind::image("image/jpeg"))
+        )
     );
     let link = mcp.call_tool("resource_link", json!({})).await;
     pin!(
         "has_content_resource",
-        failure(&link, expect::has_content(ContentKind::resource("fixture://static/text")))
+        failure(
+            &link,
+            expect::has_content(ContentKind::resource("fixture://static/text"))
+        )
     );
 }
 
@@ -269,7 +282,9 @@ async fn structured_eq() {
         "structured_eq",
         failure(
             &weather,
-            expect::structured_eq(json!({"city": "Paris", "temperature": 19, "conditions": "sunny"}))
+            expect::structured_eq(
+                json!({"city": "Paris", "temperature": 19, "conditions": "sunny"})
+            )
         )
     );
     let echo = mcp.call_tool("echo", json!({"message": "{}"})).await;
@@ -298,7 +313,10 @@ async fn json_path_exists() {
     let mcp = everything().await;
     let weather = mcp.call_tool("weather", json!({"city": "Paris"})).await;
     weather.json_path_exists("$.temperature");
-    pin!("json_path_exists", failure(&weather, expect::json_path_exists("$.humidity")));
+    pin!(
+        "json_path_exists",
+        failure(&weather, expect::json_path_exists("$.humidity"))
+    );
     pin!(
         "json_path_invalid",
         failure(&weather, expect::json_path_exists("$.[oops"))
@@ -319,10 +337,16 @@ async fn json_path_eq() {
         .json_path_eq("$.temperature", json!(21.5));
     // Applied to the text when it is JSON.
     let echo = mcp
-        .call_tool("echo", json!({"message": r#"{"items": [{"id": 1}, {"id": 2}]}"#}))
+        .call_tool(
+            "echo",
+            json!({"message": r#"{"items": [{"id": 1}, {"id": 2}]}"#}),
+        )
         .await;
     echo.json_path_eq("$.items[*].id", json!([1, 2]));
-    pin!("json_path_eq", failure(&weather, expect::json_path_eq("$.city", json!("Rome"))));
+    pin!(
+        "json_path_eq",
+        failure(&weather, expect::json_path_eq("$.city", json!("Rome")))
+    );
 }
 
 #[tokio::test]
@@ -346,18 +370,27 @@ async fn array_len() {
     echo.array_len(3).array_len(1..).array_len(..=3);
     pin!("array_len", failure(&echo, expect::array_len(5..)));
     let weather = mcp.call_tool("weather", json!({"city": "Paris"})).await;
-    pin!("array_len_not_array", failure(&weather, expect::array_len(1..)));
+    pin!(
+        "array_len_not_array",
+        failure(&weather, expect::array_len(1..))
+    );
 }
 
 #[tokio::test]
 async fn matches_output_schema() {
     let mcp = everything().await;
     let weather = mcp.call_tool("weather", json!({"city": "Paris"})).await;
-    assert!(weather.tool().is_some(), "the harness attached the definition");
+    assert!(
+        weather.tool().is_some(),
+        "the harness attached the definition"
+    );
     weather.matches_output_schema();
 
     let bad = mcp.call_tool("weather_bad", json!({"city": "Paris"})).await;
-    pin!("matches_output_schema", failure(&bad, expect::matches_output_schema()));
+    pin!(
+        "matches_output_schema",
+        failure(&bad, expect::matches_output_schema())
+    );
 
     let add = mcp.call_tool("add", json!({"a": 1, "b": 2})).await;
     pin!(
@@ -431,7 +464,10 @@ async fn progress_count_of_a_call() {
         .call_tool("progress", json!({"steps": 3, "delay_ms": 1}))
         .await;
     call.progress_count(3).progress_count(1..);
-    pin!("progress_count_call", failure(&call, expect::progress_count(4..)));
+    pin!(
+        "progress_count_call",
+        failure(&call, expect::progress_count(4..))
+    );
 }
 
 // ---- files ----
@@ -440,9 +476,14 @@ async fn progress_count_of_a_call() {
 async fn file_contains() {
     let (mcp, _dir) = rooted().await;
     let wrote = mcp
-        .call_tool("write_file", json!({"path": "notes/today.txt", "content": "buy milk"}))
+        .call_tool(
+            "write_file",
+            json!({"path": "notes/today.txt", "content": "buy milk"}),
+        )
         .await;
-    wrote.assert_success().file_contains("notes/today.txt", "milk");
+    wrote
+        .assert_success()
+        .file_contains("notes/today.txt", "milk");
     pin!(
         "file_contains",
         failure(&wrote, expect::file_contains("notes/today.txt", "eggs"))
@@ -461,7 +502,10 @@ async fn file_contains() {
 async fn file_not_contains() {
     let (mcp, _dir) = rooted().await;
     let wrote = mcp
-        .call_tool("write_file", json!({"path": "config.toml", "content": "token = \"s3cret\""}))
+        .call_tool(
+            "write_file",
+            json!({"path": "config.toml", "content": "token = \"s3cret\""}),
+        )
         .await;
     wrote.file_not_contains("config.toml", "password");
     pin!(
@@ -477,7 +521,10 @@ async fn file_not_exists() {
         .call_tool("write_file", json!({"path": "a.txt", "content": "a"}))
         .await;
     wrote.file_not_exists("b.txt");
-    pin!("file_not_exists", failure(&wrote, expect::file_not_exists("a.txt")));
+    pin!(
+        "file_not_exists",
+        failure(&wrote, expect::file_not_exists("a.txt"))
+    );
 }
 
 #[tokio::test]
@@ -487,21 +534,32 @@ async fn files_unchanged() {
     std::fs::write(dir.path().join("edit.txt"), "debug = false").unwrap();
 
     let before = FileSnapshot::of(&mcp, ["keep.txt", "edit.txt", "new.txt"]);
-    let read = mcp.call_tool("read_file", json!({"path": "keep.txt"})).await;
+    let read = mcp
+        .call_tool("read_file", json!({"path": "keep.txt"}))
+        .await;
     read.assert_success().files_unchanged(&before);
 
     let wrote = mcp
-        .call_tool("write_file", json!({"path": "edit.txt", "content": "debug = true"}))
+        .call_tool(
+            "write_file",
+            json!({"path": "edit.txt", "content": "debug = true"}),
+        )
         .await;
     let created = mcp
         .call_tool("write_file", json!({"path": "new.txt", "content": "hello"}))
         .await;
     let rewrote = mcp
-        .call_tool("write_file", json!({"path": "keep.txt", "content": "keep me\nas I was\n"}))
+        .call_tool(
+            "write_file",
+            json!({"path": "keep.txt", "content": "keep me\nas I was\n"}),
+        )
         .await;
     wrote.assert_success();
     created.assert_success();
-    pin!("files_unchanged", failure(&rewrote, expect::files_unchanged(&before)));
+    pin!(
+        "files_unchanged",
+        failure(&rewrote, expect::files_unchanged(&before))
+    );
 }
 
 #[tokio::test]
@@ -527,9 +585,12 @@ async fn a_failure_ends_with_the_servers_stderr() {
     mcp.call_tool("stderr", json!({"message": "warning: cache is cold"}))
         .await
         .assert_success();
-    mcp.call_tool("stderr", json!({"message": "error: lookup failed for Rome"}))
-        .await
-        .assert_success();
+    mcp.call_tool(
+        "stderr",
+        json!({"message": "error: lookup failed for Rome"}),
+    )
+    .await
+    .assert_success();
     let echo = mcp.call_tool("echo", json!({"message": "Paris"})).await;
     // The stderr reader runs alongside; give it a moment to catch up.
     for _ in 0..100 {

@@ -195,7 +195,10 @@ fn a_snapshot_goes_through_review_and_ci() {
     // 4. The server's answer changes: in CI the test fails and writes nothing.
     let (passed, output) = run_child(workspace.path(), "goodbye", true);
     assert!(!passed, "a changed snapshot fails in CI\n{output}");
-    assert!(output.contains("goodbye"), "the failure shows the new value\n{output}");
+    assert!(
+        output.contains("goodbye"),
+        "the failure shows the new value\n{output}"
+    );
     assert!(!pending.exists(), "CI writes no pending snapshot");
     assert_eq!(std::fs::read_to_string(&snap).unwrap(), stored);
 

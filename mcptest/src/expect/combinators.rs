@@ -263,7 +263,10 @@ impl SoftChecks {
     #[track_caller]
     pub fn finish(self) {
         if let Err(failures) = self.into_result() {
-            panic!("{}", render_failures(&failures, super::failure::color_enabled()));
+            panic!(
+                "{}",
+                render_failures(&failures, super::failure::color_enabled())
+            );
         }
     }
 }
@@ -292,4 +295,3 @@ fn render_failures(failures: &[Failure], color: bool) -> String {
     }
     out
 }
-

@@ -7,7 +7,8 @@ use crate::Reply;
 
 fn values_shown(done: &CompleteResult) -> Shown {
     let c = &done.completion;
-    let mut label = format!("{} values", c.values.len());
+    let n = c.values.len();
+    let mut label = format!("{n} value{}", if n == 1 { "" } else { "s" });
     if let Some(total) = c.total {
         label.push_str(&format!(" (total {total})"));
     }

@@ -73,9 +73,9 @@ impl Shown {
 /// for equality checks the two sides to diff.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Evidence {
-    actual: Option<Shown>,
+    actual: Option<Box<Shown>>,
     note: Option<String>,
-    diff: Option<(String, String)>,
+    diff: Option<Box<(String, String)>>,
 }
 
 impl Evidence {
@@ -86,7 +86,7 @@ impl Evidence {
 
     /// The value the check looked at.
     pub fn actual(mut self, shown: Shown) -> Self {
-        self.actual = Some(shown);
+        self.actual = Some(Box::new(shown));
         self
     }
 
@@ -99,13 +99,13 @@ impl Evidence {
     /// The expected and actual sides of an equality, diffed line by line
     /// when either spans more than one line.
     pub fn diff(mut self, expected: impl Into<String>, actual: impl Into<String>) -> Self {
-        self.diff = Some((expected.into(), actual.into()));
+        self.diff = Some(Box::new((expected.into(), actual.into())));
         self
     }
 
     /// The value the check looked at, if it said.
     pub fn shown(&self) -> Option<&Shown> {
-        self.actual.as_ref()
+        self.actual.as_deref()
     }
 
     /// The note, if any.
@@ -239,7 +239,7 @@ impl Miss {
 pub struct Failure {
     call: Option<String>,
     misses: Vec<Miss>,
-    output: ServerOutput,
+    output: Box<ServerOutput>,
 }
 
 impl Failure {
@@ -248,7 +248,7 @@ impl Failure {
         Failure {
             call,
             misses,
-            output,
+            output: Box::new(output),
         }
     }
 
@@ -272,7 +272,13 @@ impl Failure {
         let styles = Styles::new(color);
         let mut out = String::new();
         if let Some(call) = &self.call {
-            render_labelled(&mut out, &styles, "", "call:     ", &Shown::plain("", call.clone()));
+            render_labelled(
+                &mut out,
+                &styles,
+                "",
+                "call:     ",
+                &Shown::plain("", call.clone()),
+            );
         }
         match self.misses.as_slice() {
             [miss] => render_miss(&mut out, &styles, "", miss),
@@ -367,7 +373,7 @@ fn render_miss(out: &mut String, styles: &Styles, indent: &str, miss: &Miss) {
             out.push('\n');
         }
     }
-    if let Some((expected, actual)) = &evidence.diff
+    if let Some((expected, actual)) = evidence.diff.as_deref()
         && (expected.contains('\n') || actual.contains('\n'))
     {
         out.push_str(indent);
@@ -570,14 +576,23 @@ mod tests {
                 ),
         );
         let text = failure(vec![miss]).to_string();
-        assert!(text.contains("actual:   structuredContent\n  {\n"), "{text}");
-        assert!(text.contains("  -  \"city\": \"Rome\",\n  +  \"city\": \"Paris\","), "{text}");
+        assert!(
+            text.contains("actual:   structuredContent\n  {\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("  -  \"city\": \"Rome\",\n  +  \"city\": \"Paris\","),
+            "{text}"
+        );
     }
 
     #[test]
     fn long_text_is_cut_with_a_note() {
         let text: String = (0..100).map(|i| format!("line {i}\n")).collect();
-        let miss = Miss::new("x", Evidence::new().actual(Shown::text("text", text.clone())));
+        let miss = Miss::new(
+            "x",
+            Evidence::new().actual(Shown::text("text", text.clone())),
+        );
         let rendered = failure(vec![miss]).to_string();
         assert!(rendered.contains("  | line 39\n"), "{rendered}");
         assert!(!rendered.contains("line 40\n"), "{rendered}");

@@ -343,7 +343,10 @@ pub fn files_unchanged(before: &FileSnapshot) -> FilesUnchanged<'_> {
 impl Check<ToolCall> for FilesUnchanged<'_> {
     fn describe(&self) -> String {
         let paths: Vec<&str> = self.0.paths().collect();
-        format!("files unchanged since before the call: {}", paths.join(", "))
+        format!(
+            "files unchanged since before the call: {}",
+            paths.join(", ")
+        )
     }
     fn evaluate(&self, _call: &ToolCall) -> Verdict {
         let dir = match &self.0.dir {
@@ -359,11 +362,16 @@ impl Check<ToolCall> for FilesUnchanged<'_> {
             let note = match (before, &now) {
                 (FileState::Missing, _) => "it did not exist before the call".to_owned(),
                 (_, FileState::Missing) => "it was deleted".to_owned(),
-                (FileState::Unreadable(why), _) => format!("before the call it was unreadable: {why}"),
+                (FileState::Unreadable(why), _) => {
+                    format!("before the call it was unreadable: {why}")
+                }
                 (FileState::Bytes(old), _) => {
                     let old = String::from_utf8_lossy(old);
                     if !old.contains('\n') && old.chars().count() <= 60 {
-                        format!("its contents changed; before the call they were {}", quoted(&old))
+                        format!(
+                            "its contents changed; before the call they were {}",
+                            quoted(&old)
+                        )
                     } else {
                         "its contents changed".to_owned()
                     }

@@ -221,7 +221,11 @@ fn nodes_note(path: &str, nodes: &[Value]) -> String {
     match nodes {
         [] => format!("{path} matches nothing"),
         [one] => format!("{path} is {one}"),
-        many => format!("{path} matches {} nodes: {}", many.len(), Value::from(many.to_vec())),
+        many => format!(
+            "{path} matches {} nodes: {}",
+            many.len(),
+            Value::from(many.to_vec())
+        ),
     }
 }
 
@@ -391,7 +395,11 @@ fn validate(schema: &Value, instance: &Value) -> Result<(), String> {
         .iter_errors(instance)
         .map(|e| {
             let at = e.instance_path().to_string();
-            let at = if at.is_empty() { "the root".to_owned() } else { at };
+            let at = if at.is_empty() {
+                "the root".to_owned()
+            } else {
+                at
+            };
             format!("at {at}: {e}")
         })
         .collect();

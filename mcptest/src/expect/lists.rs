@@ -170,7 +170,11 @@ pub fn has_exactly<S: Into<String>>(keys: impl IntoIterator<Item = S>) -> HasExa
 
 impl<T: Listed> Check<Reply<Vec<T>>> for HasExactly {
     fn describe(&self) -> String {
-        format!("the list has exactly the {}s {}", T::KIND, quoted_list(&self.0))
+        format!(
+            "the list has exactly the {}s {}",
+            T::KIND,
+            quoted_list(&self.0)
+        )
     }
     fn evaluate(&self, list: &Reply<Vec<T>>) -> Verdict {
         let want: BTreeSet<&str> = self.0.iter().map(String::as_str).collect();
@@ -220,8 +224,9 @@ impl Check<Reply<Vec<Tool>>> for InputSchemasValid {
         let mut problems = Vec::new();
         let mut first_bad = None;
         for tool in list.iter() {
-            let schemas = std::iter::once(("inputSchema", Some(&tool.input_schema)))
-                .chain(std::iter::once(("outputSchema", tool.output_schema.as_ref())));
+            let schemas = std::iter::once(("inputSchema", Some(&tool.input_schema))).chain(
+                std::iter::once(("outputSchema", tool.output_schema.as_ref())),
+            );
             for (which, schema) in schemas {
                 let Some(schema) = schema else { continue };
                 let schema = Value::Object((**schema).clone());
@@ -275,11 +280,11 @@ impl<T: Listed> Check<Reply<Vec<T>>> for AnnotationsContain {
     }
     fn evaluate(&self, list: &Reply<Vec<T>>) -> Verdict {
         let Some(item) = list.iter().find(|item| item.key() == self.0) else {
-            return Verdict::fail(
-                Evidence::new()
-                    .actual(keys_shown(list))
-                    .note(format!("there is no {} {}", T::KIND, quoted(&self.0))),
-            );
+            return Verdict::fail(Evidence::new().actual(keys_shown(list)).note(format!(
+                "there is no {} {}",
+                T::KIND,
+                quoted(&self.0)
+            )));
         };
         let label = format!("annotations of {}", self.0);
         match item.annotations_json() {

@@ -85,12 +85,12 @@ pub use json::{
     matches_output_schema, matches_schema, structured_contains, structured_eq,
 };
 pub use lists::{
-    AnnotationsContain, Has, HasExactly, InputSchemasValid, Listed, Lacks, annotations_contain,
+    AnnotationsContain, Has, HasExactly, InputSchemasValid, Lacks, Listed, annotations_contain,
     has, has_exactly, input_schemas_valid, lacks,
 };
 pub use notifications::{
-    LogLevelSeen, NotificationCount, ParamsContain, ProgressCount, Seen, log_level_seen,
-    notification_count, not_seen, params_contain, progress_count, seen,
+    LogLevelSeen, NotificationCount, ParamsContain, ProgressCount, Seen, log_level_seen, not_seen,
+    notification_count, params_contain, progress_count, seen,
 };
 pub use prompts::{MessageCount, RolesEq, message_count, roles_eq};
 pub use resources::{
@@ -98,9 +98,9 @@ pub use resources::{
     text_only,
 };
 pub use text::{
-    HasText, LabelledText, NotEmpty, TextContains, TextContainsAny, TextEq, TextInOrder, TextMatches,
-    TextNotContains, not_empty, text_contains, text_contains_any, text_eq, text_in_order,
-    text_matches, text_not_contains,
+    HasText, LabelledText, NotEmpty, TextContains, TextContainsAny, TextEq, TextInOrder,
+    TextMatches, TextNotContains, not_empty, text_contains, text_contains_any, text_eq,
+    text_in_order, text_matches, text_not_contains,
 };
 pub use tool_call::{
     ContentKind, DurationUnder, HasContent, Outcome, duration_under, has_content, rpc_error,
@@ -172,12 +172,19 @@ pub trait Subject {
 
 /// Runs `check` on `subject`: `Ok` when it holds, otherwise the failure with
 /// the call, what was expected, what came back and the server's stderr.
-pub fn run<S: Subject + ?Sized, C: Check<S> + ?Sized>(subject: &S, check: &C) -> Result<(), Failure> {
+pub fn run<S: Subject + ?Sized, C: Check<S> + ?Sized>(
+    subject: &S,
+    check: &C,
+) -> Result<(), Failure> {
     let misses = check.evaluate(subject).into_misses(|| check.describe());
     if misses.is_empty() {
         Ok(())
     } else {
-        Err(Failure::new(subject.call(), misses, subject.server_output()))
+        Err(Failure::new(
+            subject.call(),
+            misses,
+            subject.server_output(),
+        ))
     }
 }
 
@@ -205,10 +212,12 @@ pub(crate) fn describe_request(request: &Request, pages: usize) -> String {
             ),
             None => (method.to_owned(), Some(params.clone())),
         },
-        "resources/read" | "resources/subscribe" | "resources/unsubscribe" => match text_of("uri") {
-            Some(uri) => (format!("{method} {uri}"), None),
-            None => (method.to_owned(), Some(params.clone())),
-        },
+        "resources/read" | "resources/subscribe" | "resources/unsubscribe" => {
+            match text_of("uri") {
+                Some(uri) => (format!("{method} {uri}"), None),
+                None => (method.to_owned(), Some(params.clone())),
+            }
+        }
         _ => (method.to_owned(), Some(params.clone())),
     };
     let head = if pages > 1 {

@@ -20,7 +20,10 @@ impl Subject for Notifications {
 
 fn messages_shown(messages: &[ServerMessage]) -> Shown {
     let n = messages.len();
-    let label = format!("{n} message{} from the server", if n == 1 { "" } else { "s" });
+    let label = format!(
+        "{n} message{} from the server",
+        if n == 1 { "" } else { "s" }
+    );
     if messages.is_empty() {
         return Shown::plain(label, "");
     }
@@ -71,9 +74,10 @@ impl Check<Notifications> for NotificationCount {
         let n = all.iter().filter(|m| !m.is_request()).count();
         Verdict::from_bool(
             self.0.contains(n),
-            Evidence::new()
-                .actual(messages_shown(&all))
-                .note(format!("{} (not counting requests)", plural(n, "notification"))),
+            Evidence::new().actual(messages_shown(&all)).note(format!(
+                "{} (not counting requests)",
+                plural(n, "notification")
+            )),
         )
     }
 }
@@ -170,11 +174,16 @@ pub fn params_contain(method: impl Into<String>, needle: impl Into<String>) -> P
 
 impl Check<Notifications> for ParamsContain {
     fn describe(&self) -> String {
-        format!("a {} whose params contain {}", self.method, quoted(&self.needle))
+        format!(
+            "a {} whose params contain {}",
+            self.method,
+            quoted(&self.needle)
+        )
     }
     fn evaluate(&self, log: &Notifications) -> Verdict {
         let all = log.all();
-        let with_method: Vec<&ServerMessage> = all.iter().filter(|m| m.method == self.method).collect();
+        let with_method: Vec<&ServerMessage> =
+            all.iter().filter(|m| m.method == self.method).collect();
         let found = with_method.iter().any(|m| {
             let text = match &m.params {
                 Value::String(s) => s.clone(),
@@ -218,7 +227,10 @@ impl Check<Notifications> for ProgressCount {
     }
     fn evaluate(&self, log: &Notifications) -> Verdict {
         let all = log.all();
-        let n = all.iter().filter(|m| m.method == "notifications/progress").count();
+        let n = all
+            .iter()
+            .filter(|m| m.method == "notifications/progress")
+            .count();
         Verdict::from_bool(
             self.0.contains(n),
             Evidence::new()
@@ -253,7 +265,10 @@ impl Check<ToolCall> for ProgressCount {
         } else {
             Shown::plain(format!("{label}:"), format!("\n{}", lines.join("\n")))
         };
-        Verdict::from_bool(self.0.contains(progress.len()), Evidence::new().actual(shown))
+        Verdict::from_bool(
+            self.0.contains(progress.len()),
+            Evidence::new().actual(shown),
+        )
     }
 }
 
@@ -300,7 +315,11 @@ impl Check<Notifications> for LogLevelSeen {
             .collect();
         let shown = Shown::plain(
             "log levels seen:",
-            if words.is_empty() { "none".to_owned() } else { words.join(", ") },
+            if words.is_empty() {
+                "none".to_owned()
+            } else {
+                words.join(", ")
+            },
         );
         Verdict::from_bool(found, Evidence::new().actual(shown))
     }

@@ -114,7 +114,8 @@ impl Check<Reply<GetPromptResult>> for RolesEq {
     }
     fn evaluate(&self, prompt: &Reply<GetPromptResult>) -> Verdict {
         let actual: Vec<&Role> = prompt.messages.iter().map(|m| &m.role).collect();
-        let holds = actual.len() == self.0.len() && actual.iter().zip(&self.0).all(|(a, b)| *a == b);
+        let holds =
+            actual.len() == self.0.len() && actual.iter().zip(&self.0).all(|(a, b)| *a == b);
         Verdict::from_bool(holds, Evidence::new().actual(messages_shown(prompt)))
     }
 }

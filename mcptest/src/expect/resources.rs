@@ -43,13 +43,21 @@ fn describe_contents(c: &ResourceContents) -> (String, Option<String>, String) {
             mime_type,
             text,
             ..
-        } => (uri.clone(), mime_type.clone(), format!("text {}", quoted(&truncate(text)))),
+        } => (
+            uri.clone(),
+            mime_type.clone(),
+            format!("text {}", quoted(&truncate(text))),
+        ),
         ResourceContents::BlobResourceContents {
             uri,
             mime_type,
             blob,
             ..
-        } => (uri.clone(), mime_type.clone(), format!("blob ({} bytes of base64)", blob.len())),
+        } => (
+            uri.clone(),
+            mime_type.clone(),
+            format!("blob ({} bytes of base64)", blob.len()),
+        ),
         #[allow(unreachable_patterns)]
         _ => (String::new(), None, "unknown contents".into()),
     }
@@ -80,7 +88,10 @@ fn contents_shown(read: &ReadResourceResult) -> Shown {
         .iter()
         .map(|c| {
             let (uri, mime, what) = describe_contents(c);
-            format!("{uri} ({}): {what}", mime.as_deref().unwrap_or("no mimeType"))
+            format!(
+                "{uri} ({}): {what}",
+                mime.as_deref().unwrap_or("no mimeType")
+            )
         })
         .collect();
     let label = format!("{n} content item{}", if n == 1 { "" } else { "s" });

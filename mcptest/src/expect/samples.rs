@@ -34,9 +34,12 @@ fn tool(name: &'static str, input: Value) -> Tool {
 }
 
 fn weather_tool(name: &'static str) -> Tool {
-    tool(name, json!({"type": "object", "properties": {"city": {"type": "string"}}}))
-        .with_raw_output_schema(std::sync::Arc::new(weather_schema()))
-        .annotate(ToolAnnotations::new().read_only(true))
+    tool(
+        name,
+        json!({"type": "object", "properties": {"city": {"type": "string"}}}),
+    )
+    .with_raw_output_schema(std::sync::Arc::new(weather_schema()))
+    .annotate(ToolAnnotations::new().read_only(true))
 }
 
 /// `add {"a": 2, "b": 3}` answered with the text `5`.
@@ -138,8 +141,14 @@ pub fn progress_call() -> ToolCall {
 /// `tools/list` with `echo`, `add` and `weather`.
 pub fn tool_list() -> Reply<Vec<Tool>> {
     let tools = vec![
-        tool("echo", json!({"type": "object", "properties": {"message": {"type": "string"}}})),
-        tool("add", json!({"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}})),
+        tool(
+            "echo",
+            json!({"type": "object", "properties": {"message": {"type": "string"}}}),
+        ),
+        tool(
+            "add",
+            json!({"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}}),
+        ),
         weather_tool("weather"),
     ];
     let raw = json!({ "tools": tools });

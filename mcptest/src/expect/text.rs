@@ -223,7 +223,11 @@ impl<S: HasText + ?Sized> Check<S> for TextMatches {
             let mut evidence = Evidence::new().actual(t.shown());
             let found = regex.find(&t.text);
             if let Some(m) = &found {
-                evidence = evidence.note(format!("matched {} at byte {}", quoted(m.as_str()), m.start()));
+                evidence = evidence.note(format!(
+                    "matched {} at byte {}",
+                    quoted(m.as_str()),
+                    m.start()
+                ));
             }
             Verdict::from_bool(found.is_some(), evidence)
         })

@@ -65,7 +65,10 @@ pub(crate) fn outcome_shown(call: &ToolCall) -> Shown {
         ToolOutcome::Failed(error) => {
             // The failure message shows the server's output once, at the end.
             let full = error.to_string();
-            let output = error.server_output().map(|o| o.to_string()).unwrap_or_default();
+            let output = error
+                .server_output()
+                .map(|o| o.to_string())
+                .unwrap_or_default();
             let words = full.strip_suffix(&output).unwrap_or(&full).to_owned();
             Shown::plain("no answer:", words)
         }
@@ -215,8 +218,13 @@ impl std::fmt::Display for ContentKind {
             ContentKind::Text => ("a text block", None),
             ContentKind::Image(m) => ("an image", m.as_ref().map(|m| format!("of type {m}"))),
             ContentKind::Audio(m) => ("an audio block", m.as_ref().map(|m| format!("of type {m}"))),
-            ContentKind::Resource(u) => ("an embedded resource", u.as_ref().map(|u| format!("with URI {u}"))),
-            ContentKind::ResourceLink(u) => ("a resource link", u.as_ref().map(|u| format!("to {u}"))),
+            ContentKind::Resource(u) => (
+                "an embedded resource",
+                u.as_ref().map(|u| format!("with URI {u}")),
+            ),
+            ContentKind::ResourceLink(u) => {
+                ("a resource link", u.as_ref().map(|u| format!("to {u}")))
+            }
         };
         match detail {
             Some(detail) => write!(f, "{kind} {detail}"),
@@ -261,12 +269,20 @@ pub(crate) fn summarize_blocks(blocks: &[ContentBlock]) -> String {
                     format!("embedded resource {}", resource_uri(&r.resource))
                 }
                 ContentBlock::ResourceLink(l) => format!("resource link {}", l.uri),
-                other => format!("other content {}", serde_json::to_string(other).unwrap_or_default()),
+                other => format!(
+                    "other content {}",
+                    serde_json::to_string(other).unwrap_or_default()
+                ),
             };
             format!("[{i}] {what}")
         })
         .collect();
-    format!("{} block{}\n{}", blocks.len(), if blocks.len() == 1 { "" } else { "s" }, lines.join("\n"))
+    format!(
+        "{} block{}\n{}",
+        blocks.len(),
+        if blocks.len() == 1 { "" } else { "s" },
+        lines.join("\n")
+    )
 }
 
 /// The result has a content block of a kind. See [`has_content`].
