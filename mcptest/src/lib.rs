@@ -33,9 +33,11 @@
 
 mod client;
 mod error;
+pub mod expect;
 mod notifications;
 mod raw;
 mod server;
+pub mod snapshot;
 pub(crate) mod transport;
 
 pub use client::{
@@ -59,6 +61,10 @@ pub mod prelude {
     pub use crate::{
         CompletionRef, Elicitation, Error, ListKind, LogLevel, McpClient, Notifications, Roots,
         Sampling, Server, ToolCall, ToolOutcome,
+    };
+    pub use crate::{
+        assert_json_snapshot, assert_snapshot,
+        expect::{self, Check, ContentKind, FileSnapshot, SoftChecks},
     };
     pub use serde_json::json;
 }

@@ -191,6 +191,17 @@ impl Notifications {
         Notifications::default()
     }
 
+    /// A log built by hand from JSON-RPC messages (`{"method": .., "params":
+    /// ..}`, with an `id` for a request), as if the server had sent them in
+    /// this order; for testing checks without a server.
+    pub fn from_messages(messages: impl IntoIterator<Item = Value>) -> Self {
+        let log = Notifications::new();
+        for message in messages {
+            log.record(message);
+        }
+        log
+    }
+
     fn state(&self) -> MutexGuard<'_, LogState> {
         self.inner.state.lock().unwrap_or_else(|p| p.into_inner())
     }

@@ -229,7 +229,7 @@ pub enum ToolOutcome {
 
 /// The result of one `tools/call`: what was called, how it ended, and what
 /// came with it. A failed call is data here, never a panic; the checks in
-/// [`expect`](crate) turn it into a test failure.
+/// [`expect`](crate::expect) turn it into a test failure.
 ///
 /// ```no_run
 /// # async fn demo(mcp: mcptest::McpClient) {
@@ -283,6 +283,13 @@ impl ToolCall {
     /// Attaches the tool's declared definition (input and output schema).
     pub fn with_tool(mut self, tool: Tool) -> Self {
         self.tool = Some(tool);
+        self
+    }
+
+    /// Attaches the progress notifications sent for the call (for calls built
+    /// by hand).
+    pub fn with_progress(mut self, progress: Vec<ProgressNotificationParam>) -> Self {
+        self.progress = progress;
         self
     }
 

@@ -475,7 +475,10 @@ impl Everything {
         Ok(text("notified"))
     }
 
-    #[tool(description = "Writes a text file below the server's root, creating directories.")]
+    #[tool(
+        description = "Writes a text file below the server's root, creating directories.",
+        annotations(destructive_hint = true, read_only_hint = false)
+    )]
     async fn write_file(&self, Parameters(args): Parameters<WriteFileArgs>) -> CallToolResult {
         let target = match self.resolve(&args.path) {
             Ok(target) => target,
@@ -492,7 +495,10 @@ impl Everything {
         }
     }
 
-    #[tool(description = "Reads a text file below the server's root.")]
+    #[tool(
+        description = "Reads a text file below the server's root.",
+        annotations(read_only_hint = true)
+    )]
     async fn read_file(&self, Parameters(args): Parameters<PathArgs>) -> CallToolResult {
         let target = match self.resolve(&args.path) {
             Ok(target) => target,

@@ -1,0 +1,343 @@
+//! Checks on the tool, prompt, resource and resource-template lists.
+
+use std::collections::BTreeSet;
+
+use rmcp::model::{Prompt, Resource, ResourceTemplate, Tool};
+use serde_json::Value;
+
+use super::{Check, Evidence, Shown, Verdict, json::check_object_schema, quoted, quoted_list};
+use crate::Reply;
+
+/// An item of a list the list checks work on: tools and prompts by name,
+/// resources by URI, resource templates by URI template.
+pub trait Listed {
+    /// What the items are called in failure messages (`tool`).
+    const KIND: &'static str;
+    /// The key the list checks find the item by.
+    fn key(&self) -> &str;
+    /// The item's annotations as JSON, if it has any.
+    fn annotations_json(&self) -> Option<Value>;
+}
+
+impl Listed for Tool {
+    const KIND: &'static str = "tool";
+    fn key(&self) -> &str {
+        &self.name
+    }
+    fn annotations_json(&self) -> Option<Value> {
+        self.annotations
+            .as_ref()
+            .and_then(|a| serde_json::to_value(a).ok())
+    }
+}
+
+impl Listed for Prompt {
+    const KIND: &'static str = "prompt";
+    fn key(&self) -> &str {
+        &self.name
+    }
+    fn annotations_json(&self) -> Option<Value> {
+        None
+    }
+}
+
+impl Listed for Resource {
+    const KIND: &'static str = "resource";
+    fn key(&self) -> &str {
+        &self.uri
+    }
+    fn annotations_json(&self) -> Option<Value> {
+        self.annotations
+            .as_ref()
+            .and_then(|a| serde_json::to_value(a).ok())
+    }
+}
+
+impl Listed for ResourceTemplate {
+    const KIND: &'static str = "resource template";
+    fn key(&self) -> &str {
+        &self.uri_template
+    }
+    fn annotations_json(&self) -> Option<Value> {
+        self.annotations
+            .as_ref()
+            .and_then(|a| serde_json::to_value(a).ok())
+    }
+}
+
+/// The list's keys, shown as one line.
+fn keys_shown<T: Listed>(items: &[T]) -> Shown {
+    let keys: Vec<&str> = items.iter().map(Listed::key).collect();
+    let what = format!(
+        "{} {}{}:",
+        keys.len(),
+        T::KIND,
+        if keys.len() == 1 { "" } else { "s" }
+    );
+    if keys.is_empty() {
+        Shown::plain(what.trim_end_matches(':'), "")
+    } else {
+        Shown::plain(what, keys.join(", "))
+    }
+}
+
+/// The list has an item. See [`has`].
+#[derive(Debug, Clone)]
+pub struct Has(String);
+
+/// The list has an item with this key: a tool or prompt by name, a
+/// resource by URI, a resource template by URI template.
+///
+/// ```
+/// # let tools = mcptest::expect::samples::tool_list();
+/// tools.has("add");
+/// ```
+///
+/// ```should_panic
+/// # let tools = mcptest::expect::samples::tool_list();
+/// tools.has("subtract");
+/// ```
+pub fn has(key: impl Into<String>) -> Has {
+    Has(key.into())
+}
+
+impl<T: Listed> Check<Reply<Vec<T>>> for Has {
+    fn describe(&self) -> String {
+        format!("the list has {} {}", T::KIND, quoted(&self.0))
+    }
+    fn evaluate(&self, list: &Reply<Vec<T>>) -> Verdict {
+        let found = list.iter().any(|item| item.key() == self.0);
+        let mut evidence = Evidence::new().actual(keys_shown(list));
+        if !found
+            && let Some(near) = list
+                .iter()
+                .find(|item| item.key().eq_ignore_ascii_case(&self.0))
+        {
+            evidence = evidence.note(format!("{} differs only in case", quoted(near.key())));
+        }
+        Verdict::from_bool(found, evidence)
+    }
+}
+
+/// The list lacks an item. See [`lacks`].
+#[derive(Debug, Clone)]
+pub struct Lacks(String);
+
+/// The list has no item with this key.
+///
+/// ```
+/// # let tools = mcptest::expect::samples::tool_list();
+/// tools.lacks("delete_everything");
+/// ```
+///
+/// ```should_panic
+/// # let tools = mcptest::expect::samples::tool_list();
+/// tools.lacks("add");
+/// ```
+pub fn lacks(key: impl Into<String>) -> Lacks {
+    Lacks(key.into())
+}
+
+impl<T: Listed> Check<Reply<Vec<T>>> for Lacks {
+    fn describe(&self) -> String {
+        format!("the list has no {} {}", T::KIND, quoted(&self.0))
+    }
+    fn evaluate(&self, list: &Reply<Vec<T>>) -> Verdict {
+        let found = list.iter().any(|item| item.key() == self.0);
+        Verdict::from_bool(!found, Evidence::new().actual(keys_shown(list)))
+    }
+}
+
+/// The list has exactly these items. See [`has_exactly`].
+#[derive(Debug, Clone)]
+pub struct HasExactly(Vec<String>);
+
+/// The list has exactly these items, in any order: none missing, none
+/// more. A failure names the missing and the unexpected ones.
+///
+/// ```
+/// # let tools = mcptest::expect::samples::tool_list();
+/// tools.has_exactly(["echo", "add", "weather"]);
+/// ```
+///
+/// ```should_panic
+/// # let tools = mcptest::expect::samples::tool_list();
+/// tools.has_exactly(["echo", "add", "subtract"]);
+/// ```
+pub fn has_exactly<S: Into<String>>(keys: impl IntoIterator<Item = S>) -> HasExactly {
+    HasExactly(keys.into_iter().map(Into::into).collect())
+}
+
+impl<T: Listed> Check<Reply<Vec<T>>> for HasExactly {
+    fn describe(&self) -> String {
+        format!(
+            "the list has exactly the {}s {}",
+            T::KIND,
+            quoted_list(&self.0)
+        )
+    }
+    fn evaluate(&self, list: &Reply<Vec<T>>) -> Verdict {
+        let want: BTreeSet<&str> = self.0.iter().map(String::as_str).collect();
+        let have: BTreeSet<&str> = list.iter().map(Listed::key).collect();
+        let missing: Vec<&str> = want.difference(&have).copied().collect();
+        let extra: Vec<&str> = have.difference(&want).copied().collect();
+        let mut notes = Vec::new();
+        if !missing.is_empty() {
+            notes.push(format!("missing: {}", quoted_list(&missing)));
+        }
+        if !extra.is_empty() {
+            notes.push(format!("not expected: {}", quoted_list(&extra)));
+        }
+        let mut evidence = Evidence::new().actual(keys_shown(list));
+        if !notes.is_empty() {
+            evidence = evidence.note(notes.join("\n"));
+        }
+        Verdict::from_bool(notes.is_empty(), evidence)
+    }
+}
+
+/// Every tool's schemas are valid object schemas. See [`input_schemas_valid`].
+#[derive(Debug, Clone)]
+pub struct InputSchemasValid;
+
+/// Every tool's `inputSchema` (and `outputSchema`, when declared) is a
+/// valid JSON Schema whose `type` is `"object"`, as MCP requires.
+///
+/// ```
+/// # let tools = mcptest::expect::samples::tool_list();
+/// tools.input_schemas_valid();
+/// ```
+///
+/// ```should_panic
+/// # let tools = mcptest::expect::samples::tool_list_with_bad_schema();
+/// tools.input_schemas_valid();
+/// ```
+pub fn input_schemas_valid() -> InputSchemasValid {
+    InputSchemasValid
+}
+
+impl Check<Reply<Vec<Tool>>> for InputSchemasValid {
+    fn describe(&self) -> String {
+        "every tool's inputSchema (and outputSchema) is a valid object schema".into()
+    }
+    fn evaluate(&self, list: &Reply<Vec<Tool>>) -> Verdict {
+        let mut problems = Vec::new();
+        let mut first_bad = None;
+        for tool in list.iter() {
+            let schemas = std::iter::once(("inputSchema", Some(&tool.input_schema))).chain(
+                std::iter::once(("outputSchema", tool.output_schema.as_ref())),
+            );
+            for (which, schema) in schemas {
+                let Some(schema) = schema else { continue };
+                let schema = Value::Object((**schema).clone());
+                if let Err(why) = check_object_schema(&schema) {
+                    problems.push(format!("tool {}: {which} {why}", quoted(&tool.name)));
+                    if first_bad.is_none() {
+                        first_bad = Some(Shown::json(format!("{which} of {}", tool.name), schema));
+                    }
+                }
+            }
+        }
+        let evidence = match first_bad {
+            Some(shown) => Evidence::new().actual(shown).note(problems.join("\n")),
+            None => Evidence::new().actual(keys_shown(list)),
+        };
+        Verdict::from_bool(problems.is_empty(), evidence)
+    }
+}
+
+/// An item's annotations contain a value. See [`annotations_contain`].
+#[derive(Debug, Clone)]
+pub struct AnnotationsContain(String, Value);
+
+/// The item with this key has annotations containing `expected` (a JSON
+/// object such as `{"readOnlyHint": true}`, compared like
+/// [`structured_contains`](crate::expect::structured_contains)).
+///
+/// ```
+/// use serde_json::json;
+/// # let tools = mcptest::expect::samples::tool_list();
+/// tools.annotations_contain("weather", json!({"readOnlyHint": true}));
+/// ```
+///
+/// ```should_panic
+/// # use serde_json::json;
+/// # let tools = mcptest::expect::samples::tool_list();
+/// tools.annotations_contain("weather", json!({"destructiveHint": true}));
+/// ```
+pub fn annotations_contain(key: impl Into<String>, expected: Value) -> AnnotationsContain {
+    AnnotationsContain(key.into(), expected)
+}
+
+impl<T: Listed> Check<Reply<Vec<T>>> for AnnotationsContain {
+    fn describe(&self) -> String {
+        format!(
+            "{} {} has annotations containing {}",
+            T::KIND,
+            quoted(&self.0),
+            self.1
+        )
+    }
+    fn evaluate(&self, list: &Reply<Vec<T>>) -> Verdict {
+        let Some(item) = list.iter().find(|item| item.key() == self.0) else {
+            return Verdict::fail(Evidence::new().actual(keys_shown(list)).note(format!(
+                "there is no {} {}",
+                T::KIND,
+                quoted(&self.0)
+            )));
+        };
+        let label = format!("annotations of {}", self.0);
+        match item.annotations_json() {
+            None => Verdict::fail(Evidence::new().actual(Shown::plain(label, "none"))),
+            Some(annotations) => {
+                let holds = super::json::contains(&annotations, &self.1);
+                let mut evidence = Evidence::new().actual(Shown::json(label, annotations));
+                if let Err(why) = &holds {
+                    evidence = evidence.note(why.clone());
+                }
+                Verdict::from_bool(holds.is_ok(), evidence)
+            }
+        }
+    }
+}
+
+super::subject_methods!(Reply<T>, T);
+
+/// The fluent list checks; each panics with the failure message.
+impl<T: Listed> Reply<Vec<T>> {
+    /// Checks the list has an item. See [`expect::has`](crate::expect::has).
+    #[track_caller]
+    pub fn has(&self, key: impl Into<String>) -> &Self {
+        self.assert(has(key))
+    }
+
+    /// Checks the list lacks an item. See [`expect::lacks`](crate::expect::lacks).
+    #[track_caller]
+    pub fn lacks(&self, key: impl Into<String>) -> &Self {
+        self.assert(lacks(key))
+    }
+
+    /// Checks the list has exactly these items. See
+    /// [`expect::has_exactly`](crate::expect::has_exactly).
+    #[track_caller]
+    pub fn has_exactly<S: Into<String>>(&self, keys: impl IntoIterator<Item = S>) -> &Self {
+        self.assert(has_exactly(keys))
+    }
+
+    /// Checks an item's annotations. See
+    /// [`expect::annotations_contain`](crate::expect::annotations_contain).
+    #[track_caller]
+    pub fn annotations_contain(&self, key: impl Into<String>, expected: Value) -> &Self {
+        self.assert(annotations_contain(key, expected))
+    }
+}
+
+/// The fluent check on tool schemas.
+impl Reply<Vec<Tool>> {
+    /// Checks every tool's schemas. See
+    /// [`expect::input_schemas_valid`](crate::expect::input_schemas_valid).
+    #[track_caller]
+    pub fn input_schemas_valid(&self) -> &Self {
+        self.assert(input_schemas_valid())
+    }
+}

@@ -1,0 +1,370 @@
+//! Checks on what the server sent on its own ([`Notifications`]): counts,
+//! methods seen or not, params, progress, log levels.
+
+use serde_json::Value;
+
+use super::{Check, Count, Evidence, Shown, Subject, Verdict, quoted};
+use crate::{LogLevel, Notifications, ServerOutput, ToolCall, notifications::ServerMessage};
+
+/// A line per message is cut to this many characters.
+const LINE_MAX: usize = 100;
+
+impl Subject for Notifications {
+    fn call(&self) -> Option<String> {
+        None
+    }
+    fn server_output(&self) -> ServerOutput {
+        ServerOutput::default()
+    }
+}
+
+fn messages_shown(messages: &[ServerMessage]) -> Shown {
+    let n = messages.len();
+    let label = format!(
+        "{n} message{} from the server",
+        if n == 1 { "" } else { "s" }
+    );
+    if messages.is_empty() {
+        return Shown::plain(label, "");
+    }
+    let lines: Vec<String> = messages
+        .iter()
+        .map(|m| {
+            let line = m.to_string();
+            if line.chars().count() > LINE_MAX {
+                line.chars().take(LINE_MAX - 3).collect::<String>() + "..."
+            } else {
+                line
+            }
+        })
+        .collect();
+    Shown::plain(format!("{label}:"), format!("\n{}", lines.join("\n")))
+}
+
+fn plural(n: usize, one: &str) -> String {
+    format!("{n} {one}{}", if n == 1 { "" } else { "s" })
+}
+
+/// A number of notifications arrived. See [`notification_count`].
+#[derive(Debug, Clone)]
+pub struct NotificationCount(Count);
+
+/// `count` notifications (a number or a range) have arrived; requests the
+/// server made of the client (sampling, roots, elicitation) do not count.
+///
+/// ```
+/// # let log = mcptest::expect::samples::notifications();
+/// log.notification_count(1..);
+/// ```
+///
+/// ```should_panic
+/// # let log = mcptest::expect::samples::notifications();
+/// log.notification_count(..=1);
+/// ```
+pub fn notification_count(count: impl Into<Count>) -> NotificationCount {
+    NotificationCount(count.into())
+}
+
+impl Check<Notifications> for NotificationCount {
+    fn describe(&self) -> String {
+        self.0.of("notification")
+    }
+    fn evaluate(&self, log: &Notifications) -> Verdict {
+        let all = log.all();
+        let n = all.iter().filter(|m| !m.is_request()).count();
+        Verdict::from_bool(
+            self.0.contains(n),
+            Evidence::new().actual(messages_shown(&all)).note(format!(
+                "{} (not counting requests)",
+                plural(n, "notification")
+            )),
+        )
+    }
+}
+
+/// A method was seen. See [`seen`].
+#[derive(Debug, Clone)]
+pub struct Seen(String);
+
+/// The server sent at least one message (notification or request) with
+/// `method`.
+///
+/// ```
+/// # let log = mcptest::expect::samples::notifications();
+/// log.seen("notifications/progress");
+/// ```
+///
+/// ```should_panic
+/// # let log = mcptest::expect::samples::notifications();
+/// log.seen("notifications/tools/list_changed");
+/// ```
+pub fn seen(method: impl Into<String>) -> Seen {
+    Seen(method.into())
+}
+
+impl Check<Notifications> for Seen {
+    fn describe(&self) -> String {
+        format!("a {} from the server", self.0)
+    }
+    fn evaluate(&self, log: &Notifications) -> Verdict {
+        let all = log.all();
+        let found = all.iter().any(|m| m.method == self.0);
+        Verdict::from_bool(found, Evidence::new().actual(messages_shown(&all)))
+    }
+}
+
+/// A method was not seen. See [`not_seen`].
+#[derive(Debug, Clone)]
+pub struct NotSeen(String);
+
+/// The server sent no message with `method`.
+///
+/// ```
+/// # let log = mcptest::expect::samples::notifications();
+/// log.not_seen("notifications/resources/updated");
+/// ```
+///
+/// ```should_panic
+/// # let log = mcptest::expect::samples::notifications();
+/// log.not_seen("notifications/message");
+/// ```
+pub fn not_seen(method: impl Into<String>) -> NotSeen {
+    NotSeen(method.into())
+}
+
+impl Check<Notifications> for NotSeen {
+    fn describe(&self) -> String {
+        format!("no {} from the server", self.0)
+    }
+    fn evaluate(&self, log: &Notifications) -> Verdict {
+        let all = log.all();
+        let count = all.iter().filter(|m| m.method == self.0).count();
+        let mut evidence = Evidence::new().actual(messages_shown(&all));
+        if count > 0 {
+            evidence = evidence.note(format!("it sent {}", plural(count, "such message")));
+        }
+        Verdict::from_bool(count == 0, evidence)
+    }
+}
+
+/// A message's params contain a substring. See [`params_contain`].
+#[derive(Debug, Clone)]
+pub struct ParamsContain {
+    method: String,
+    needle: String,
+}
+
+/// Some message with `method` has params whose JSON text contains `needle`.
+///
+/// ```
+/// # let log = mcptest::expect::samples::notifications();
+/// log.params_contain("notifications/message", "disk almost full");
+/// ```
+///
+/// ```should_panic
+/// # let log = mcptest::expect::samples::notifications();
+/// log.params_contain("notifications/message", "disk full");
+/// ```
+pub fn params_contain(method: impl Into<String>, needle: impl Into<String>) -> ParamsContain {
+    ParamsContain {
+        method: method.into(),
+        needle: needle.into(),
+    }
+}
+
+impl Check<Notifications> for ParamsContain {
+    fn describe(&self) -> String {
+        format!(
+            "a {} whose params contain {}",
+            self.method,
+            quoted(&self.needle)
+        )
+    }
+    fn evaluate(&self, log: &Notifications) -> Verdict {
+        let all = log.all();
+        let with_method: Vec<&ServerMessage> =
+            all.iter().filter(|m| m.method == self.method).collect();
+        let found = with_method.iter().any(|m| {
+            let text = match &m.params {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            text.contains(&self.needle)
+        });
+        let mut evidence = Evidence::new().actual(messages_shown(&all));
+        if with_method.is_empty() {
+            evidence = evidence.note(format!("no {} arrived at all", self.method));
+        }
+        Verdict::from_bool(found, evidence)
+    }
+}
+
+/// A number of progress notifications. See [`progress_count`].
+#[derive(Debug, Clone)]
+pub struct ProgressCount(Count);
+
+/// `count` progress notifications (a number or a range) arrived: on a
+/// [`Notifications`] log all of them, on a [`ToolCall`] those for that call.
+///
+/// ```
+/// # let call = mcptest::expect::samples::progress_call();
+/// call.progress_count(3);
+/// # let log = mcptest::expect::samples::notifications();
+/// log.progress_count(1..);
+/// ```
+///
+/// ```should_panic
+/// # let call = mcptest::expect::samples::progress_call();
+/// call.progress_count(5..);
+/// ```
+pub fn progress_count(count: impl Into<Count>) -> ProgressCount {
+    ProgressCount(count.into())
+}
+
+impl Check<Notifications> for ProgressCount {
+    fn describe(&self) -> String {
+        self.0.of("progress notification")
+    }
+    fn evaluate(&self, log: &Notifications) -> Verdict {
+        let all = log.all();
+        let n = all
+            .iter()
+            .filter(|m| m.method == "notifications/progress")
+            .count();
+        Verdict::from_bool(
+            self.0.contains(n),
+            Evidence::new()
+                .actual(messages_shown(&all))
+                .note(plural(n, "progress notification")),
+        )
+    }
+}
+
+impl Check<ToolCall> for ProgressCount {
+    fn describe(&self) -> String {
+        format!("{} for this call", self.0.of("progress notification"))
+    }
+    fn evaluate(&self, call: &ToolCall) -> Verdict {
+        let progress = call.progress();
+        let lines: Vec<String> = progress
+            .iter()
+            .map(|p| {
+                let mut line = format!("progress {}", p.progress);
+                if let Some(total) = p.total {
+                    line.push_str(&format!(" of {total}"));
+                }
+                if let Some(message) = &p.message {
+                    line.push_str(&format!(" {}", quoted(message)));
+                }
+                line
+            })
+            .collect();
+        let label = plural(progress.len(), "progress notification");
+        let shown = if lines.is_empty() {
+            Shown::plain(label, "")
+        } else {
+            Shown::plain(format!("{label}:"), format!("\n{}", lines.join("\n")))
+        };
+        Verdict::from_bool(
+            self.0.contains(progress.len()),
+            Evidence::new().actual(shown),
+        )
+    }
+}
+
+/// A log message at a level arrived. See [`log_level_seen`].
+#[derive(Debug, Clone)]
+pub struct LogLevelSeen(LogLevel);
+
+/// At least one log message (`notifications/message`) at exactly `level`
+/// arrived.
+///
+/// ```
+/// use mcptest::LogLevel;
+/// # let log = mcptest::expect::samples::notifications();
+/// log.log_level_seen(LogLevel::Warning);
+/// ```
+///
+/// ```should_panic
+/// # use mcptest::LogLevel;
+/// # let log = mcptest::expect::samples::notifications();
+/// log.log_level_seen(LogLevel::Error);
+/// ```
+pub fn log_level_seen(level: LogLevel) -> LogLevelSeen {
+    LogLevelSeen(level)
+}
+
+impl Check<Notifications> for LogLevelSeen {
+    fn describe(&self) -> String {
+        format!("a log message at level {}", self.0)
+    }
+    fn evaluate(&self, log: &Notifications) -> Verdict {
+        let messages = log.log_messages();
+        let found = messages.iter().any(|m| m.level == self.0);
+        // Each level once, in order of first appearance, with its count.
+        let mut levels: Vec<(LogLevel, usize)> = Vec::new();
+        for m in &messages {
+            match levels.iter_mut().find(|(l, _)| *l == m.level) {
+                Some((_, n)) => *n += 1,
+                None => levels.push((m.level, 1)),
+            }
+        }
+        let words: Vec<String> = levels
+            .iter()
+            .map(|(level, n)| format!("{level} ({})", plural(*n, "message")))
+            .collect();
+        let shown = Shown::plain(
+            "log levels seen:",
+            if words.is_empty() {
+                "none".to_owned()
+            } else {
+                words.join(", ")
+            },
+        );
+        Verdict::from_bool(found, Evidence::new().actual(shown))
+    }
+}
+
+super::subject_methods!(Notifications);
+
+/// The fluent notification checks; each panics with the failure message.
+impl Notifications {
+    /// Checks the number of notifications. See
+    /// [`expect::notification_count`](crate::expect::notification_count).
+    #[track_caller]
+    pub fn notification_count(&self, count: impl Into<Count>) -> &Self {
+        self.assert(notification_count(count))
+    }
+
+    /// Checks a method was seen. See [`expect::seen`](crate::expect::seen).
+    #[track_caller]
+    pub fn seen(&self, method: impl Into<String>) -> &Self {
+        self.assert(seen(method))
+    }
+
+    /// Checks a method was not seen. See [`expect::not_seen`](crate::expect::not_seen).
+    #[track_caller]
+    pub fn not_seen(&self, method: impl Into<String>) -> &Self {
+        self.assert(not_seen(method))
+    }
+
+    /// Checks some message's params contain a substring. See
+    /// [`expect::params_contain`](crate::expect::params_contain).
+    #[track_caller]
+    pub fn params_contain(&self, method: impl Into<String>, needle: impl Into<String>) -> &Self {
+        self.assert(params_contain(method, needle))
+    }
+
+    /// Checks the number of progress notifications. See
+    /// [`expect::progress_count`](crate::expect::progress_count).
+    #[track_caller]
+    pub fn progress_count(&self, count: impl Into<Count>) -> &Self {
+        self.assert(progress_count(count))
+    }
+
+    /// Checks a log level was seen. See [`expect::log_level_seen`](crate::expect::log_level_seen).
+    #[track_caller]
+    pub fn log_level_seen(&self, level: LogLevel) -> &Self {
+        self.assert(log_level_seen(level))
+    }
+}
