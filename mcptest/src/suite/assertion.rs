@@ -343,9 +343,8 @@ fn load_server(file: &str, node: &Node) -> Result<ServerSpec, LoadError> {
     if http && spec.url.is_none() {
         return Err(f.missing("url", "the Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp"));
     }
-    if !http && spec.command.is_none() {
-        return Err(f.missing("command", "the program that starts the server (or set `transport: http` and `url`)"));
-    }
+    // Without `command` (or `url`) the file names no server: the suite's
+    // default one is used, with this block's `env` and `client_capabilities`.
     let mut spec = spec;
     if let Some(caps) = f.get("client_capabilities") {
         let c = Fields::new(file, caps, "`client_capabilities`", &["roots", "sampling", "elicitation"])?;
@@ -451,7 +450,8 @@ fn load_expect(file: &str, node: Option<&Node>, what: &str) -> Result<Expect, Lo
 }
 
 fn first_line(text: &str) -> String {
-    text.lines().filter(|l| !l.trim().is_empty()).last().unwrap_or(text).trim().to_owned()
+    let line = text.lines().filter(|l| !l.trim().is_empty()).last().unwrap_or(text).trim();
+    line.strip_prefix("error: ").unwrap_or(line).to_owned()
 }
 
 /// Rejects expectations a block cannot check (they would pass silently).

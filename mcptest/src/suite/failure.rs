@@ -166,8 +166,8 @@ mod tests {
     {
       \"content\": [
         {
-          \"type\": \"text\",
-          \"text\": \"a\"
+          \"text\": \"a\",
+          \"type\": \"text\"
         }
       ]
     }"

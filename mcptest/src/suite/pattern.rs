@@ -39,7 +39,8 @@ impl Pattern {
                 };
                 let regex = Regex::new(&pattern).map_err(|e| {
                     let reason = e.to_string();
-                    let reason = reason.lines().filter(|l| !l.trim().is_empty()).last().unwrap_or_default().trim().to_owned();
+                    let reason = reason.lines().filter(|l| !l.trim().is_empty()).last().unwrap_or_default().trim();
+                    let reason = reason.strip_prefix("error: ").unwrap_or(reason).to_owned();
                     LoadError::at(file, node.pos, format!("`{tag}` {text:?} is not a valid regex: {reason}"))
                 })?;
                 Ok(Pattern::Regex { tag, source: text.to_owned(), regex })
@@ -304,7 +305,7 @@ mod tests {
         assert!(err.to_string().contains("is not closed"), "{err}");
         let docs = parse_documents("t.yaml", "x: !!re '('").unwrap();
         let err = Pattern::from_node("t.yaml", &docs[0]).unwrap_err();
-        assert!(err.to_string().starts_with("t.yaml:1:4: `!!re` \"(\" is not a valid regex"), "{err}");
+        assert!(err.to_string().starts_with("t.yaml:1:9: `!!re` \"(\" is not a valid regex: unclosed group"), "{err}");
     }
 
     #[test]

@@ -76,13 +76,11 @@ pub(crate) async fn run(a: &Assertion, cx: &TestContext<'_>) -> Outcome {
 }
 
 fn server(a: &Assertion, cx: &TestContext<'_>, fixture: Option<&Path>, timeout: Duration) -> Result<Server, String> {
+    let names_server = a.server.as_ref().is_some_and(|s| s.http || s.command.is_some());
     let mut server = match &a.server {
-        Some(spec) => from_spec(spec, fixture)?,
-        None => cx.default_server.clone().ok_or_else(|| {
-            "no server: the file has no `server:` block and the suite gives no default \
-             (add `server:` to the file, or `server = ..` to `mcptest::suite!`)"
-                .to_owned()
-        })?,
+        Some(spec) if names_server => from_spec(spec, fixture, None)?,
+        Some(spec) => from_spec(spec, fixture, Some(default(cx)?))?,
+        None => default(cx)?,
     };
     if let Block::Sampling(s) = &a.block {
         server = server.sampling(Sampling::text(&s.mock_text).model(s.mock_model.as_deref().unwrap_or("mock")).stop_reason("end_turn"));
@@ -94,8 +92,21 @@ fn server(a: &Assertion, cx: &TestContext<'_>, fixture: Option<&Path>, timeout: 
     Ok(server)
 }
 
-fn from_spec(spec: &ServerSpec, fixture: Option<&Path>) -> Result<Server, String> {
-    let mut server = if spec.http {
+fn default(cx: &TestContext<'_>) -> Result<Server, String> {
+    cx.default_server.clone().ok_or_else(|| {
+        "no server: the file names none (no `command` or `url` in `server:`) and the suite gives \
+         no default (add it to the file, or `server = ..` to `mcptest::suite!`)"
+            .to_owned()
+    })
+}
+
+/// The server a `server:` block describes; `base` is the suite's default
+/// server when the block names none (then only `env` and
+/// `client_capabilities` apply).
+fn from_spec(spec: &ServerSpec, fixture: Option<&Path>, base: Option<Server>) -> Result<Server, String> {
+    let mut server = if let Some(base) = base {
+        base
+    } else if spec.http {
         #[cfg(feature = "http")]
         {
             let mut s = Server::url(spec.url.clone().unwrap_or_default());

@@ -159,6 +159,11 @@ fn syntax_error(file: &str, error: &serde_saphyr::Error) -> LoadError {
         .filter(|(head, _)| head.starts_with("line ") || head.starts_with("error: line "))
         .map(|(_, rest)| rest)
         .unwrap_or(first);
+    // ... and sometimes again at the end.
+    let message = match message.rfind(" at line ") {
+        Some(at) if message[at..].contains(", column ") => &message[..at],
+        _ => message,
+    };
     LoadError::at(file, pos, format!("invalid YAML: {message}"))
 }
 
@@ -273,7 +278,7 @@ mod tests {
         let keys: Vec<_> = inner.iter().map(|(k, _)| k.as_str().unwrap()).collect();
         assert_eq!(keys, ["b", "a"]);
         assert_eq!(inner[1].1.tag.as_deref(), Some("!!re"));
-        assert_eq!(inner[1].1.pos, Pos { line: 2, column: 19 });
+        assert_eq!(inner[1].1.pos, Pos { line: 2, column: 20 }, "the value's position, after its tag");
         let out = docs[1].as_map().unwrap()[0].1.to_json("t.yaml", "here").unwrap();
         assert_eq!(out, json!([1, 2.5, null]));
     }
@@ -290,6 +295,6 @@ mod tests {
     fn tags_are_refused_where_json_is_meant() {
         let docs = parse_documents("t.yaml", "x: !!re 'a'\n").unwrap();
         let err = docs[0].to_json("t.yaml", "an `in` message").unwrap_err();
-        assert!(err.to_string().starts_with("t.yaml:1:4: tag `!!re` is not allowed in an `in` message"), "{err}");
+        assert!(err.to_string().starts_with("t.yaml:1:9: tag `!!re` is not allowed in an `in` message"), "{err}");
     }
 }
