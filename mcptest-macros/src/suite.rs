@@ -37,7 +37,14 @@ impl Parse for Args {
         let path: LitStr = input.parse().map_err(|e| {
             syn::Error::new(e.span(), "expected the suite's path: `suite!(\"tests/evals\")` (a directory or a glob, relative to the crate)")
         })?;
-        let mut args = Args { path, server: None, fixture: None, timeout: None, name: None, ignore: None };
+        let mut args = Args {
+            path,
+            server: None,
+            fixture: None,
+            timeout: None,
+            name: None,
+            ignore: None,
+        };
         let mut server_key: Option<Ident> = None;
         while !input.is_empty() {
             input.parse::<Token![,]>()?;
@@ -53,7 +60,10 @@ impl Parse for Args {
                         return Err(if first == &key {
                             twice(&key)
                         } else {
-                            syn::Error::new(key.span(), format!("`{key}` and `{first}` both name the server; give one"))
+                            syn::Error::new(
+                                key.span(),
+                                format!("`{key}` and `{first}` both name the server; give one"),
+                            )
                         });
                     }
                     args.server = Some(if key == "bin" {
@@ -75,7 +85,10 @@ impl Parse for Args {
                 "ignore" if args.ignore.is_some() => return Err(twice(&key)),
                 "ignore" => args.ignore = Some(input.parse()?),
                 other => {
-                    return Err(syn::Error::new(key.span(), format!("unknown option `{other}`; the options are {OPTIONS}")));
+                    return Err(syn::Error::new(
+                        key.span(),
+                        format!("unknown option `{other}`; the options are {OPTIONS}"),
+                    ));
                 }
             }
         }
@@ -94,7 +107,12 @@ pub(crate) fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     let args: Args = syn::parse2(input)?;
     let manifest = std::env::var("CARGO_MANIFEST_DIR")
         .map(PathBuf::from)
-        .map_err(|_| syn::Error::new(args.path.span(), "CARGO_MANIFEST_DIR is not set: build with cargo"))?;
+        .map_err(|_| {
+            syn::Error::new(
+                args.path.span(),
+                "CARGO_MANIFEST_DIR is not set: build with cargo",
+            )
+        })?;
     expand_in(&manifest, args)
 }
 
@@ -105,7 +123,10 @@ fn expand_in(manifest: &Path, args: Args) -> syn::Result<TokenStream> {
     let module = match &args.name {
         Some(name) => name.clone(),
         None => {
-            let last = base.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "suite".into());
+            let last = base
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "suite".into());
             format_ident!("{}", sanitize(&last))
         }
     };
@@ -113,11 +134,18 @@ fn expand_in(manifest: &Path, args: Args) -> syn::Result<TokenStream> {
     let mut tests = Vec::new();
     let mut used = HashSet::new();
     for (file_index, file) in files.iter().enumerate() {
-        let shown = file.strip_prefix(manifest).unwrap_or(file).display().to_string();
-        let text = std::fs::read_to_string(file).map_err(|e| fail(format!("cannot read {shown}: {e}")))?;
+        let shown = file
+            .strip_prefix(manifest)
+            .unwrap_or(file)
+            .display()
+            .to_string();
+        let text =
+            std::fs::read_to_string(file).map_err(|e| fail(format!("cannot read {shown}: {e}")))?;
         let docs = parse(&text).map_err(|e| fail(format!("{shown}:{e}")))?;
         if docs.is_empty() {
-            return Err(fail(format!("{shown} is empty: expected an mcp-assert assertion or MCP Cases documents")));
+            return Err(fail(format!(
+                "{shown} is empty: expected an mcp-assert assertion or MCP Cases documents"
+            )));
         }
         let relative = file.strip_prefix(&base).unwrap_or(file).with_extension("");
         let stem = sanitize(&relative.to_string_lossy());
@@ -128,10 +156,18 @@ fn expand_in(manifest: &Path, args: Args) -> syn::Result<TokenStream> {
                     Some(name) => sanitize(name),
                     None => format!("case_{}", index + 1),
                 };
-                tests.push(Test { name: unique(&format!("{stem}__{case}"), &mut used), file: file_index, index });
+                tests.push(Test {
+                    name: unique(&format!("{stem}__{case}"), &mut used),
+                    file: file_index,
+                    index,
+                });
             }
         } else {
-            tests.push(Test { name: unique(&stem, &mut used), file: file_index, index: 0 });
+            tests.push(Test {
+                name: unique(&stem, &mut used),
+                file: file_index,
+                index: 0,
+            });
         }
         let absolute = file.display().to_string();
         embedded.push(quote! {
@@ -149,7 +185,10 @@ fn expand_in(manifest: &Path, args: Args) -> syn::Result<TokenStream> {
     if let Some(fixture) = &args.fixture {
         let dir = manifest.join(fixture.value());
         if !dir.is_dir() {
-            return Err(syn::Error::new(fixture.span(), format!("fixture directory {} does not exist", dir.display())));
+            return Err(syn::Error::new(
+                fixture.span(),
+                format!("fixture directory {} does not exist", dir.display()),
+            ));
         }
         let dir = dir.display().to_string();
         options.push(quote!(let options = options.fixture(#dir);));
@@ -157,7 +196,10 @@ fn expand_in(manifest: &Path, args: Args) -> syn::Result<TokenStream> {
     if let Some(timeout) = &args.timeout {
         options.push(quote!(let options = options.timeout(#timeout);));
     }
-    let ignore = args.ignore.as_ref().map(|reason| quote!(#[ignore = #reason]));
+    let ignore = args
+        .ignore
+        .as_ref()
+        .map(|reason| quote!(#[ignore = #reason]));
     let table = tests.iter().map(|t| {
         let (name, file, index) = (t.name.to_string(), t.file, t.index);
         quote!((#name, #file, #index))
@@ -208,10 +250,12 @@ fn find_files(manifest: &Path, pattern: &str) -> Result<(PathBuf, Vec<PathBuf>),
             .components()
             .take_while(|c| !c.as_os_str().to_string_lossy().contains(['*', '?', '[']))
             .collect();
-        let entries = glob::glob(&full.to_string_lossy()).map_err(|e| format!("invalid glob {pattern:?}: {e}"))?;
+        let entries = glob::glob(&full.to_string_lossy())
+            .map_err(|e| format!("invalid glob {pattern:?}: {e}"))?;
         let mut files = Vec::new();
         for entry in entries {
-            let path = entry.map_err(|e| format!("cannot read {}: {}", e.path().display(), e.error()))?;
+            let path =
+                entry.map_err(|e| format!("cannot read {}: {}", e.path().display(), e.error()))?;
             if path.is_file() {
                 files.push(path);
             }
@@ -225,7 +269,11 @@ fn find_files(manifest: &Path, pattern: &str) -> Result<(PathBuf, Vec<PathBuf>),
         let base = full.parent().map(Path::to_path_buf).unwrap_or_default();
         (base, vec![full.clone()])
     } else {
-        return Err(format!("{} does not exist (the path is relative to the crate: {})", pattern, manifest.display()));
+        return Err(format!(
+            "{} does not exist (the path is relative to the crate: {})",
+            pattern,
+            manifest.display()
+        ));
     };
     files.sort();
     if files.is_empty() {
@@ -239,7 +287,10 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         let path = entry?.path();
         if path.is_dir() {
             walk(&path, out)?;
-        } else if matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) {
+        } else if matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("yaml" | "yml")
+        ) {
             out.push(path);
         }
     }
@@ -288,7 +339,9 @@ struct Doc {
 
 impl Doc {
     fn is_cases(&self) -> bool {
-        self.keys.iter().any(|k| k == "case" || k.starts_with("in") || k.starts_with("out"))
+        self.keys
+            .iter()
+            .any(|k| k == "case" || k.starts_with("in") || k.starts_with("out"))
     }
 }
 
@@ -300,18 +353,33 @@ struct ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: invalid YAML: {}", self.line, self.column, self.message)
+        write!(
+            f,
+            "{}:{}: invalid YAML: {}",
+            self.line, self.column, self.message
+        )
     }
 }
 
 fn parse(text: &str) -> Result<Vec<Doc>, ParseError> {
     let options = serde_saphyr::options! { strict_booleans: true, with_snippet: false };
     serde_saphyr::from_multiple_with_options::<Doc>(text, options).map_err(|e| {
-        let (line, column) = e.location().map(|l| (l.line(), l.column())).unwrap_or((0, 0));
+        let (line, column) = e
+            .location()
+            .map(|l| (l.line(), l.column()))
+            .unwrap_or((0, 0));
         let text = e.to_string();
         let first = text.lines().next().unwrap_or_default().to_owned();
-        let message = first.split_once(": ").filter(|(h, _)| h.starts_with("line ")).map(|(_, m)| m.to_owned()).unwrap_or(first);
-        ParseError { line, column, message }
+        let message = first
+            .split_once(": ")
+            .filter(|(h, _)| h.starts_with("line "))
+            .map(|(_, m)| m.to_owned())
+            .unwrap_or(first);
+        ParseError {
+            line,
+            column,
+            message,
+        }
     })
 }
 
@@ -330,7 +398,10 @@ impl<'de> Visitor<'de> for AnyDoc {
         f.write_str("a YAML document")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Doc, A::Error> {
-        let mut doc = Doc { keys: Vec::new(), case: None };
+        let mut doc = Doc {
+            keys: Vec::new(),
+            case: None,
+        };
         while let Some(Key(key)) = map.next_key::<Key>()? {
             match key {
                 Some(k) if k == "case" => {
@@ -350,25 +421,46 @@ impl<'de> Visitor<'de> for AnyDoc {
     }
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Doc, A::Error> {
         while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(Doc { keys: Vec::new(), case: None })
+        Ok(Doc {
+            keys: Vec::new(),
+            case: None,
+        })
     }
     fn visit_str<E>(self, _: &str) -> Result<Doc, E> {
-        Ok(Doc { keys: Vec::new(), case: None })
+        Ok(Doc {
+            keys: Vec::new(),
+            case: None,
+        })
     }
     fn visit_bool<E>(self, _: bool) -> Result<Doc, E> {
-        Ok(Doc { keys: Vec::new(), case: None })
+        Ok(Doc {
+            keys: Vec::new(),
+            case: None,
+        })
     }
     fn visit_i64<E>(self, _: i64) -> Result<Doc, E> {
-        Ok(Doc { keys: Vec::new(), case: None })
+        Ok(Doc {
+            keys: Vec::new(),
+            case: None,
+        })
     }
     fn visit_u64<E>(self, _: u64) -> Result<Doc, E> {
-        Ok(Doc { keys: Vec::new(), case: None })
+        Ok(Doc {
+            keys: Vec::new(),
+            case: None,
+        })
     }
     fn visit_f64<E>(self, _: f64) -> Result<Doc, E> {
-        Ok(Doc { keys: Vec::new(), case: None })
+        Ok(Doc {
+            keys: Vec::new(),
+            case: None,
+        })
     }
     fn visit_unit<E>(self) -> Result<Doc, E> {
-        Ok(Doc { keys: Vec::new(), case: None })
+        Ok(Doc {
+            keys: Vec::new(),
+            case: None,
+        })
     }
 }
 
@@ -420,11 +512,17 @@ mod tests {
 
     fn expand_str(manifest: &Path, tokens: &str) -> Result<String, String> {
         let args: Args = syn::parse_str(tokens).map_err(|e| e.to_string())?;
-        expand_in(manifest, args).map(|t| t.to_string()).map_err(|e| e.to_string())
+        expand_in(manifest, args)
+            .map(|t| t.to_string())
+            .map_err(|e| e.to_string())
     }
 
     fn scratch(files: &[(&str, &str)]) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("mcptest-macros-suite-{}-{}", std::process::id(), files.len() * 7 + files.first().map(|f| f.0.len()).unwrap_or(0)));
+        let dir = std::env::temp_dir().join(format!(
+            "mcptest-macros-suite-{}-{}",
+            std::process::id(),
+            files.len() * 7 + files.first().map(|f| f.0.len()).unwrap_or(0)
+        ));
         let _ = std::fs::remove_dir_all(&dir);
         for (path, text) in files {
             let path = dir.join(path);
@@ -439,13 +537,26 @@ mod tests {
         let dir = scratch(&[
             ("evals/b.yaml", "name: b\nassert: {tool: echo}\n"),
             ("evals/a/Echo Hi.yml", "assert: {tool: echo}\n"),
-            ("evals/cases.yaml", "case: List tools\nin: {}\n---\nin: {}\n---\ncase: List tools\nin: {}\n"),
+            (
+                "evals/cases.yaml",
+                "case: List tools\nin: {}\n---\nin: {}\n---\ncase: List tools\nin: {}\n",
+            ),
             ("evals/notes.txt", "not yaml"),
         ]);
         let out = expand_str(&dir, r#""evals", server = "my-server""#).unwrap();
         let _ = std::fs::remove_dir_all(&dir);
-        assert!(out.starts_with("# [allow (non_snake_case)] mod evals"), "{out}");
-        let table = out.split("pub static TESTS").nth(1).unwrap().split(';').next().unwrap().to_owned();
+        assert!(
+            out.starts_with("# [allow (non_snake_case)] mod evals"),
+            "{out}"
+        );
+        let table = out
+            .split("pub static TESTS")
+            .nth(1)
+            .unwrap()
+            .split(';')
+            .next()
+            .unwrap()
+            .to_owned();
         assert_eq!(
             table,
             r#" : & [(& str , usize , usize)] = & [("a_echo_hi" , 0usize , 0usize) , ("b" , 1usize , 0usize) , ("cases__list_tools" , 2usize , 0usize) , ("cases__case_2" , 2usize , 1usize) , ("cases__list_tools_2" , 2usize , 2usize)] "#
@@ -455,15 +566,42 @@ mod tests {
 
     #[test]
     fn errors_point_at_the_path_and_say_why() {
-        let dir = scratch(&[("bad/x.yaml", "a: [1, 2\n"), ("empty/e.yaml", "# nothing\n")]);
+        let dir = scratch(&[
+            ("bad/x.yaml", "a: [1, 2\n"),
+            ("empty/e.yaml", "# nothing\n"),
+        ]);
         let err = expand_str(&dir, r#""bad""#).unwrap_err();
-        assert!(err.ends_with("x.yaml:2:1: invalid YAML: unclosed bracket '['") || err.contains("x.yaml:1:4: invalid YAML"), "{err}");
-        assert!(expand_str(&dir, r#""empty""#).unwrap_err().contains("e.yaml is empty"));
-        assert!(expand_str(&dir, r#""nowhere""#).unwrap_err().starts_with("nowhere does not exist"));
-        assert_eq!(expand_str(&dir, r#""bad/*.json""#).unwrap_err(), "\"bad/*.json\" matches no .yaml or .yml files");
-        assert_eq!(expand_str(&dir, r#""bad", servre = "x""#).unwrap_err(), format!("unknown option `servre`; the options are {OPTIONS}"));
-        assert_eq!(expand_str(&dir, r#""bad", server = "x", bin = "y""#).unwrap_err(), "`bin` and `server` both name the server; give one");
-        assert_eq!(expand_str(&dir, r#""bad", fixture = "f", fixture = "g""#).unwrap_err(), "`fixture` given twice");
+        assert!(
+            err.ends_with("x.yaml:2:1: invalid YAML: unclosed bracket '['")
+                || err.contains("x.yaml:1:4: invalid YAML"),
+            "{err}"
+        );
+        assert!(
+            expand_str(&dir, r#""empty""#)
+                .unwrap_err()
+                .contains("e.yaml is empty")
+        );
+        assert!(
+            expand_str(&dir, r#""nowhere""#)
+                .unwrap_err()
+                .starts_with("nowhere does not exist")
+        );
+        assert_eq!(
+            expand_str(&dir, r#""bad/*.json""#).unwrap_err(),
+            "\"bad/*.json\" matches no .yaml or .yml files"
+        );
+        assert_eq!(
+            expand_str(&dir, r#""bad", servre = "x""#).unwrap_err(),
+            format!("unknown option `servre`; the options are {OPTIONS}")
+        );
+        assert_eq!(
+            expand_str(&dir, r#""bad", server = "x", bin = "y""#).unwrap_err(),
+            "`bin` and `server` both name the server; give one"
+        );
+        assert_eq!(
+            expand_str(&dir, r#""bad", fixture = "f", fixture = "g""#).unwrap_err(),
+            "`fixture` given twice"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

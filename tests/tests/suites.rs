@@ -34,5 +34,8 @@ fn the_generated_tests_are_sorted_and_named_after_files_and_cases() {
     let mut sorted = files.clone();
     sorted.sort();
     assert_eq!(files, sorted);
-    assert!(files.iter().all(|f| f.starts_with("suites/pass/")), "{files:?}");
+    assert!(
+        files.iter().all(|f| f.starts_with("suites/pass/")),
+        "{files:?}"
+    );
 }

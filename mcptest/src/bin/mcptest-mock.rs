@@ -20,15 +20,21 @@ fn main() -> ExitCode {
     let paths: Vec<String> = std::env::args().skip(1).collect();
     if paths.is_empty() || paths.iter().any(|p| p == "-h" || p == "--help") {
         eprintln!("{USAGE}");
-        return if paths.is_empty() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+        return if paths.is_empty() {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        };
     }
     let mut mock: Option<MockServer> = None;
     for path in &paths {
         match MockServer::load(path) {
-            Ok(loaded) => mock = Some(match mock {
-                Some(m) => m.merge(loaded),
-                None => loaded,
-            }),
+            Ok(loaded) => {
+                mock = Some(match mock {
+                    Some(m) => m.merge(loaded),
+                    None => loaded,
+                })
+            }
             Err(e) => {
                 eprintln!("mcptest-mock: {e}");
                 return ExitCode::from(2);
@@ -55,7 +61,8 @@ fn main() -> ExitCode {
             Ok(message) => {
                 let replies = session.respond(&message);
                 for reply in &replies {
-                    if let Some(message) = reply.pointer("/error/message").and_then(|m| m.as_str()) {
+                    if let Some(message) = reply.pointer("/error/message").and_then(|m| m.as_str())
+                    {
                         eprintln!("mcptest-mock: {message}");
                     }
                 }
@@ -63,11 +70,16 @@ fn main() -> ExitCode {
             }
             Err(e) => {
                 eprintln!("mcptest-mock: not JSON ({e}): {line}");
-                vec![serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": format!("Parse error: {e}")}})]
+                vec![
+                    serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": format!("Parse error: {e}")}}),
+                ]
             }
         };
         for reply in replies {
-            if writeln!(stdout, "{reply}").and_then(|()| stdout.flush()).is_err() {
+            if writeln!(stdout, "{reply}")
+                .and_then(|()| stdout.flush())
+                .is_err()
+            {
                 // The client went away.
                 return ExitCode::SUCCESS;
             }

@@ -72,7 +72,9 @@ pub(crate) struct ToolBlock {
 
 #[derive(Debug, Clone)]
 pub(crate) enum ResourceAction {
-    List { cursor: Option<String> },
+    List {
+        cursor: Option<String>,
+    },
     Read(String),
     /// Only subscribe (and check the notification).
     None,
@@ -89,8 +91,13 @@ pub(crate) struct ResourcesBlock {
 
 #[derive(Debug, Clone)]
 pub(crate) enum PromptAction {
-    List { cursor: Option<String> },
-    Get { name: String, arguments: Vec<(String, String)> },
+    List {
+        cursor: Option<String>,
+    },
+    Get {
+        name: String,
+        arguments: Vec<(String, String)>,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -155,7 +162,10 @@ pub(crate) enum TrajectoryCheck {
     Order(Vec<String>),
     Presence(Vec<String>),
     Absence(Vec<String>),
-    ArgsContain { tool: String, args: Vec<(String, Value)> },
+    ArgsContain {
+        tool: String,
+        args: Vec<(String, Value)>,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -246,12 +256,19 @@ pub(crate) fn load(file: &str, doc: &Node, default_name: &str) -> Result<Asserti
         .string("name")?
         .filter(|n| !n.trim().is_empty())
         .unwrap_or_else(|| default_name.to_owned());
-    let server = top.get("server").map(|n| load_server(file, n)).transpose()?;
+    let server = top
+        .get("server")
+        .map(|n| load_server(file, n))
+        .transpose()?;
     let setup = match top.get("setup") {
         None => Vec::new(),
         Some(node) => {
             let Kind::Seq(items) = &node.kind else {
-                return Err(fields::expected(file, node, "`setup` to be a list of tool calls"));
+                return Err(fields::expected(
+                    file,
+                    node,
+                    "`setup` to be a list of tool calls",
+                ));
             };
             items
                 .iter()
@@ -280,13 +297,19 @@ pub(crate) fn load(file: &str, doc: &Node, default_name: &str) -> Result<Asserti
             return Err(LoadError::at(
                 file,
                 top.key_pos(second).unwrap_or(doc.pos),
-                format!("`{second}` and `{first}` are both given; an mcp-assert file holds exactly one block"),
+                format!(
+                    "`{second}` and `{first}` are both given; an mcp-assert file holds exactly one block"
+                ),
             ));
         }
     };
     for (key, allowed_with) in [("trace", "trajectory"), ("audit_log", "trajectory")] {
         if let (Some(pos), true) = (top.key_pos(key), block != allowed_with) {
-            return Err(LoadError::at(file, pos, format!("`{key}` only goes with a `trajectory` block")));
+            return Err(LoadError::at(
+                file,
+                pos,
+                format!("`{key}` only goes with a `trajectory` block"),
+            ));
         }
     }
     let node = top.get(block).expect("present");
@@ -303,7 +326,11 @@ pub(crate) fn load(file: &str, doc: &Node, default_name: &str) -> Result<Asserti
     if let Block::Trajectory(_) = &block
         && let Some(pos) = top.key_pos("setup")
     {
-        return Err(LoadError::at(file, pos, "`setup` calls tools on a server; a `trajectory` block runs no server"));
+        return Err(LoadError::at(
+            file,
+            pos,
+            "`setup` calls tools on a server; a `trajectory` block runs no server",
+        ));
     }
     Ok(Assertion {
         name,
@@ -317,7 +344,16 @@ pub(crate) fn load(file: &str, doc: &Node, default_name: &str) -> Result<Asserti
 }
 
 fn load_server(file: &str, node: &Node) -> Result<ServerSpec, LoadError> {
-    const KEYS: &[&str] = &["command", "args", "env", "transport", "url", "headers", "client_capabilities", "docker"];
+    const KEYS: &[&str] = &[
+        "command",
+        "args",
+        "env",
+        "transport",
+        "url",
+        "headers",
+        "client_capabilities",
+        "docker",
+    ];
     let f = Fields::new(file, node, "`server`", KEYS)?;
     if let Some(docker) = f.get("docker") {
         return Err(f.error(docker, "`docker` is not supported: run the container yourself, or give its command as `command`"));
@@ -333,7 +369,10 @@ fn load_server(file: &str, node: &Node) -> Result<ServerSpec, LoadError> {
     };
     let spec = ServerSpec {
         command: f.string("command")?,
-        args: f.get("args").map(|n| fields::strings(file, n, "args")).transpose()?,
+        args: f
+            .get("args")
+            .map(|n| fields::strings(file, n, "args"))
+            .transpose()?,
         env: f.string_map("env")?,
         http,
         url: f.string("url")?,
@@ -341,32 +380,49 @@ fn load_server(file: &str, node: &Node) -> Result<ServerSpec, LoadError> {
         ..ServerSpec::default()
     };
     if http && spec.url.is_none() {
-        return Err(f.missing("url", "the Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp"));
+        return Err(f.missing(
+            "url",
+            "the Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp",
+        ));
     }
     // Without `command` (or `url`) the file names no server: the suite's
     // default one is used, with this block's `env` and `client_capabilities`.
     let mut spec = spec;
     if let Some(caps) = f.get("client_capabilities") {
-        let c = Fields::new(file, caps, "`client_capabilities`", &["roots", "sampling", "elicitation"])?;
+        let c = Fields::new(
+            file,
+            caps,
+            "`client_capabilities`",
+            &["roots", "sampling", "elicitation"],
+        )?;
         spec.roots = c.strings("roots")?;
         if let Some(s) = c.get("sampling") {
             let s = Fields::new(file, s, "`sampling`", &["text", "model", "stop_reason"])?;
             spec.sampling = Some(SamplingMock {
                 text: s.required_string("text", "the mocked model's reply")?,
                 model: s.string("model")?.unwrap_or_else(|| "mock".into()),
-                stop_reason: s.string("stop_reason")?.unwrap_or_else(|| "end_turn".into()),
+                stop_reason: s
+                    .string("stop_reason")?
+                    .unwrap_or_else(|| "end_turn".into()),
             });
         }
         if let Some(e) = c.get("elicitation") {
             if e.as_map().is_none() {
-                return Err(fields::expected(file, e, "`elicitation` to be a mapping (`action`, `content` or the form's values)"));
+                return Err(fields::expected(
+                    file,
+                    e,
+                    "`elicitation` to be a mapping (`action`, `content` or the form's values)",
+                ));
             }
             let value = e.to_json(file, "`elicitation`")?;
             if let Some(action) = value.get("action")
                 && !matches!(action.as_str(), Some("accept" | "decline" | "cancel"))
             {
                 let at = c.get("elicitation").expect("present");
-                return Err(f.error(at, format!("elicitation `action` must be accept, decline or cancel, not {action}")));
+                return Err(f.error(
+                    at,
+                    format!("elicitation `action` must be accept, decline or cancel, not {action}"),
+                ));
             }
             spec.elicitation = Some(value);
         }
@@ -391,11 +447,23 @@ fn load_expect(file: &str, node: Option<&Node>, what: &str) -> Result<Expect, Lo
     let mut regexes = Vec::new();
     if let Some(list) = f.get("matches_regex") {
         let Kind::Seq(items) = &list.kind else {
-            return Err(fields::expected(file, list, "`matches_regex` to be a list of patterns"));
+            return Err(fields::expected(
+                file,
+                list,
+                "`matches_regex` to be a list of patterns",
+            ));
         };
         for item in items {
             let pattern = fields::string(file, item, "each pattern of `matches_regex`")?;
-            let regex = Regex::new(&pattern).map_err(|e| f.error(item, format!("`matches_regex`: invalid pattern {pattern:?}: {}", first_line(&e.to_string()))))?;
+            let regex = Regex::new(&pattern).map_err(|e| {
+                f.error(
+                    item,
+                    format!(
+                        "`matches_regex`: invalid pattern {pattern:?}: {}",
+                        first_line(&e.to_string())
+                    ),
+                )
+            })?;
             regexes.push((pattern, regex));
         }
     }
@@ -403,14 +471,23 @@ fn load_expect(file: &str, node: Option<&Node>, what: &str) -> Result<Expect, Lo
         None => Vec::new(),
         Some(n) => {
             let Some(entries) = n.as_map() else {
-                return Err(fields::expected(file, n, "`json_path` to be a mapping of paths like `$.a.b[0]` to values"));
+                return Err(fields::expected(
+                    file,
+                    n,
+                    "`json_path` to be a mapping of paths like `$.a.b[0]` to values",
+                ));
             };
             entries
                 .iter()
                 .map(|(k, v)| {
                     let path = fields::string(file, k, "a `json_path` key")?;
                     if !path.starts_with('$') {
-                        return Err(f.error(k, format!("`json_path`: {path:?} must start with `$`, like `$.items[0].name`")));
+                        return Err(f.error(
+                            k,
+                            format!(
+                                "`json_path`: {path:?} must start with `$`, like `$.items[0].name`"
+                            ),
+                        ));
                     }
                     Ok((path, v.to_json(file, "`json_path`")?))
                 })
@@ -450,7 +527,12 @@ fn load_expect(file: &str, node: Option<&Node>, what: &str) -> Result<Expect, Lo
 }
 
 fn first_line(text: &str) -> String {
-    let line = text.lines().filter(|l| !l.trim().is_empty()).last().unwrap_or(text).trim();
+    let line = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .last()
+        .unwrap_or(text)
+        .trim();
     line.strip_prefix("error: ").unwrap_or(line).to_owned()
 }
 
@@ -458,14 +540,23 @@ fn first_line(text: &str) -> String {
 fn only_text_expectations(f: &Fields<'_>, expect: &Expect, block: &str) -> Result<(), LoadError> {
     let e = f.get("expect");
     let refuse = |key: &str, why: &str| -> Result<(), LoadError> {
-        let at = e.and_then(|e| e.as_map()).and_then(|m| m.iter().find(|(k, _)| k.as_str() == Some(key)));
+        let at = e
+            .and_then(|e| e.as_map())
+            .and_then(|m| m.iter().find(|(k, _)| k.as_str() == Some(key)));
         match at {
-            Some((k, _)) => Err(LoadError::at(f.file, k.pos, format!("`{key}` cannot be checked in `{block}`: {why}"))),
+            Some((k, _)) => Err(LoadError::at(
+                f.file,
+                k.pos,
+                format!("`{key}` cannot be checked in `{block}`: {why}"),
+            )),
             None => Ok(()),
         }
     };
     if expect.min_progress.is_some() {
-        refuse("min_progress", "only `assert` with `capture_progress: true` collects progress")?;
+        refuse(
+            "min_progress",
+            "only `assert` with `capture_progress: true` collects progress",
+        )?;
     }
     if !expect.file_unchanged.is_empty() && block != "assert" && block != "assert_sampling" {
         refuse("file_unchanged", "only a tool call can change files")?;
@@ -474,12 +565,26 @@ fn only_text_expectations(f: &Fields<'_>, expect: &Expect, block: &str) -> Resul
 }
 
 fn load_tool_block(file: &str, node: &Node) -> Result<ToolBlock, LoadError> {
-    let f = Fields::new(file, node, "`assert`", &["tool", "args", "expect", "capture_progress"])?;
+    let f = Fields::new(
+        file,
+        node,
+        "`assert`",
+        &["tool", "args", "expect", "capture_progress"],
+    )?;
     let expect = load_expect(file, f.get("expect"), "`expect`")?;
     let capture_progress = f.bool("capture_progress")?.unwrap_or(false);
     if expect.min_progress.is_some() && !capture_progress {
-        let at = f.get("expect").and_then(|e| e.as_map()).and_then(|m| m.iter().find(|(k, _)| k.as_str() == Some("min_progress"))).map(|(k, _)| k.pos).unwrap_or(node.pos);
-        return Err(LoadError::at(file, at, "`min_progress` needs `capture_progress: true` in `assert`, or it would never be checked"));
+        let at = f
+            .get("expect")
+            .and_then(|e| e.as_map())
+            .and_then(|m| m.iter().find(|(k, _)| k.as_str() == Some("min_progress")))
+            .map(|(k, _)| k.pos)
+            .unwrap_or(node.pos);
+        return Err(LoadError::at(
+            file,
+            at,
+            "`min_progress` needs `capture_progress: true` in `assert`, or it would never be checked",
+        ));
     }
     Ok(ToolBlock {
         tool: f.required_string("tool", "the name of the tool to call")?,
@@ -498,10 +603,29 @@ fn cursor(file: &str, node: &Node, what: &str) -> Result<Option<String>, LoadErr
 }
 
 fn load_resources(file: &str, node: &Node) -> Result<ResourcesBlock, LoadError> {
-    let f = Fields::new(file, node, "`assert_resources`", &["list", "read", "subscribe", "unsubscribe", "expect_notification", "expect"])?;
+    let f = Fields::new(
+        file,
+        node,
+        "`assert_resources`",
+        &[
+            "list",
+            "read",
+            "subscribe",
+            "unsubscribe",
+            "expect_notification",
+            "expect",
+        ],
+    )?;
     let action = match (f.get("list"), f.string("read")?) {
-        (Some(_), Some(_)) => return Err(f.error(f.get("read").expect("present"), "`assert_resources` takes `list` or `read`, not both")),
-        (Some(list), None) => ResourceAction::List { cursor: cursor(file, list, "`list`")? },
+        (Some(_), Some(_)) => {
+            return Err(f.error(
+                f.get("read").expect("present"),
+                "`assert_resources` takes `list` or `read`, not both",
+            ));
+        }
+        (Some(list), None) => ResourceAction::List {
+            cursor: cursor(file, list, "`list`")?,
+        },
         (None, Some(uri)) => ResourceAction::Read(uri),
         (None, None) => ResourceAction::None,
     };
@@ -527,8 +651,12 @@ fn load_resources(file: &str, node: &Node) -> Result<ResourcesBlock, LoadError> 
 fn load_prompts(file: &str, node: &Node) -> Result<PromptsBlock, LoadError> {
     let f = Fields::new(file, node, "`assert_prompts`", &["list", "get", "expect"])?;
     let action = match (f.get("list"), f.get("get")) {
-        (Some(_), Some(get)) => return Err(f.error(get, "`assert_prompts` takes `list` or `get`, not both")),
-        (Some(list), None) => PromptAction::List { cursor: cursor(file, list, "`list`")? },
+        (Some(_), Some(get)) => {
+            return Err(f.error(get, "`assert_prompts` takes `list` or `get`, not both"));
+        }
+        (Some(list), None) => PromptAction::List {
+            cursor: cursor(file, list, "`list`")?,
+        },
         (None, Some(get)) => {
             let g = Fields::new(file, get, "`get`", &["name", "arguments"])?;
             PromptAction::Get {
@@ -544,23 +672,41 @@ fn load_prompts(file: &str, node: &Node) -> Result<PromptsBlock, LoadError> {
 }
 
 fn load_completion(file: &str, node: &Node) -> Result<CompletionBlock, LoadError> {
-    let f = Fields::new(file, node, "`assert_completion`", &["ref", "argument", "expect"])?;
+    let f = Fields::new(
+        file,
+        node,
+        "`assert_completion`",
+        &["ref", "argument", "expect"],
+    )?;
     let Some(reference) = f.get("ref") else {
-        return Err(f.missing("ref", "`{type: ref/prompt, name: ..}` or `{type: ref/resource, name: <uri template>}`"));
+        return Err(f.missing(
+            "ref",
+            "`{type: ref/prompt, name: ..}` or `{type: ref/resource, name: <uri template>}`",
+        ));
     };
     let r = Fields::new(file, reference, "`ref`", &["type", "name", "uri"])?;
     let kind = r.required_string("type", "`ref/prompt` or `ref/resource`")?;
     let prompt = match kind.as_str() {
         "ref/prompt" => true,
         "ref/resource" => false,
-        _ => return Err(r.error(r.get("type").expect("present"), format!("`type` must be `ref/prompt` or `ref/resource`, not {kind:?}"))),
+        _ => {
+            return Err(r.error(
+                r.get("type").expect("present"),
+                format!("`type` must be `ref/prompt` or `ref/resource`, not {kind:?}"),
+            ));
+        }
     };
     let name = match (r.string("name")?, r.string("uri")?) {
         (Some(n), _) | (None, Some(n)) => n,
-        (None, None) => return Err(r.missing("name", "the prompt's name (or the resource's URI template)")),
+        (None, None) => {
+            return Err(r.missing("name", "the prompt's name (or the resource's URI template)"));
+        }
     };
     let Some(argument) = f.get("argument") else {
-        return Err(f.missing("argument", "`{name: .., value: ..}`: the argument being completed"));
+        return Err(f.missing(
+            "argument",
+            "`{name: .., value: ..}`: the argument being completed",
+        ));
     };
     let a = Fields::new(file, argument, "`argument`", &["name", "value"])?;
     let expect = load_expect(file, f.get("expect"), "`expect`")?;
@@ -575,21 +721,36 @@ fn load_completion(file: &str, node: &Node) -> Result<CompletionBlock, LoadError
 }
 
 fn load_sampling(file: &str, node: &Node) -> Result<SamplingBlock, LoadError> {
-    let f = Fields::new(file, node, "`assert_sampling`", &["tool", "args", "mock_text", "mock_model", "expect"])?;
+    let f = Fields::new(
+        file,
+        node,
+        "`assert_sampling`",
+        &["tool", "args", "mock_text", "mock_model", "expect"],
+    )?;
     let expect = load_expect(file, f.get("expect"), "`expect`")?;
     only_text_expectations(&f, &expect, "assert_sampling")?;
     Ok(SamplingBlock {
         tool: f.required_string("tool", "the name of the tool that asks for sampling")?,
         args: f.arguments("args")?,
-        mock_text: f.string("mock_text")?.ok_or_else(|| f.missing("mock_text", "the mocked model's reply"))?,
+        mock_text: f
+            .string("mock_text")?
+            .ok_or_else(|| f.missing("mock_text", "the mocked model's reply"))?,
         mock_model: f.string("mock_model")?,
         expect,
     })
 }
 
 fn load_logging(file: &str, node: &Node) -> Result<LoggingBlock, LoadError> {
-    let f = Fields::new(file, node, "`assert_logging`", &["set_level", "tool", "args", "expect"])?;
-    let level_text = f.required_string("set_level", "the level for logging/setLevel (debug, info, ..)")?;
+    let f = Fields::new(
+        file,
+        node,
+        "`assert_logging`",
+        &["set_level", "tool", "args", "expect"],
+    )?;
+    let level_text = f.required_string(
+        "set_level",
+        "the level for logging/setLevel (debug, info, ..)",
+    )?;
     let set_level = serde_json::from_value(Value::String(level_text.clone())).map_err(|_| {
         f.error(
             f.get("set_level").expect("present"),
@@ -606,8 +767,17 @@ fn load_logging(file: &str, node: &Node) -> Result<LoggingBlock, LoadError> {
     let (min_messages, contains_level, contains_data) = match f.get("expect") {
         None => (None, Vec::new(), Vec::new()),
         Some(e) => {
-            let e = Fields::new(file, e, "`expect` of `assert_logging`", &["min_messages", "contains_level", "contains_data"])?;
-            (e.count("min_messages")?, e.strings("contains_level")?, e.strings("contains_data")?)
+            let e = Fields::new(
+                file,
+                e,
+                "`expect` of `assert_logging`",
+                &["min_messages", "contains_level", "contains_data"],
+            )?;
+            (
+                e.count("min_messages")?,
+                e.strings("contains_level")?,
+                e.strings("contains_data")?,
+            )
         }
     };
     Ok(LoggingBlock {
@@ -620,8 +790,16 @@ fn load_logging(file: &str, node: &Node) -> Result<LoggingBlock, LoadError> {
 }
 
 fn load_notifications(file: &str, node: &Node) -> Result<NotificationsBlock, LoadError> {
-    let f = Fields::new(file, node, "`assert_notifications`", &["tool", "args", "expect"])?;
-    let tool = f.required_string("tool", "the name of the tool whose notifications are checked")?;
+    let f = Fields::new(
+        file,
+        node,
+        "`assert_notifications`",
+        &["tool", "args", "expect"],
+    )?;
+    let tool = f.required_string(
+        "tool",
+        "the name of the tool whose notifications are checked",
+    )?;
     let args = f.arguments("args")?;
     let mut block = NotificationsBlock {
         tool,
@@ -638,7 +816,14 @@ fn load_notifications(file: &str, node: &Node) -> Result<NotificationsBlock, Loa
             file,
             e,
             "`expect` of `assert_notifications`",
-            &["min_count", "max_count", "methods", "not_methods", "contains_data", "not_contains_data"],
+            &[
+                "min_count",
+                "max_count",
+                "methods",
+                "not_methods",
+                "contains_data",
+                "not_contains_data",
+            ],
         )?;
         block.min_count = e.count("min_count")?;
         block.max_count = e.count("max_count")?;
@@ -656,7 +841,11 @@ fn load_trajectory(top: &Fields<'_>, node: &Node) -> Result<TrajectoryBlock, Loa
         (Some(t), Some(_)) => return Err(top.error(t, "give `trace` or `audit_log`, not both")),
         (Some(t), None) => {
             let Kind::Seq(items) = &t.kind else {
-                return Err(fields::expected(file, t, "`trace` to be a list of `{tool, args}` entries"));
+                return Err(fields::expected(
+                    file,
+                    t,
+                    "`trace` to be a list of `{tool, args}` entries",
+                ));
             };
             TraceSource::Inline(
                 items
@@ -664,7 +853,8 @@ fn load_trajectory(top: &Fields<'_>, node: &Node) -> Result<TrajectoryBlock, Loa
                     .map(|item| {
                         let e = Fields::new(file, item, "a `trace` entry", &["tool", "args"])?;
                         Ok(TraceEntry {
-                            tool: e.required_string("tool", "the name of the tool that was called")?,
+                            tool: e
+                                .required_string("tool", "the name of the tool that was called")?,
                             args: e.arguments("args")?,
                         })
                     })
@@ -673,16 +863,29 @@ fn load_trajectory(top: &Fields<'_>, node: &Node) -> Result<TrajectoryBlock, Loa
         }
         (None, Some(path)) => TraceSource::AuditLog(path),
         (None, None) => {
-            return Err(LoadError::at(file, top.node.pos, "a `trajectory` block needs `trace` (inline tool calls) or `audit_log` (a JSONL file)"));
+            return Err(LoadError::at(
+                file,
+                top.node.pos,
+                "a `trajectory` block needs `trace` (inline tool calls) or `audit_log` (a JSONL file)",
+            ));
         }
     };
     let Kind::Seq(items) = &node.kind else {
-        return Err(fields::expected(file, node, "`trajectory` to be a list of checks"));
+        return Err(fields::expected(
+            file,
+            node,
+            "`trajectory` to be a list of checks",
+        ));
     };
     let checks = items
         .iter()
         .map(|item| {
-            let c = Fields::new(file, item, "a `trajectory` check", &["type", "tools", "tool", "args"])?;
+            let c = Fields::new(
+                file,
+                item,
+                "a `trajectory` check",
+                &["type", "tools", "tool", "args"],
+            )?;
             let kind = c.required_string("type", "order, presence, absence or args_contain")?;
             let tools = || -> Result<Vec<String>, LoadError> {
                 let tools = c.strings("tools")?;
@@ -699,7 +902,10 @@ fn load_trajectory(top: &Fields<'_>, node: &Node) -> Result<TrajectoryBlock, Loa
                     let args = c.arguments("args")?;
                     TrajectoryCheck::ArgsContain {
                         tool: c.required_string("tool", "the tool whose arguments are checked")?,
-                        args: args.as_object().map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect()).unwrap_or_default(),
+                        args: args
+                            .as_object()
+                            .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+                            .unwrap_or_default(),
                     }
                 }
                 other => {

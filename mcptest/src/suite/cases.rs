@@ -33,7 +33,11 @@ pub(crate) enum Step {
     /// A message (or a batch, when an array) to send.
     In { key: String, message: Value },
     /// A message expected from the server.
-    Out { key: String, pattern: Pattern, pos: Pos },
+    Out {
+        key: String,
+        pattern: Pattern,
+        pos: Pos,
+    },
 }
 
 /// The extension keys this implementation defines.
@@ -77,7 +81,13 @@ pub(crate) fn load(file: &str, docs: &[Node]) -> Result<Vec<Case>, LoadError> {
 
 fn load_case(file: &str, doc: &Node, number: usize) -> Result<Case, LoadError> {
     let Some(entries) = doc.as_map() else {
-        return Err(fields::expected(file, doc, &format!("MCP Cases document {number} to be a mapping of `case`, `in…` and `out…` keys")));
+        return Err(fields::expected(
+            file,
+            doc,
+            &format!(
+                "MCP Cases document {number} to be a mapping of `case`, `in…` and `out…` keys"
+            ),
+        ));
     };
     let mut case = Case {
         name: None,
@@ -97,41 +107,99 @@ fn load_case(file: &str, doc: &Node, number: usize) -> Result<Case, LoadError> {
         } else if name.starts_with("in") {
             let message = match &value.kind {
                 Kind::Map(_) => value.to_json(file, "an `in` message")?,
-                Kind::Seq(items) if !items.is_empty() && items.iter().all(|i| i.as_map().is_some()) => value.to_json(file, "an `in` message")?,
-                _ => return Err(fields::expected(file, value, &format!("`{name}` to be a JSON-RPC message (a mapping) or a batch (a list of them)"))),
+                Kind::Seq(items)
+                    if !items.is_empty() && items.iter().all(|i| i.as_map().is_some()) =>
+                {
+                    value.to_json(file, "an `in` message")?
+                }
+                _ => {
+                    return Err(fields::expected(
+                        file,
+                        value,
+                        &format!(
+                            "`{name}` to be a JSON-RPC message (a mapping) or a batch (a list of them)"
+                        ),
+                    ));
+                }
             };
-            case.steps.push(Step::In { key: name.to_owned(), message });
+            case.steps.push(Step::In {
+                key: name.to_owned(),
+                message,
+            });
         } else if name.starts_with("out") {
             if !matches!(value.kind, Kind::Map(_) | Kind::Seq(_)) {
-                return Err(fields::expected(file, value, &format!("`{name}` to be a JSON-RPC message (a mapping) or a batch (a list of them)")));
+                return Err(fields::expected(
+                    file,
+                    value,
+                    &format!(
+                        "`{name}` to be a JSON-RPC message (a mapping) or a batch (a list of them)"
+                    ),
+                ));
             }
-            case.steps.push(Step::Out { key: name.to_owned(), pattern: Pattern::from_node(file, value)?, pos: key.pos });
+            case.steps.push(Step::Out {
+                key: name.to_owned(),
+                pattern: Pattern::from_node(file, value)?,
+                pos: key.pos,
+            });
         } else if name == "_handshake" {
             match value.kind {
                 Kind::Bool(b) => handshake = Some(b),
-                _ => return Err(fields::expected(file, value, "`_handshake` to be true or false")),
+                _ => {
+                    return Err(fields::expected(
+                        file,
+                        value,
+                        "`_handshake` to be true or false",
+                    ));
+                }
             }
         } else if name == "_timeout" {
             let text = match &value.kind {
                 Kind::Str(s) => s.clone(),
-                _ => return Err(fields::expected(file, value, "`_timeout` to be a duration like \"5s\"")),
+                _ => {
+                    return Err(fields::expected(
+                        file,
+                        value,
+                        "`_timeout` to be a duration like \"5s\"",
+                    ));
+                }
             };
-            case.timeout = Some(fields::parse_duration(&text).ok_or_else(|| LoadError::at(file, value.pos, format!("`_timeout`: {text:?} is not a duration like \"500ms\" or \"5s\"")))?);
+            case.timeout = Some(fields::parse_duration(&text).ok_or_else(|| {
+                LoadError::at(
+                    file,
+                    value.pos,
+                    format!("`_timeout`: {text:?} is not a duration like \"500ms\" or \"5s\""),
+                )
+            })?);
         } else if name.starts_with('_') {
             // Extensions of other tools are theirs to read.
             if let Some(near) = fields::nearest(name, EXTENSIONS) {
-                return Err(LoadError::at(file, key.pos, format!("unknown extension `{name}`; did you mean `{near}`? (extensions starting with `_` are otherwise ignored, but this one is too close to a known one to be meant for another tool)")));
+                return Err(LoadError::at(
+                    file,
+                    key.pos,
+                    format!(
+                        "unknown extension `{name}`; did you mean `{near}`? (extensions starting with `_` are otherwise ignored, but this one is too close to a known one to be meant for another tool)"
+                    ),
+                ));
             }
         } else {
             return Err(LoadError::at(
                 file,
                 key.pos,
-                format!("unknown key `{name}` in an MCP Cases document; keys are `case`, `in…` (client to server), `out…` (server to client) and `_`-prefixed extensions"),
+                format!(
+                    "unknown key `{name}` in an MCP Cases document; keys are `case`, `in…` (client to server), `out…` (server to client) and `_`-prefixed extensions"
+                ),
             ));
         }
     }
     if case.first_in().is_none() {
-        return Err(LoadError::at(file, doc.pos, format!("{} sends nothing: it needs at least one `in` message", case.title())));
+        return Err(LoadError::at(
+            file,
+            doc.pos,
+            format!(
+                "{} sends nothing: it needs at least one `in` message",
+                case.title()
+            ),
+        ));
     }
     let starts_with_initialize = case
         .first_in()
@@ -166,7 +234,10 @@ mod tests {
             })
             .collect();
         assert_eq!(keys, ["in_request", "out", "in_note"]);
-        assert!(!cases[0].handshake, "a case starting with initialize does its own");
+        assert!(
+            !cases[0].handshake,
+            "a case starting with initialize does its own"
+        );
         assert!(cases[1].handshake);
         assert_eq!(cases[1].title(), "case 2");
     }
@@ -174,10 +245,20 @@ mod tests {
     #[test]
     fn errors_point_at_the_key() {
         let err = cases("case: x\nin: {a: 1}\nouput: {b: 2}\n").unwrap_err();
-        assert!(err.to_string().starts_with("c.yaml:3:1: unknown key `ouput` in an MCP Cases document"), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("c.yaml:3:1: unknown key `ouput` in an MCP Cases document"),
+            "{err}"
+        );
         let err = cases("case: x\nin: 5\n").unwrap_err();
-        assert_eq!(err.to_string(), "c.yaml:2:5: expected `in` to be a JSON-RPC message (a mapping) or a batch (a list of them), found an integer");
+        assert_eq!(
+            err.to_string(),
+            "c.yaml:2:5: expected `in` to be a JSON-RPC message (a mapping) or a batch (a list of them), found an integer"
+        );
         let err = cases("case: x\n_handshak: false\nin: {a: 1}\n").unwrap_err();
-        assert!(err.to_string().contains("did you mean `_handshake`?"), "{err}");
+        assert!(
+            err.to_string().contains("did you mean `_handshake`?"),
+            "{err}"
+        );
     }
 }

@@ -37,48 +37,80 @@ pub(crate) fn file_path(path: &str, fixture: Option<&Path>) -> PathBuf {
 
 pub(crate) fn check(expect: &Expect, text: &str, cx: &Context<'_>) -> Result<(), Failure> {
     if expect.not_error && cx.is_error {
-        return Err(Failure::new("a result without isError (not_error: true)").but("the tool returned isError: true"));
+        return Err(Failure::new("a result without isError (not_error: true)")
+            .but("the tool returned isError: true"));
     }
     if expect.is_error && !cx.is_error {
-        return Err(Failure::new("a result with isError: true (is_error: true)").but("the tool reported success"));
+        return Err(Failure::new("a result with isError: true (is_error: true)")
+            .but("the tool reported success"));
     }
     if expect.not_empty {
         let trimmed = text.trim();
         if matches!(trimmed, "" | "null" | "[]" | "{}") {
-            return Err(Failure::new("a non-empty result (not_empty: true)").but(format!("the text was {trimmed:?}")));
+            return Err(Failure::new("a non-empty result (not_empty: true)")
+                .but(format!("the text was {trimmed:?}")));
         }
     }
     if let Some(want) = &expect.equals
         && text.trim() != want.trim()
     {
-        return Err(Failure::new(format!("text equal to {:?} (equals, whitespace trimmed)", want.trim())).diff(want.trim(), text.trim()));
+        return Err(Failure::new(format!(
+            "text equal to {:?} (equals, whitespace trimmed)",
+            want.trim()
+        ))
+        .diff(want.trim(), text.trim()));
     }
     for needle in &expect.contains {
         if !text.contains(needle.as_str()) {
-            return Err(Failure::new(format!("text containing {needle:?} (contains)")).but("it is not there"));
+            return Err(
+                Failure::new(format!("text containing {needle:?} (contains)"))
+                    .but("it is not there"),
+            );
         }
     }
-    if !expect.contains_any.is_empty() && !expect.contains_any.iter().any(|n| text.contains(n.as_str())) {
-        return Err(Failure::new(format!("text containing at least one of {:?} (contains_any)", expect.contains_any)).but("none of them is there"));
+    if !expect.contains_any.is_empty()
+        && !expect
+            .contains_any
+            .iter()
+            .any(|n| text.contains(n.as_str()))
+    {
+        return Err(Failure::new(format!(
+            "text containing at least one of {:?} (contains_any)",
+            expect.contains_any
+        ))
+        .but("none of them is there"));
     }
     for needle in &expect.not_contains {
         if let Some(at) = text.find(needle.as_str()) {
-            return Err(Failure::new(format!("text not containing {needle:?} (not_contains)")).but(format!("it is there, at byte {at}")));
+            return Err(
+                Failure::new(format!("text not containing {needle:?} (not_contains)"))
+                    .but(format!("it is there, at byte {at}")),
+            );
         }
     }
     for (source, regex) in &expect.matches_regex {
         if !regex.is_match(text) {
-            return Err(Failure::new(format!("text matching the regex {source:?} (matches_regex)")).but("it does not match"));
+            return Err(Failure::new(format!(
+                "text matching the regex {source:?} (matches_regex)"
+            ))
+            .but("it does not match"));
         }
     }
     if !expect.json_path.is_empty() {
         let Some(document) = json_document(text) else {
-            return Err(Failure::new("JSON text for json_path").but("neither the text nor any of its lines is JSON"));
+            return Err(Failure::new("JSON text for json_path")
+                .but("neither the text nor any of its lines is JSON"));
         };
         for (path, want) in &expect.json_path {
-            let found = lookup(&document, path).map_err(|why| Failure::new(format!("{path} = {} (json_path)", as_compared(want))).but(why))?;
+            let found = lookup(&document, path).map_err(|why| {
+                Failure::new(format!("{path} = {} (json_path)", as_compared(want))).but(why)
+            })?;
             if as_compared(found) != as_compared(want) {
-                return Err(Failure::new(format!("{path} = {} (json_path, compared as text)", as_compared(want))).but(format!("it is {}", as_compared(found))));
+                return Err(Failure::new(format!(
+                    "{path} = {} (json_path, compared as text)",
+                    as_compared(want)
+                ))
+                .but(format!("it is {}", as_compared(found))));
             }
         }
     }
@@ -86,7 +118,9 @@ pub(crate) fn check(expect: &Expect, text: &str, cx: &Context<'_>) -> Result<(),
         let Some(count) = result_count(text) else {
             return Err(Failure::new(bounds(expect)).but("the text is neither a JSON array nor an object with an array under locations, items, results, references or symbols"));
         };
-        if expect.min_results.is_some_and(|min| count < min) || expect.max_results.is_some_and(|max| count > max) {
+        if expect.min_results.is_some_and(|min| count < min)
+            || expect.max_results.is_some_and(|max| count > max)
+        {
             return Err(Failure::new(bounds(expect)).but(format!("there are {count}")));
         }
     }
@@ -95,19 +129,35 @@ pub(crate) fn check(expect: &Expect, text: &str, cx: &Context<'_>) -> Result<(),
             .ok()
             .and_then(|v| v.get("net_delta").and_then(Value::as_f64));
         match found {
-            None => return Err(Failure::new(format!("net_delta = {want}")).but("the text is not a JSON object with a numeric net_delta")),
-            Some(found) if found as i64 != want => return Err(Failure::new(format!("net_delta = {want}")).but(format!("it is {found}"))),
+            None => {
+                return Err(Failure::new(format!("net_delta = {want}"))
+                    .but("the text is not a JSON object with a numeric net_delta"));
+            }
+            Some(found) if found as i64 != want => {
+                return Err(
+                    Failure::new(format!("net_delta = {want}")).but(format!("it is {found}"))
+                );
+            }
             Some(_) => {}
         }
     }
     for (path, needle) in &expect.file_contains {
         let resolved = file_path(path, cx.fixture);
         match std::fs::read(&resolved) {
-            Err(e) => return Err(Failure::new(format!("{} to contain {needle:?} (file_contains)", resolved.display())).but(format!("it cannot be read: {e}"))),
+            Err(e) => {
+                return Err(Failure::new(format!(
+                    "{} to contain {needle:?} (file_contains)",
+                    resolved.display()
+                ))
+                .but(format!("it cannot be read: {e}")));
+            }
             Ok(bytes) if !String::from_utf8_lossy(&bytes).contains(needle.as_str()) => {
-                return Err(Failure::new(format!("{} to contain {needle:?} (file_contains)", resolved.display()))
-                    .but("it does not")
-                    .got_text(String::from_utf8_lossy(&bytes).into_owned()));
+                return Err(Failure::new(format!(
+                    "{} to contain {needle:?} (file_contains)",
+                    resolved.display()
+                ))
+                .but("it does not")
+                .got_text(String::from_utf8_lossy(&bytes).into_owned()));
             }
             Ok(_) => {}
         }
@@ -115,11 +165,20 @@ pub(crate) fn check(expect: &Expect, text: &str, cx: &Context<'_>) -> Result<(),
     for (path, needle) in &expect.file_not_contains {
         let resolved = file_path(path, cx.fixture);
         match std::fs::read(&resolved) {
-            Err(e) => return Err(Failure::new(format!("{} not to contain {needle:?} (file_not_contains)", resolved.display())).but(format!("it cannot be read: {e}"))),
+            Err(e) => {
+                return Err(Failure::new(format!(
+                    "{} not to contain {needle:?} (file_not_contains)",
+                    resolved.display()
+                ))
+                .but(format!("it cannot be read: {e}")));
+            }
             Ok(bytes) if String::from_utf8_lossy(&bytes).contains(needle.as_str()) => {
-                return Err(Failure::new(format!("{} not to contain {needle:?} (file_not_contains)", resolved.display()))
-                    .but("it does")
-                    .got_text(String::from_utf8_lossy(&bytes).into_owned()));
+                return Err(Failure::new(format!(
+                    "{} not to contain {needle:?} (file_not_contains)",
+                    resolved.display()
+                ))
+                .but("it does")
+                .got_text(String::from_utf8_lossy(&bytes).into_owned()));
             }
             Ok(_) => {}
         }
@@ -127,9 +186,21 @@ pub(crate) fn check(expect: &Expect, text: &str, cx: &Context<'_>) -> Result<(),
     for path in &expect.file_not_exists {
         let resolved = file_path(path, cx.fixture);
         match std::fs::symlink_metadata(&resolved) {
-            Ok(_) => return Err(Failure::new(format!("{} not to exist (file_not_exists)", resolved.display())).but("it exists")),
+            Ok(_) => {
+                return Err(Failure::new(format!(
+                    "{} not to exist (file_not_exists)",
+                    resolved.display()
+                ))
+                .but("it exists"));
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(Failure::new(format!("{} not to exist (file_not_exists)", resolved.display())).but(format!("it cannot be checked: {e}"))),
+            Err(e) => {
+                return Err(Failure::new(format!(
+                    "{} not to exist (file_not_exists)",
+                    resolved.display()
+                ))
+                .but(format!("it cannot be checked: {e}")));
+            }
         }
     }
     if !expect.in_order.is_empty() {
@@ -138,8 +209,11 @@ pub(crate) fn check(expect: &Expect, text: &str, cx: &Context<'_>) -> Result<(),
             match text[from..].find(needle.as_str()) {
                 Some(at) => from += at + needle.len(),
                 None => {
-                    return Err(Failure::new(format!("text containing {:?} in this order (in_order)", expect.in_order))
-                        .but(format!("{needle:?} does not appear after byte {from}")));
+                    return Err(Failure::new(format!(
+                        "text containing {:?} in this order (in_order)",
+                        expect.in_order
+                    ))
+                    .but(format!("{needle:?} does not appear after byte {from}")));
                 }
             }
         }
@@ -153,22 +227,30 @@ pub(crate) fn check(expect: &Expect, text: &str, cx: &Context<'_>) -> Result<(),
                 None => "(missing)".to_owned(),
                 Some(bytes) => String::from_utf8_lossy(bytes).into_owned(),
             };
-            return Err(Failure::new(format!("{} to be unchanged by the call (file_unchanged)", resolved.display()))
-                .but("it changed")
-                .diff(describe(&before), describe(&after)));
+            return Err(Failure::new(format!(
+                "{} to be unchanged by the call (file_unchanged)",
+                resolved.display()
+            ))
+            .but("it changed")
+            .diff(describe(&before), describe(&after)));
         }
     }
     if let (Some(min), Some(count)) = (expect.min_progress, cx.progress)
         && count < min
     {
-        return Err(Failure::new(format!("at least {min} progress notifications (min_progress)")).but(format!("{count} arrived")));
+        return Err(Failure::new(format!(
+            "at least {min} progress notifications (min_progress)"
+        ))
+        .but(format!("{count} arrived")));
     }
     Ok(())
 }
 
 fn bounds(expect: &Expect) -> String {
     match (expect.min_results, expect.max_results) {
-        (Some(min), Some(max)) => format!("between {min} and {max} results (min_results, max_results)"),
+        (Some(min), Some(max)) => {
+            format!("between {min} and {max} results (min_results, max_results)")
+        }
         (Some(min), None) => format!("at least {min} results (min_results)"),
         (None, Some(max)) => format!("at most {max} results (max_results)"),
         (None, None) => String::new(),
@@ -213,8 +295,15 @@ pub(crate) fn lookup<'v>(root: &'v Value, path: &str) -> Result<&'v Value, Strin
         };
         if !field.is_empty() {
             current = match current {
-                Value::Object(map) => map.get(field).ok_or_else(|| format!("there is no field {field:?}"))?,
-                other => return Err(format!("{field:?} is looked up in {}, which is not an object", kind(other))),
+                Value::Object(map) => map
+                    .get(field)
+                    .ok_or_else(|| format!("there is no field {field:?}"))?,
+                other => {
+                    return Err(format!(
+                        "{field:?} is looked up in {}, which is not an object",
+                        kind(other)
+                    ));
+                }
             };
         }
         let mut indexes = indexes;
@@ -222,10 +311,20 @@ pub(crate) fn lookup<'v>(root: &'v Value, path: &str) -> Result<&'v Value, Strin
             let Some(end) = inner.find(']') else {
                 return Err(format!("{part:?} has an unclosed `[`"));
             };
-            let index: usize = inner[..end].trim().parse().map_err(|_| format!("{:?} is not an array index", &inner[..end]))?;
+            let index: usize = inner[..end]
+                .trim()
+                .parse()
+                .map_err(|_| format!("{:?} is not an array index", &inner[..end]))?;
             current = match current {
-                Value::Array(items) => items.get(index).ok_or_else(|| format!("index {index} is out of range (length {})", items.len()))?,
-                other => return Err(format!("[{index}] is looked up in {}, which is not an array", kind(other))),
+                Value::Array(items) => items.get(index).ok_or_else(|| {
+                    format!("index {index} is out of range (length {})", items.len())
+                })?,
+                other => {
+                    return Err(format!(
+                        "[{index}] is looked up in {}, which is not an array",
+                        kind(other)
+                    ));
+                }
             };
             indexes = &inner[end + 1..];
         }
@@ -266,13 +365,22 @@ mod tests {
         let doc = json!({"a": {"b": [10, {"c": "x"}]}});
         assert_eq!(lookup(&doc, "$.a.b[0]").unwrap(), &json!(10));
         assert_eq!(lookup(&doc, "$.a.b[1].c").unwrap(), &json!("x"));
-        assert_eq!(lookup(&doc, "$.a.z").unwrap_err(), "there is no field \"z\"");
-        assert_eq!(lookup(&doc, "$.a.b[5]").unwrap_err(), "index 5 is out of range (length 2)");
+        assert_eq!(
+            lookup(&doc, "$.a.z").unwrap_err(),
+            "there is no field \"z\""
+        );
+        assert_eq!(
+            lookup(&doc, "$.a.b[5]").unwrap_err(),
+            "index 5 is out of range (length 2)"
+        );
     }
 
     #[test]
     fn json_falls_back_to_the_first_json_line() {
-        assert_eq!(json_document("Result:\n{\"n\": 1}\nbye"), Some(json!({"n": 1})));
+        assert_eq!(
+            json_document("Result:\n{\"n\": 1}\nbye"),
+            Some(json!({"n": 1}))
+        );
         assert_eq!(json_document("no json here"), None);
     }
 

@@ -93,7 +93,11 @@ impl<'a> Fields<'a> {
         self.get(key)
             .map(|n| match n.kind {
                 Kind::Bool(b) => Ok(b),
-                _ => Err(expected(self.file, n, &format!("`{key}` to be true or false"))),
+                _ => Err(expected(
+                    self.file,
+                    n,
+                    &format!("`{key}` to be true or false"),
+                )),
             })
             .transpose()
     }
@@ -115,7 +119,11 @@ impl<'a> Fields<'a> {
         self.get(key)
             .map(|n| match n.kind {
                 Kind::Int(i) => Ok(i),
-                _ => Err(expected(self.file, n, &format!("`{key}` to be a whole number"))),
+                _ => Err(expected(
+                    self.file,
+                    n,
+                    &format!("`{key}` to be a whole number"),
+                )),
             })
             .transpose()
     }
@@ -135,13 +143,24 @@ impl<'a> Fields<'a> {
             return Ok(Vec::new());
         };
         let Some(entries) = node.as_map() else {
-            return Err(expected(self.file, node, &format!("`{key}` to be a mapping")));
+            return Err(expected(
+                self.file,
+                node,
+                &format!("`{key}` to be a mapping"),
+            ));
         };
         entries
             .iter()
             .map(|(k, v)| {
                 let name = string(self.file, k, &format!("a key of `{key}`"))?;
-                Ok((name, scalar_string(self.file, v, &format!("`{key}.{}`", k.as_str().unwrap_or_default()))?))
+                Ok((
+                    name,
+                    scalar_string(
+                        self.file,
+                        v,
+                        &format!("`{key}.{}`", k.as_str().unwrap_or_default()),
+                    )?,
+                ))
             })
             .collect()
     }
@@ -152,7 +171,11 @@ impl<'a> Fields<'a> {
             None => Ok(Value::Object(Default::default())),
             Some(n) if matches!(n.kind, Kind::Null) => Ok(Value::Object(Default::default())),
             Some(n) if n.as_map().is_some() => n.to_json(self.file, &format!("`{key}`")),
-            Some(n) => Err(expected(self.file, n, &format!("`{key}` to be a mapping of argument names to values"))),
+            Some(n) => Err(expected(
+                self.file,
+                n,
+                &format!("`{key}` to be a mapping of argument names to values"),
+            )),
         }
     }
 
@@ -203,7 +226,11 @@ fn scalar_string(file: &str, node: &Node, what: &str) -> Result<String, LoadErro
 
 pub(crate) fn strings(file: &str, node: &Node, key: &str) -> Result<Vec<String>, LoadError> {
     let Kind::Seq(items) = &node.kind else {
-        return Err(expected(file, node, &format!("`{key}` to be a list of strings")));
+        return Err(expected(
+            file,
+            node,
+            &format!("`{key}` to be a list of strings"),
+        ));
     };
     items
         .iter()
@@ -220,7 +247,13 @@ fn quoted(what: &str) -> String {
 }
 
 /// "unknown key `contians` in `expect`; did you mean `contains`? (valid: ...)"
-pub(crate) fn unknown_key(file: &str, pos: Pos, name: &str, what: &str, allowed: &[&str]) -> LoadError {
+pub(crate) fn unknown_key(
+    file: &str,
+    pos: Pos,
+    name: &str,
+    what: &str,
+    allowed: &[&str],
+) -> LoadError {
     let mut message = format!("unknown key `{name}` in {what}");
     if let Some(near) = nearest(name, allowed) {
         message.push_str(&format!("; did you mean `{near}`?"));
@@ -245,9 +278,17 @@ pub(crate) fn parse_duration(text: &str) -> Option<Duration> {
     if text.is_empty() {
         return None;
     }
-    let units: BTreeMap<&str, f64> = [("ns", 1e-9), ("us", 1e-6), ("µs", 1e-6), ("ms", 1e-3), ("s", 1.0), ("m", 60.0), ("h", 3600.0)]
-        .into_iter()
-        .collect();
+    let units: BTreeMap<&str, f64> = [
+        ("ns", 1e-9),
+        ("us", 1e-6),
+        ("µs", 1e-6),
+        ("ms", 1e-3),
+        ("s", 1.0),
+        ("m", 60.0),
+        ("h", 3600.0),
+    ]
+    .into_iter()
+    .collect();
     let mut rest = text;
     let mut total = 0.0f64;
     while !rest.is_empty() {

@@ -75,19 +75,27 @@ impl MockServer {
                         file: test.file,
                         line: 0,
                         column: 0,
-                        message: format!("is an mcp-assert file; a mock server plays MCP Cases files ({:?} expected)", Format::McpCases),
+                        message: format!(
+                            "is an mcp-assert file; a mock server plays MCP Cases files ({:?} expected)",
+                            Format::McpCases
+                        ),
                     });
                 }
             }
         }
-        Ok(MockServer { cases: Arc::new(cases) })
+        Ok(MockServer {
+            cases: Arc::new(cases),
+        })
     }
 
     /// These cases and `other`'s, in that order.
     pub fn merge(self, other: MockServer) -> MockServer {
-        let mut cases: Vec<MockCase> = Arc::try_unwrap(self.cases).unwrap_or_else(|shared| shared.iter().map(MockCase::clone_case).collect());
+        let mut cases: Vec<MockCase> = Arc::try_unwrap(self.cases)
+            .unwrap_or_else(|shared| shared.iter().map(MockCase::clone_case).collect());
         cases.extend(other.cases.iter().map(MockCase::clone_case));
-        MockServer { cases: Arc::new(cases) }
+        MockServer {
+            cases: Arc::new(cases),
+        }
     }
 
     /// How many cases it plays.
@@ -117,7 +125,10 @@ impl MockServer {
             let mock = mock.clone();
             tokio::spawn(async move {
                 let (read, write) = tokio::io::split(io);
-                if let Err(e) = mock.serve_with_log(read, write, |line| log.push(format!("{line}\n").as_bytes())).await {
+                if let Err(e) = mock
+                    .serve_with_log(read, write, |line| log.push(format!("{line}\n").as_bytes()))
+                    .await
+                {
                     log.push(format!("mock server stopped: {e}\n").as_bytes());
                 }
             })
@@ -134,7 +145,12 @@ impl MockServer {
         self.serve_with_log(read, write, |_| {}).await
     }
 
-    async fn serve_with_log<R, W>(&self, read: R, mut write: W, log: impl Fn(&str)) -> std::io::Result<()>
+    async fn serve_with_log<R, W>(
+        &self,
+        read: R,
+        mut write: W,
+        log: impl Fn(&str),
+    ) -> std::io::Result<()>
     where
         R: AsyncRead + Unpin,
         W: AsyncWrite + Unpin,
@@ -202,7 +218,9 @@ impl MockSession {
             Ok(message) => self.respond_logged(&message, log),
             Err(e) => {
                 log(&format!("mock: not JSON ({e}): {line}"));
-                vec![json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": format!("Parse error: {e}")}})]
+                vec![
+                    json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": format!("Parse error: {e}")}}),
+                ]
             }
         }
     }
@@ -211,13 +229,24 @@ impl MockSession {
         if let Some(turn) = self.find(message) {
             let (case, index) = turn;
             let outs = &self.cases[case].turns[index].1;
-            self.next[case] = if index + 1 < self.cases[case].turns.len() { index + 1 } else { 0 };
+            self.next[case] = if index + 1 < self.cases[case].turns.len() {
+                index + 1
+            } else {
+                0
+            };
             let id = message.get("id");
             return outs.iter().map(|out| with_id(out, id)).collect();
         }
         if let Value::Array(batch) = message {
-            let replies: Vec<Value> = batch.iter().flat_map(|m| self.respond_logged(m, log)).collect();
-            return if replies.is_empty() { Vec::new() } else { vec![Value::Array(replies)] };
+            let replies: Vec<Value> = batch
+                .iter()
+                .flat_map(|m| self.respond_logged(m, log))
+                .collect();
+            return if replies.is_empty() {
+                Vec::new()
+            } else {
+                vec![Value::Array(replies)]
+            };
         }
         let method = message.get("method").and_then(Value::as_str);
         let Some(id) = message.get("id").filter(|_| method.is_some()) else {
@@ -229,7 +258,10 @@ impl MockSession {
             "ping" => vec![json!({"jsonrpc": "2.0", "id": id, "result": {}})],
             method => {
                 let error = self.unmatched(method, message);
-                log(&format!("mock: {}", error["message"].as_str().unwrap_or_default()));
+                log(&format!(
+                    "mock: {}",
+                    error["message"].as_str().unwrap_or_default()
+                ));
                 vec![json!({"jsonrpc": "2.0", "id": id, "error": error})]
             }
         }
@@ -239,17 +271,34 @@ impl MockSession {
     /// first turn of any case, in file order.
     fn find(&self, message: &Value) -> Option<(usize, usize)> {
         let message = &with_params(message);
-        let under_way = self.next.iter().enumerate().filter(|(_, n)| **n > 0).map(|(c, n)| (c, *n));
+        let under_way = self
+            .next
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| **n > 0)
+            .map(|(c, n)| (c, *n));
         let fresh = (0..self.cases.len()).map(|c| (c, 0));
-        under_way.chain(fresh).find(|&(c, t)| self.cases[c].turns[t].0.mismatch_ignoring_id(message).is_none())
+        under_way.chain(fresh).find(|&(c, t)| {
+            self.cases[c].turns[t]
+                .0
+                .mismatch_ignoring_id(message)
+                .is_none()
+        })
     }
 
     fn initialize(&self, id: &Value, message: &Value) -> Value {
-        let version = message.pointer("/params/protocolVersion").and_then(Value::as_str).unwrap_or(DEFAULT_PROTOCOL_VERSION);
+        let version = message
+            .pointer("/params/protocolVersion")
+            .and_then(Value::as_str)
+            .unwrap_or(DEFAULT_PROTOCOL_VERSION);
         let mut capabilities = serde_json::Map::new();
         for case in self.cases.iter() {
             for (pattern, _) in &case.turns {
-                let method = pattern.get("method").and_then(Pattern::as_literal).and_then(Value::as_str).unwrap_or_default();
+                let method = pattern
+                    .get("method")
+                    .and_then(Pattern::as_literal)
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
                 let capability = match method.split('/').next().unwrap_or_default() {
                     "tools" => "tools",
                     "prompts" => "prompts",
@@ -270,12 +319,25 @@ impl MockSession {
 
     fn unmatched(&self, method: &str, message: &Value) -> Value {
         let message = with_params(message);
-        let closest = self
-            .cases
-            .iter()
-            .flat_map(|case| case.turns.iter().map(move |(p, _)| (case, p)))
-            .max_by_key(|(_, p)| p.score(&message));
-        let knows_method = self.cases.iter().any(|c| c.turns.iter().any(|(p, _)| p.get("method").and_then(Pattern::as_literal).and_then(Value::as_str) == Some(method)));
+        // The first of the best-scoring turns; ids say nothing about closeness.
+        let mut closest: Option<(&MockCase, &Pattern, usize)> = None;
+        for case in self.cases.iter() {
+            for (pattern, _) in &case.turns {
+                let score = pattern.without_id().score(&message);
+                if closest.is_none_or(|(_, _, best)| score > best) {
+                    closest = Some((case, pattern, score));
+                }
+            }
+        }
+        let closest = closest.map(|(case, pattern, _)| (case, pattern));
+        let knows_method = self.cases.iter().any(|c| {
+            c.turns.iter().any(|(p, _)| {
+                p.get("method")
+                    .and_then(Pattern::as_literal)
+                    .and_then(Value::as_str)
+                    == Some(method)
+            })
+        });
         match closest {
             Some((case, pattern)) if knows_method => {
                 let why = pattern.mismatch_ignoring_id(&message).unwrap_or_default();
@@ -290,7 +352,9 @@ impl MockSession {
                 "message": format!("no case handles {method}; the closest is {}", case.label),
                 "data": {"closestCase": case.label},
             }),
-            None => json!({"code": -32601, "message": format!("no case handles {method}: the mock has no cases")}),
+            None => {
+                json!({"code": -32601, "message": format!("no case handles {method}: the mock has no cases")})
+            }
         }
     }
 }
@@ -339,7 +403,12 @@ out_second: {"jsonrpc": "2.0", "id": 2, "result": {"prompts": [{"name": "later"}
         let mock = MockServer::parse("c.yaml", CONTRACT).unwrap();
         let mut s = mock.session();
         let reply = s.respond(&json!({"jsonrpc": "2.0", "id": 77, "method": "tools/call", "params": {"name": "echo", "arguments": {"message": "hi"}, "_meta": {"progressToken": 1}}}));
-        assert_eq!(reply, [json!({"jsonrpc": "2.0", "id": 77, "result": {"content": [{"type": "text", "text": "hi"}]}})]);
+        assert_eq!(
+            reply,
+            [
+                json!({"jsonrpc": "2.0", "id": 77, "result": {"content": [{"type": "text", "text": "hi"}]}})
+            ]
+        );
         let first = s.respond(&json!({"jsonrpc": "2.0", "id": 5, "method": "prompts/list"}));
         assert_eq!(first[0]["result"]["prompts"], json!([]));
         let second = s.respond(&json!({"jsonrpc": "2.0", "id": 6, "method": "prompts/list"}));
@@ -354,10 +423,15 @@ out_second: {"jsonrpc": "2.0", "id": 2, "result": {"prompts": [{"name": "later"}
         assert_eq!(reply[0]["error"]["code"], json!(-32602));
         assert_eq!(
             reply[0]["error"]["message"],
-            json!("no case matches this tools/call request; the closest is `Echo` (case 1) at c.yaml:2, which differs at `params.arguments.message`: expected \"hi\", got \"ho\"")
+            json!(
+                "no case matches this tools/call request; the closest is `Echo` (case 1) at c.yaml:2, which differs at `params.arguments.message`: expected \"hi\", got \"ho\""
+            )
         );
         let reply = s.respond(&json!({"jsonrpc": "2.0", "id": 4, "method": "resources/list"}));
         assert_eq!(reply[0]["error"]["code"], json!(-32601));
-        assert!(s.respond(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).is_empty());
+        assert!(
+            s.respond(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+                .is_empty()
+        );
     }
 }

@@ -84,7 +84,11 @@ impl fmt::Display for LoadError {
         if self.line == 0 {
             write!(f, "{}: {}", self.file, self.message)
         } else {
-            write!(f, "{}:{}:{}: {}", self.file, self.line, self.column, self.message)
+            write!(
+                f,
+                "{}:{}:{}: {}",
+                self.file, self.line, self.column, self.message
+            )
         }
     }
 }
@@ -142,13 +146,18 @@ impl Suite {
     pub fn load(path: impl AsRef<Path>) -> Result<Suite, LoadError> {
         let path = path.as_ref();
         let shown = path.display().to_string();
-        let metadata = std::fs::metadata(path).map_err(|e| LoadError::file(&shown, format!("cannot read: {e}")))?;
+        let metadata = std::fs::metadata(path)
+            .map_err(|e| LoadError::file(&shown, format!("cannot read: {e}")))?;
         let files = if metadata.is_dir() {
             let mut files = Vec::new();
-            collect_yaml(path, &mut files).map_err(|e| LoadError::file(&shown, format!("cannot list the directory: {e}")))?;
+            collect_yaml(path, &mut files)
+                .map_err(|e| LoadError::file(&shown, format!("cannot list the directory: {e}")))?;
             files.sort();
             if files.is_empty() {
-                return Err(LoadError::file(&shown, "no .yaml or .yml files in this directory"));
+                return Err(LoadError::file(
+                    &shown,
+                    "no .yaml or .yml files in this directory",
+                ));
             }
             files
         } else {
@@ -157,7 +166,8 @@ impl Suite {
         let mut suite = Suite::default();
         for file in files {
             let shown = file.display().to_string();
-            let text = std::fs::read_to_string(&file).map_err(|e| LoadError::file(&shown, format!("cannot read: {e}")))?;
+            let text = std::fs::read_to_string(&file)
+                .map_err(|e| LoadError::file(&shown, format!("cannot read: {e}")))?;
             suite.tests.extend(Suite::parse(&shown, &text)?.tests);
         }
         Ok(suite)
@@ -168,20 +178,38 @@ impl Suite {
     pub fn parse(file: &str, text: &str) -> Result<Suite, LoadError> {
         let docs = yaml::parse_documents(file, text)?;
         if docs.is_empty() {
-            return Err(LoadError::file(file, "the file is empty: expected an mcp-assert assertion or MCP Cases documents"));
+            return Err(LoadError::file(
+                file,
+                "the file is empty: expected an mcp-assert assertion or MCP Cases documents",
+            ));
         }
-        let dir = Path::new(file).parent().map(Path::to_path_buf).unwrap_or_default();
+        let dir = Path::new(file)
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
         let format = format_of(&docs);
         let tests = match format {
             Format::McpAssert => {
-                let stem = Path::new(file).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                let stem = Path::new(file)
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
                 let a = assertion::load(file, &docs[0], &stem)?;
-                vec![SuiteTest { name: a.name.clone(), file: file.to_owned(), format, dir, kind: TestKind::Assertion(Box::new(a)) }]
+                vec![SuiteTest {
+                    name: a.name.clone(),
+                    file: file.to_owned(),
+                    format,
+                    dir,
+                    kind: TestKind::Assertion(Box::new(a)),
+                }]
             }
             Format::McpCases => cases::load(file, &docs)?
                 .into_iter()
                 .map(|c| SuiteTest {
-                    name: c.name.clone().unwrap_or_else(|| format!("case {}", c.number)),
+                    name: c
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| format!("case {}", c.number)),
                     file: file.to_owned(),
                     format,
                     dir: dir.clone(),
@@ -212,7 +240,10 @@ fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         let path = entry?.path();
         if path.is_dir() {
             collect_yaml(&path, out)?;
-        } else if matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")) {
+        } else if matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("yaml" | "yml")
+        ) {
             out.push(path);
         }
     }
@@ -343,7 +374,8 @@ impl TestContext<'_> {
             .prefix("mcptest-fixture-")
             .tempdir()
             .map_err(|e| format!("cannot create a directory for the fixture copy: {e}"))?;
-        copy_dir(source, copy.path()).map_err(|e| format!("cannot copy the fixture {}: {e}", source.display()))?;
+        copy_dir(source, copy.path())
+            .map_err(|e| format!("cannot copy the fixture {}: {e}", source.display()))?;
         Ok(Some(copy))
     }
 
@@ -403,14 +435,20 @@ pub mod generated {
             Err(e) => return Outcome::Failed(e.to_string()),
         };
         let Some(test) = suite.tests.get(index) else {
-            return Outcome::Failed(format!("{}: has no test {index}; the file changed since it was compiled, so rebuild", file.path));
+            return Outcome::Failed(format!(
+                "{}: has no test {index}; the file changed since it was compiled, so rebuild",
+                file.path
+            ));
         };
         // Relative paths in the file resolve from its real location.
         let mut test = test.clone();
         if let Some(dir) = Path::new(file.absolute).parent() {
             test.dir = dir.to_path_buf();
         }
-        let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        let runtime = match tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        {
             Ok(rt) => rt,
             Err(e) => return Outcome::Failed(format!("cannot start a tokio runtime: {e}")),
         };

@@ -18,7 +18,11 @@ pub(crate) enum Pattern {
     Scalar(Value),
     /// `!!re` (the whole string) or `!!ere` (`/regex/` inside literal text);
     /// `source` is the text as written.
-    Regex { tag: &'static str, source: String, regex: Regex },
+    Regex {
+        tag: &'static str,
+        source: String,
+        regex: Regex,
+    },
     Array(Vec<Pattern>),
     /// Keys in file order; extra keys in the actual object are fine.
     Object(Vec<(String, Pattern)>),
@@ -30,28 +34,65 @@ impl Pattern {
         match node.tag.as_deref() {
             Some(tag @ ("!!re" | "!!ere")) => {
                 let Some(text) = node.as_str() else {
-                    return Err(LoadError::at(file, node.pos, format!("`{tag}` goes on a string, not on {}", node.describe())));
+                    return Err(LoadError::at(
+                        file,
+                        node.pos,
+                        format!("`{tag}` goes on a string, not on {}", node.describe()),
+                    ));
                 };
                 let (tag, pattern) = if tag == "!!re" {
                     ("!!re", format!("^(?:{text})$"))
                 } else {
-                    ("!!ere", embedded_regex(text).map_err(|m| LoadError::at(file, node.pos, format!("`!!ere` {text:?}: {m}")))?)
+                    (
+                        "!!ere",
+                        embedded_regex(text).map_err(|m| {
+                            LoadError::at(file, node.pos, format!("`!!ere` {text:?}: {m}"))
+                        })?,
+                    )
                 };
                 let regex = Regex::new(&pattern).map_err(|e| {
                     let reason = e.to_string();
-                    let reason = reason.lines().filter(|l| !l.trim().is_empty()).last().unwrap_or_default().trim();
+                    let reason = reason
+                        .lines()
+                        .filter(|l| !l.trim().is_empty())
+                        .last()
+                        .unwrap_or_default()
+                        .trim();
                     let reason = reason.strip_prefix("error: ").unwrap_or(reason).to_owned();
-                    LoadError::at(file, node.pos, format!("`{tag}` {text:?} is not a valid regex: {reason}"))
+                    LoadError::at(
+                        file,
+                        node.pos,
+                        format!("`{tag}` {text:?} is not a valid regex: {reason}"),
+                    )
                 })?;
-                Ok(Pattern::Regex { tag, source: text.to_owned(), regex })
+                Ok(Pattern::Regex {
+                    tag,
+                    source: text.to_owned(),
+                    regex,
+                })
             }
-            Some("!!str" | "!!int" | "!!float" | "!!bool" | "!!null" | "!!map" | "!!seq") | None => Ok(match &node.kind {
-                Kind::Seq(items) => Pattern::Array(items.iter().map(|n| Pattern::from_node(file, n)).collect::<Result<_, _>>()?),
+            Some("!!str" | "!!int" | "!!float" | "!!bool" | "!!null" | "!!map" | "!!seq")
+            | None => Ok(match &node.kind {
+                Kind::Seq(items) => Pattern::Array(
+                    items
+                        .iter()
+                        .map(|n| Pattern::from_node(file, n))
+                        .collect::<Result<_, _>>()?,
+                ),
                 Kind::Map(entries) => Pattern::Object(
                     entries
                         .iter()
                         .map(|(k, v)| {
-                            let key = k.as_str().ok_or_else(|| LoadError::at(file, k.pos, format!("expected a string as mapping key, found {}", k.describe())))?;
+                            let key = k.as_str().ok_or_else(|| {
+                                LoadError::at(
+                                    file,
+                                    k.pos,
+                                    format!(
+                                        "expected a string as mapping key, found {}",
+                                        k.describe()
+                                    ),
+                                )
+                            })?;
                             Ok((key.to_owned(), Pattern::from_node(file, v)?))
                         })
                         .collect::<Result<_, LoadError>>()?,
@@ -61,7 +102,9 @@ impl Pattern {
             Some(other) => Err(LoadError::at(
                 file,
                 node.pos,
-                format!("unknown tag `{other}`; MCP Cases messages know `!!re` (a regex for the whole string) and `!!ere` (`/regex/` inside literal text)"),
+                format!(
+                    "unknown tag `{other}`; MCP Cases messages know `!!re` (a regex for the whole string) and `!!ere` (`/regex/` inside literal text)"
+                ),
             )),
         }
     }
@@ -70,7 +113,11 @@ impl Pattern {
     pub(crate) fn literal(value: &Value) -> Pattern {
         match value {
             Value::Array(items) => Pattern::Array(items.iter().map(Pattern::literal).collect()),
-            Value::Object(map) => Pattern::Object(map.iter().map(|(k, v)| (k.clone(), Pattern::literal(v))).collect()),
+            Value::Object(map) => Pattern::Object(
+                map.iter()
+                    .map(|(k, v)| (k.clone(), Pattern::literal(v)))
+                    .collect(),
+            ),
             scalar => Pattern::Scalar(scalar.clone()),
         }
     }
@@ -101,39 +148,78 @@ impl Pattern {
 
     /// Like [`mismatch`](Self::mismatch), ignoring the top-level `id`.
     pub(crate) fn mismatch_ignoring_id(&self, actual: &Value) -> Option<String> {
+        self.without_id().mismatch(actual)
+    }
+
+    /// The pattern without its top-level `id`.
+    pub(crate) fn without_id(&self) -> Pattern {
         match self {
-            Pattern::Object(entries) => Pattern::Object(entries.iter().filter(|(k, _)| k != "id").cloned().collect()).mismatch(actual),
-            other => other.mismatch(actual),
+            Pattern::Object(entries) => {
+                Pattern::Object(entries.iter().filter(|(k, _)| k != "id").cloned().collect())
+            }
+            other => other.clone(),
         }
     }
 
     fn mismatch_at(&self, actual: &Value, path: &str) -> Option<String> {
-        let at = if path.is_empty() { "the message".to_owned() } else { format!("`{path}`") };
+        let at = if path.is_empty() {
+            "the message".to_owned()
+        } else {
+            format!("`{path}`")
+        };
         match self {
-            Pattern::Scalar(expected) => (!scalar_equal(expected, actual)).then(|| format!("at {at}: expected {expected}, got {}", short(actual))),
+            Pattern::Scalar(expected) => (!scalar_equal(expected, actual))
+                .then(|| format!("at {at}: expected {expected}, got {}", short(actual))),
             Pattern::Regex { tag, source, regex } => match actual {
                 Value::String(s) if regex.is_match(s) => None,
-                Value::String(s) => Some(format!("at {at}: expected a string matching {tag} {source:?}, got {s:?}")),
-                other => Some(format!("at {at}: expected a string matching {tag} {source:?}, got {}", short(other))),
+                Value::String(s) => Some(format!(
+                    "at {at}: expected a string matching {tag} {source:?}, got {s:?}"
+                )),
+                other => Some(format!(
+                    "at {at}: expected a string matching {tag} {source:?}, got {}",
+                    short(other)
+                )),
             },
             Pattern::Array(items) => {
                 let Value::Array(actual_items) = actual else {
-                    return Some(format!("at {at}: expected an array of {}, got {}", items.len(), short(actual)));
+                    return Some(format!(
+                        "at {at}: expected an array of {}, got {}",
+                        items.len(),
+                        short(actual)
+                    ));
                 };
                 if actual_items.len() != items.len() {
-                    return Some(format!("at {at}: expected an array of {} items, got {}", items.len(), actual_items.len()));
+                    return Some(format!(
+                        "at {at}: expected an array of {} items, got {}",
+                        items.len(),
+                        actual_items.len()
+                    ));
                 }
-                items.iter().zip(actual_items).enumerate().find_map(|(i, (p, v))| p.mismatch_at(v, &format!("{path}[{i}]")))
+                items
+                    .iter()
+                    .zip(actual_items)
+                    .enumerate()
+                    .find_map(|(i, (p, v))| p.mismatch_at(v, &format!("{path}[{i}]")))
             }
             Pattern::Object(entries) => {
                 let Value::Object(map) = actual else {
-                    return Some(format!("at {at}: expected an object, got {}", short(actual)));
+                    return Some(format!(
+                        "at {at}: expected an object, got {}",
+                        short(actual)
+                    ));
                 };
                 entries.iter().find_map(|(key, p)| {
-                    let child = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+                    let child = if path.is_empty() {
+                        key.clone()
+                    } else {
+                        format!("{path}.{key}")
+                    };
                     match map.get(key) {
                         Some(v) => p.mismatch_at(v, &child),
-                        None => Some(format!("at `{child}`: missing (expected {})", short(&p.display()))),
+                        None => Some(format!(
+                            "at `{child}`: missing (expected {})",
+                            short(&p.display())
+                        )),
                     }
                 })
             }
@@ -146,7 +232,12 @@ impl Pattern {
             Pattern::Scalar(v) => v.clone(),
             Pattern::Regex { tag, source, .. } => Value::String(format!("{tag} {source}")),
             Pattern::Array(items) => Value::Array(items.iter().map(Pattern::display).collect()),
-            Pattern::Object(entries) => Value::Object(entries.iter().map(|(k, p)| (k.clone(), p.display())).collect::<Map<_, _>>()),
+            Pattern::Object(entries) => Value::Object(
+                entries
+                    .iter()
+                    .map(|(k, p)| (k.clone(), p.display()))
+                    .collect::<Map<_, _>>(),
+            ),
         }
     }
 
@@ -157,7 +248,12 @@ impl Pattern {
             Pattern::Scalar(v) => v.clone(),
             Pattern::Regex { source, .. } => Value::String(source.clone()),
             Pattern::Array(items) => Value::Array(items.iter().map(Pattern::to_output).collect()),
-            Pattern::Object(entries) => Value::Object(entries.iter().map(|(k, p)| (k.clone(), p.to_output())).collect::<Map<_, _>>()),
+            Pattern::Object(entries) => Value::Object(
+                entries
+                    .iter()
+                    .map(|(k, p)| (k.clone(), p.to_output()))
+                    .collect::<Map<_, _>>(),
+            ),
         }
     }
 
@@ -171,7 +267,13 @@ impl Pattern {
                 self.display()
             }
             (Pattern::Array(items), Value::Array(values)) if items.len() == values.len() => {
-                Value::Array(items.iter().zip(values).map(|(p, v)| p.project(v)).collect())
+                Value::Array(
+                    items
+                        .iter()
+                        .zip(values)
+                        .map(|(p, v)| p.project(v))
+                        .collect(),
+                )
             }
             (Pattern::Object(entries), Value::Object(map)) => Value::Object(
                 entries
@@ -196,7 +298,9 @@ impl Pattern {
                     None => 0,
                 })
                 .sum(),
-            (Pattern::Array(items), Value::Array(values)) => items.iter().zip(values).map(|(p, v)| p.score(v)).sum(),
+            (Pattern::Array(items), Value::Array(values)) => {
+                items.iter().zip(values).map(|(p, v)| p.score(v)).sum()
+            }
             (p, v) if p.matches(v) => 2,
             _ => 0,
         }
@@ -206,7 +310,9 @@ impl Pattern {
 /// Numbers compare by value (1 matches 1.0), everything else exactly.
 fn scalar_equal(expected: &Value, actual: &Value) -> bool {
     match (expected, actual) {
-        (Value::Number(a), Value::Number(b)) => a == b || a.as_f64().zip(b.as_f64()).is_some_and(|(x, y)| x == y),
+        (Value::Number(a), Value::Number(b)) => {
+            a == b || a.as_f64().zip(b.as_f64()).is_some_and(|(x, y)| x == y)
+        }
         _ => expected == actual,
     }
 }
@@ -278,7 +384,8 @@ mod tests {
             "at `b`: expected an array of 2 items, got 1"
         );
         assert_eq!(
-            p.mismatch(&json!({"a": 2, "b": ["x", {"c": true}]})).unwrap(),
+            p.mismatch(&json!({"a": 2, "b": ["x", {"c": true}]}))
+                .unwrap(),
             "at `a`: expected 1, got 2"
         );
         assert_eq!(
@@ -286,7 +393,8 @@ mod tests {
             "at `a`: missing (expected 1)"
         );
         assert_eq!(
-            p.mismatch(&json!({"a": 1, "b": ["x", {"c": "true"}]})).unwrap(),
+            p.mismatch(&json!({"a": 1, "b": ["x", {"c": "true"}]}))
+                .unwrap(),
             "at `b[1].c`: expected true, got \"true\""
         );
     }
@@ -305,7 +413,11 @@ mod tests {
         assert!(err.to_string().contains("is not closed"), "{err}");
         let docs = parse_documents("t.yaml", "x: !!re '('").unwrap();
         let err = Pattern::from_node("t.yaml", &docs[0]).unwrap_err();
-        assert!(err.to_string().starts_with("t.yaml:1:9: `!!re` \"(\" is not a valid regex: unclosed group"), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("t.yaml:1:9: `!!re` \"(\" is not a valid regex: unclosed group"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -17,7 +17,13 @@ use crate::{DEFAULT_PROTOCOL_VERSION, Error, RawConnection};
 const DEFAULT_WAIT: Duration = Duration::from_secs(10);
 
 pub(crate) async fn run(case: &Case, cx: &TestContext<'_>) -> Outcome {
-    let title = format!("{}:{}:{}: {} failed", cx.file, case.pos.line, case.pos.column, case.title());
+    let title = format!(
+        "{}:{}:{}: {} failed",
+        cx.file,
+        case.pos.line,
+        case.pos.column,
+        case.title()
+    );
     let wait = case.timeout.or(cx.timeout).unwrap_or(DEFAULT_WAIT);
     let fixture = match cx.copy_fixture() {
         Ok(f) => f,
@@ -36,7 +42,9 @@ pub(crate) async fn run(case: &Case, cx: &TestContext<'_>) -> Outcome {
     let steps = case.steps.len() as u32 + 2;
     let guard = wait * steps + Duration::from_secs(5);
     let result = tokio::time::timeout(guard, async {
-        let mut raw = RawConnection::open(&server).await.map_err(|e| Failure::new("the server to start").but(e.to_string()))?;
+        let mut raw = RawConnection::open(&server)
+            .await
+            .map_err(|e| Failure::new("the server to start").but(e.to_string()))?;
         let result = exchange(case, &mut raw, wait).await;
         let stderr = raw.stderr();
         raw.close().await;
@@ -48,12 +56,21 @@ pub(crate) async fn run(case: &Case, cx: &TestContext<'_>) -> Outcome {
         })
     })
     .await
-    .unwrap_or_else(|_| Err(Failure::new(format!("the case to finish within {}", crate::error::fmt_duration(guard))).but("it did not")));
+    .unwrap_or_else(|_| {
+        Err(Failure::new(format!(
+            "the case to finish within {}",
+            crate::error::fmt_duration(guard)
+        ))
+        .but("it did not"))
+    });
     match result {
         Ok(()) => Outcome::Passed,
         Err(mut failure) => {
             if let Some(dir) = fixture {
-                failure.notes.push(format!("the fixture copy is kept at {}", dir.keep().display()));
+                failure.notes.push(format!(
+                    "the fixture copy is kept at {}",
+                    dir.keep().display()
+                ));
             }
             Outcome::Failed(failure.render(&title))
         }
@@ -72,24 +89,38 @@ async fn exchange(case: &Case, raw: &mut RawConnection, wait: Duration) -> Resul
         let answer = raw
             .initialize(DEFAULT_PROTOCOL_VERSION, wait)
             .await
-            .map_err(|e| Failure::new("an answer to the handshake (initialize) done for the case").but(e.to_string()))?;
+            .map_err(|e| {
+                Failure::new("an answer to the handshake (initialize) done for the case")
+                    .but(e.to_string())
+            })?;
         if answer.get("result").is_none() {
             return Err(Failure::new("a result for initialize (the handshake done for the case; `_handshake: false` turns it off)").got_json(answer));
         }
     }
-    let mut inbox = Inbox { pending: VecDeque::new(), seen: Vec::new() };
+    let mut inbox = Inbox {
+        pending: VecDeque::new(),
+        seen: Vec::new(),
+    };
     let mut last_sent: Option<Value> = None;
     for step in &case.steps {
         match step {
             Step::In { key, message, .. } => {
-                raw.send(message).await.map_err(|e| Failure::new(format!("to send `{key}`")).but(e.to_string()))?;
+                raw.send(message)
+                    .await
+                    .map_err(|e| Failure::new(format!("to send `{key}`")).but(e.to_string()))?;
                 last_sent = Some(message.clone());
             }
             Step::Out { key, pattern, pos } => {
-                let called = last_sent.as_ref().map(|m| m.to_string()).unwrap_or_else(|| "(nothing sent yet)".into());
+                let called = last_sent
+                    .as_ref()
+                    .map(|m| m.to_string())
+                    .unwrap_or_else(|| "(nothing sent yet)".into());
                 expect_out(raw, &mut inbox, pattern, wait)
                     .await
-                    .map_err(|f| Failure { expected: format!("`{key}` (line {}): {}", pos.line, f.expected), ..f.called(&called) })?;
+                    .map_err(|f| Failure {
+                        expected: format!("`{key}` (line {}): {}", pos.line, f.expected),
+                        ..f.called(&called)
+                    })?;
             }
         }
     }
@@ -97,10 +128,17 @@ async fn exchange(case: &Case, raw: &mut RawConnection, wait: Duration) -> Resul
 }
 
 fn is_response(m: &Value) -> bool {
-    m.is_array() || (m.get("method").is_none() && (m.get("result").is_some() || m.get("error").is_some() || m.get("id").is_some()))
+    m.is_array()
+        || (m.get("method").is_none()
+            && (m.get("result").is_some() || m.get("error").is_some() || m.get("id").is_some()))
 }
 
-async fn expect_out(raw: &mut RawConnection, inbox: &mut Inbox, pattern: &Pattern, wait: Duration) -> Result<(), Failure> {
+async fn expect_out(
+    raw: &mut RawConnection,
+    inbox: &mut Inbox,
+    pattern: &Pattern,
+    wait: Duration,
+) -> Result<(), Failure> {
     let wants_response = matches!(pattern, Pattern::Array(_)) || pattern.get("method").is_none();
     let id = pattern.get("id").and_then(Pattern::as_literal).cloned();
     // Which arrival this `out` is about: the response with its id, the next
@@ -129,7 +167,9 @@ async fn expect_out(raw: &mut RawConnection, inbox: &mut Inbox, pattern: &Patter
                 inbox.pending.push_back(message);
             }
             Err(Error::Timeout { .. }) => return Err(nothing_matched(pattern, inbox, wait)),
-            Err(other) => return Err(Failure::new(pretty(&pattern.display())).but(other.to_string())),
+            Err(other) => {
+                return Err(Failure::new(pretty(&pattern.display())).but(other.to_string()));
+            }
         }
     }
 }
@@ -144,12 +184,27 @@ fn mismatch(pattern: &Pattern, actual: &Value, why: String) -> Failure {
 
 fn compact_or_pretty(value: &Value) -> String {
     let compact = value.to_string();
-    if compact.len() <= 100 { compact } else { format!("\n{}", pretty(value).lines().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n")) }
+    if compact.len() <= 100 {
+        compact
+    } else {
+        format!(
+            "\n{}",
+            pretty(value)
+                .lines()
+                .map(|l| format!("    {l}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        )
+    }
 }
 
 fn nothing_matched(pattern: &Pattern, inbox: &Inbox, wait: Duration) -> Failure {
     let expected = pattern.display();
-    let closest = inbox.pending.iter().max_by_key(|m| pattern.score(m)).filter(|m| pattern.score(m) > 0);
+    let closest = inbox
+        .pending
+        .iter()
+        .max_by_key(|m| pattern.score(m))
+        .filter(|m| pattern.score(m) > 0);
     let arrived = if inbox.seen.is_empty() {
         "nothing arrived".to_owned()
     } else {
@@ -158,17 +213,29 @@ fn nothing_matched(pattern: &Pattern, inbox: &Inbox, wait: Duration) -> Failure 
             .iter()
             .map(|m| match m.get("method").and_then(Value::as_str) {
                 Some(method) => method.to_owned(),
-                None => format!("response {}", m.get("id").map(Value::to_string).unwrap_or_else(|| "(batch)".into())),
+                None => format!(
+                    "response {}",
+                    m.get("id")
+                        .map(Value::to_string)
+                        .unwrap_or_else(|| "(batch)".into())
+                ),
             })
             .collect();
         format!("what arrived: {}", methods.join(", "))
     };
-    let but = format!("no matching message arrived within {}; {arrived}", crate::error::fmt_duration(wait));
+    let but = format!(
+        "no matching message arrived within {}; {arrived}",
+        crate::error::fmt_duration(wait)
+    );
     let mut failure = Failure::new(compact_or_pretty(&expected)).but(but);
     if let Some(closest) = closest {
         let why = pattern.mismatch(closest).unwrap_or_default();
-        failure = failure.diff(pretty(&expected), pretty(&pattern.project(closest))).got_json(closest.clone());
-        failure.notes.push(format!("the closest message differs {why}"));
+        failure = failure
+            .diff(pretty(&expected), pretty(&pattern.project(closest)))
+            .got_json(closest.clone());
+        failure
+            .notes
+            .push(format!("the closest message differs {why}"));
     }
     failure
 }

@@ -117,10 +117,7 @@ impl Node {
                         return Err(LoadError::at(
                             file,
                             key.pos,
-                            format!(
-                                "expected a string as mapping key, found {}",
-                                key.describe()
-                            ),
+                            format!("expected a string as mapping key, found {}", key.describe()),
                         ));
                     };
                     map.insert(name.to_owned(), value.to_json(file, what)?);
@@ -278,23 +275,44 @@ mod tests {
         let keys: Vec<_> = inner.iter().map(|(k, _)| k.as_str().unwrap()).collect();
         assert_eq!(keys, ["b", "a"]);
         assert_eq!(inner[1].1.tag.as_deref(), Some("!!re"));
-        assert_eq!(inner[1].1.pos, Pos { line: 2, column: 20 }, "the value's position, after its tag");
-        let out = docs[1].as_map().unwrap()[0].1.to_json("t.yaml", "here").unwrap();
+        assert_eq!(
+            inner[1].1.pos,
+            Pos {
+                line: 2,
+                column: 20
+            },
+            "the value's position, after its tag"
+        );
+        let out = docs[1].as_map().unwrap()[0]
+            .1
+            .to_json("t.yaml", "here")
+            .unwrap();
         assert_eq!(out, json!([1, 2.5, null]));
     }
 
     #[test]
     fn syntax_errors_say_where() {
         let err = parse_documents("t.yaml", "a: 1\nb: [1, 2\n").unwrap_err();
-        assert_eq!(err.to_string(), "t.yaml:2:4: invalid YAML: unclosed bracket '['");
+        assert_eq!(
+            err.to_string(),
+            "t.yaml:2:4: invalid YAML: unclosed bracket '['"
+        );
         let err = parse_documents("t.yaml", "a: 1\na: 2\n").unwrap_err();
-        assert!(err.to_string().starts_with("t.yaml:2:1: invalid YAML: duplicate mapping key"), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("t.yaml:2:1: invalid YAML: duplicate mapping key"),
+            "{err}"
+        );
     }
 
     #[test]
     fn tags_are_refused_where_json_is_meant() {
         let docs = parse_documents("t.yaml", "x: !!re 'a'\n").unwrap();
         let err = docs[0].to_json("t.yaml", "an `in` message").unwrap_err();
-        assert!(err.to_string().starts_with("t.yaml:1:9: tag `!!re` is not allowed in an `in` message"), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("t.yaml:1:9: tag `!!re` is not allowed in an `in` message"),
+            "{err}"
+        );
     }
 }
