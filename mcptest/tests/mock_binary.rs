@@ -48,18 +48,19 @@ async fn serves_a_cases_file_over_stdio() {
     assert!(status.success(), "{status}");
 }
 
-#[tokio::test]
-async fn a_broken_file_is_reported_before_serving() {
+#[test]
+fn a_broken_file_is_reported_before_serving() {
     let file = tempfile::Builder::new().suffix(".yaml").tempfile().unwrap();
     std::fs::write(file.path(), "case: x\nin: 5\n").unwrap();
-    let err = Server::program(MOCK)
+    let out = std::process::Command::new(MOCK)
         .arg(file.path())
-        .connect()
-        .await
-        .unwrap_err();
-    let text = err.to_string();
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        text.contains(":2:5: expected `in` to be a JSON-RPC message"),
-        "{text}"
+        stderr.contains(":2:5: expected `in` to be a JSON-RPC message (a mapping) or a batch"),
+        "{stderr}"
     );
 }

@@ -529,8 +529,7 @@ fn load_expect(file: &str, node: Option<&Node>, what: &str) -> Result<Expect, Lo
 fn first_line(text: &str) -> String {
     let line = text
         .lines()
-        .filter(|l| !l.trim().is_empty())
-        .last()
+        .rfind(|l| !l.trim().is_empty())
         .unwrap_or(text)
         .trim();
     line.strip_prefix("error: ").unwrap_or(line).to_owned()

@@ -16,12 +16,12 @@ pub(crate) struct Failure {
     /// Why what came back does not do.
     pub(crate) but: Option<String>,
     /// Expected and actual text, shown as a line diff.
-    pub(crate) diff: Option<(String, String)>,
+    pub(crate) diff: Option<Box<(String, String)>>,
     /// What came back.
-    pub(crate) got: Option<Got>,
+    pub(crate) got: Option<Box<Got>>,
     /// Anything else worth knowing (a kept fixture copy, ...).
     pub(crate) notes: Vec<String>,
-    pub(crate) output: ServerOutput,
+    pub(crate) output: Box<ServerOutput>,
 }
 
 #[derive(Debug)]
@@ -49,22 +49,22 @@ impl Failure {
     }
 
     pub(crate) fn diff(mut self, expected: impl Into<String>, actual: impl Into<String>) -> Self {
-        self.diff = Some((expected.into(), actual.into()));
+        self.diff = Some(Box::new((expected.into(), actual.into())));
         self
     }
 
     pub(crate) fn got_json(mut self, value: Value) -> Self {
-        self.got = Some(Got::Json(value));
+        self.got = Some(Box::new(Got::Json(value)));
         self
     }
 
     pub(crate) fn got_text(mut self, text: impl Into<String>) -> Self {
-        self.got = Some(Got::Text(text.into()));
+        self.got = Some(Box::new(Got::Text(text.into())));
         self
     }
 
     pub(crate) fn output(mut self, output: ServerOutput) -> Self {
-        self.output = output;
+        self.output = Box::new(output);
         self
     }
 
@@ -124,14 +124,14 @@ impl fmt::Display for Failure {
         if let Some(but) = &self.but {
             write!(f, "\n  but:      {but}")?;
         }
-        if let Some((expected, actual)) = &self.diff {
+        if let Some((expected, actual)) = self.diff.as_deref() {
             write!(
                 f,
                 "\n  diff (- expected, + actual):\n{}",
                 indent(&line_diff(expected, actual), "    ")
             )?;
         }
-        match &self.got {
+        match self.got.as_deref() {
             Some(Got::Json(value)) => write!(f, "\n  got:\n{}", indent(&pretty(value), "    "))?,
             Some(Got::Text(text)) => write!(f, "\n  got:\n{}", indent(text, "    "))?,
             None => {}

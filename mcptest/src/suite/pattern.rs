@@ -54,8 +54,7 @@ impl Pattern {
                     let reason = e.to_string();
                     let reason = reason
                         .lines()
-                        .filter(|l| !l.trim().is_empty())
-                        .last()
+                        .rfind(|l| !l.trim().is_empty())
                         .unwrap_or_default()
                         .trim();
                     let reason = reason.strip_prefix("error: ").unwrap_or(reason).to_owned();
