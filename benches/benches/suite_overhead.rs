@@ -29,6 +29,32 @@ fn generated() {
     }
 }
 
+/// The generated tests with the YAML already loaded: what the runner costs
+/// without the loading.
+fn preloaded() {
+    use std::sync::OnceLock;
+    static SUITE: OnceLock<mcptest::suite::Suite> = OnceLock::new();
+    let suite = SUITE.get_or_init(|| {
+        let mut all = Vec::new();
+        for file in overhead::FILES {
+            all.push(mcptest::suite::Suite::parse(file.path, file.text).unwrap());
+        }
+        all.into_iter()
+            .fold(mcptest::suite::Suite::default(), |mut a, b| {
+                a.extend(b);
+                a
+            })
+    });
+    for test in suite.tests() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let result = runtime.block_on(test.run(&overhead::options()));
+        assert_eq!(result.outcome, Outcome::Passed, "{}", result.name);
+    }
+}
+
 /// The same tests written by hand.
 fn hand_written() {
     for i in 0..50u32 {
@@ -72,6 +98,7 @@ fn bench(c: &mut Criterion) {
 fn report_ratio() {
     const ROUNDS: usize = 15;
     let mut ratios = Vec::with_capacity(ROUNDS);
+    let mut preloaded_ratios = Vec::with_capacity(ROUNDS);
     let (mut total_generated, mut total_hand) = (Duration::ZERO, Duration::ZERO);
     for round in 0..ROUNDS {
         let time = |f: fn()| {
@@ -90,9 +117,17 @@ fn report_ratio() {
         total_generated += g;
         total_hand += h;
         ratios.push(g.as_secs_f64() / h.as_secs_f64());
+        let p = time(preloaded);
+        let h2 = time(hand_written);
+        preloaded_ratios.push(p.as_secs_f64() / h2.as_secs_f64());
     }
     ratios.sort_by(f64::total_cmp);
     let median = ratios[ROUNDS / 2];
+    preloaded_ratios.sort_by(f64::total_cmp);
+    println!(
+        "runner alone (files loaded beforehand): median ratio to hand-written = {:.3}",
+        preloaded_ratios[ROUNDS / 2]
+    );
     println!(
         "suite overhead (50 files, {ROUNDS} interleaved rounds): generated {:.1} ms, hand-written {:.1} ms per suite; \
          median ratio generated/hand-written = {median:.3} ({:+.1} %; target <= +5 %)",
@@ -102,10 +137,25 @@ fn report_ratio() {
     );
 }
 
+/// What reading the files costs on its own (parsing and checking the YAML).
+fn report_parse_cost() {
+    const N: u32 = 200;
+    let started = Instant::now();
+    for _ in 0..N {
+        for file in overhead::FILES {
+            let suite = mcptest::suite::Suite::parse(file.path, file.text).unwrap();
+            assert_eq!(suite.tests().len(), 1);
+        }
+    }
+    let per_file = started.elapsed() / (N * overhead::FILES.len() as u32);
+    println!("loading one suite file: {per_file:?}");
+}
+
 criterion_group!(benches, bench);
 
 fn main() {
     benches();
+    report_parse_cost();
     report_ratio();
     Criterion::default().configure_from_args().final_summary();
 }

@@ -13,7 +13,7 @@ use std::{
 };
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 use syn::{
     Expr, Ident, LitStr, Token,
@@ -127,7 +127,7 @@ fn expand_in(manifest: &Path, args: Args) -> syn::Result<TokenStream> {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "suite".into());
-            format_ident!("{}", sanitize(&last))
+            unique(&sanitize(&last), &mut HashSet::new())
         }
     };
     let mut embedded = Vec::new();

@@ -220,6 +220,11 @@ impl Suite {
         Ok(Suite { tests })
     }
 
+    /// Adds `other`'s tests after these (to run several directories as one).
+    pub fn extend(&mut self, other: Suite) {
+        self.tests.extend(other.tests);
+    }
+
     /// The tests, in file order.
     pub fn tests(&self) -> &[SuiteTest] {
         &self.tests
