@@ -30,6 +30,7 @@ pub(crate) struct ServerSpec {
     pub(crate) env: Vec<(String, String)>,
     pub(crate) http: bool,
     pub(crate) url: Option<String>,
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) headers: Vec<(String, String)>,
     pub(crate) roots: Vec<String>,
     pub(crate) sampling: Option<SamplingMock>,
