@@ -31,6 +31,8 @@
 // and so what a test tool must exercise.
 #![allow(deprecated)]
 
+#[doc(hidden)]
+pub mod __private;
 mod client;
 mod error;
 pub mod expect;
@@ -38,6 +40,8 @@ mod notifications;
 mod raw;
 mod server;
 pub mod snapshot;
+#[cfg(feature = "suite")]
+pub mod suite;
 pub(crate) mod transport;
 
 pub use client::{
@@ -50,6 +54,26 @@ pub use raw::RawConnection;
 pub use server::{
     DEFAULT_PROTOCOL_VERSION, Elicitation, Roots, STATELESS_PROTOCOL_VERSION, Sampling, Server,
 };
+
+/// One `#[test]` per suite file (mcp-assert) or case (MCP Cases), generated
+/// at compile time from a directory or glob relative to the crate.
+///
+/// ```ignore
+/// mcptest::suite!("tests/evals");
+/// mcptest::suite!(
+///     "tests/evals/**/*.yaml",
+///     server = mcptest::Server::program(env!("CARGO_BIN_EXE_my-server")),
+///     fixture = "tests/fixtures",
+/// );
+/// ```
+///
+/// Options: `server = <expr>` (a [`Server`] or a command line, for files
+/// that name no server), `bin = "name"` (the same, for a binary of this
+/// package), `fixture = "dir"` (copied afresh for each test), `timeout =
+/// "10s"`, `name = module_name` (default: the last directory of the path),
+/// `ignore = "reason"` (marks every test `#[ignore]`). See [`mod@suite`].
+#[cfg(feature = "suite")]
+pub use mcptest_macros::suite;
 
 /// The rmcp crate mcptest is built on, re-exported so tests can name its
 /// model types (`Tool`, `CallToolResult`, `LoggingLevel`, ...) without a

@@ -949,6 +949,9 @@ pub(crate) async fn connection_lost(method: Option<&str>, wire: &Wire) -> Error 
         // The stream ended first; the exit status follows within moments.
         let status = process.wait_for_exit(Duration::from_secs(2)).await;
         if status.is_some() {
+            if let Some(stderr) = &wire.stderr {
+                stderr.wait_closed(Duration::from_millis(500)).await;
+            }
             return Error::ServerExited {
                 method: method.map(str::to_owned),
                 status,

@@ -226,6 +226,13 @@ impl Server {
         Server::with_target(Target::InProcess(start))
     }
 
+    /// A server hosted in this process by `start`, which serves one
+    /// connection on the pipe it is given (used by the suite mock server).
+    #[cfg_attr(not(feature = "suite"), allow(dead_code))]
+    pub(crate) fn in_process_raw(start: StartInProcess) -> Self {
+        Server::with_target(Target::InProcess(start))
+    }
+
     /// Adds one argument (for [`Server::program`] and [`Server::command`]).
     pub fn arg(mut self, arg: impl AsRef<std::ffi::OsStr>) -> Self {
         if let Target::Command(spec) = &mut self.target {

@@ -2,7 +2,11 @@
 
 use std::{
     collections::VecDeque,
-    sync::{Arc, Mutex},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::Duration,
 };
 
 use tokio::io::{AsyncRead, AsyncReadExt};
@@ -13,6 +17,9 @@ pub(crate) const STDERR_KEPT: usize = 64 * 1024;
 #[derive(Default)]
 pub(crate) struct StderrTail {
     bytes: Mutex<VecDeque<u8>>,
+    /// Set when the reader reached EOF (the process closed stderr).
+    closed: AtomicBool,
+    closed_now: tokio::sync::Notify,
 }
 
 impl StderrTail {
@@ -30,8 +37,22 @@ impl StderrTail {
                     Ok(n) => writer.push(&buf[..n]),
                 }
             }
+            writer.closed.store(true, Ordering::SeqCst);
+            writer.closed_now.notify_waiters();
         });
         tail
+    }
+
+    /// Waits (at most `timeout`) until everything the process wrote to
+    /// stderr has been read: after it exited, so its last words are in the
+    /// error that reports the exit.
+    pub(crate) async fn wait_closed(&self, timeout: Duration) {
+        let closed = self.closed_now.notified();
+        tokio::pin!(closed);
+        closed.as_mut().enable();
+        if !self.closed.load(Ordering::SeqCst) {
+            let _ = tokio::time::timeout(timeout, closed).await;
+        }
     }
 
     pub(crate) fn push(&self, chunk: &[u8]) {
@@ -62,6 +83,20 @@ impl StderrTail {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn wait_closed_returns_once_everything_is_read() {
+        use tokio::io::AsyncWriteExt;
+        let (mut write, read) = tokio::io::duplex(64);
+        let tail = StderrTail::spawn_reader(read);
+        write.write_all(b"last words\n").await.unwrap();
+        // Still open: the wait ends at its timeout.
+        tail.wait_closed(Duration::from_millis(20)).await;
+        drop(write);
+        tail.wait_closed(Duration::from_secs(10)).await;
+        assert!(tail.closed.load(Ordering::SeqCst));
+        assert_eq!(tail.text(), "last words\n");
+    }
 
     #[test]
     fn keeps_only_the_last_64_kib() {

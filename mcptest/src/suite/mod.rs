@@ -1,0 +1,491 @@
+//! Data-driven suites: mcp-assert assertion files and MCP Cases files, run
+//! through the harness — as Rust tests with [`suite!`](crate::suite!), or from
+//! any program with [`Suite`].
+//!
+//! Two formats, told apart by their content:
+//!
+//! - **mcp-assert files**: one assertion per file (`name`, `server`, `setup`,
+//!   and one block such as `assert`, `assert_resources` or `trajectory`, with
+//!   mcp-assert's `expect` fields). Unknown keys are errors that name the
+//!   nearest valid key.
+//! - **MCP Cases files**: one case per YAML document, each a sequence of
+//!   `in…` messages sent exactly as written and `out…` messages expected back
+//!   (objects match as subsets, arrays exactly, `!!re` / `!!ere` strings by
+//!   regex).
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), mcptest::suite::LoadError> {
+//! use mcptest::{Server, suite::{RunOptions, Suite}};
+//!
+//! let suite = Suite::load("tests/evals")?;
+//! let options = RunOptions::new().server(Server::command("my-mcp-server --stdio"));
+//! for result in suite.run(&options).await {
+//!     println!("{}: {:?}", result.name, result.outcome);
+//! }
+//! # Ok(()) }
+//! ```
+//!
+//! The same cases files can also play a server for testing MCP clients:
+//! see [`MockServer`].
+
+mod assertion;
+mod cases;
+mod expect;
+mod failure;
+mod fields;
+mod mock;
+mod pattern;
+mod run_assertion;
+mod run_cases;
+mod yaml;
+
+use std::{
+    fmt,
+    path::{Path, PathBuf},
+    time::{Duration, Instant},
+};
+
+pub use mock::MockServer;
+
+use crate::Server;
+
+/// A suite file that cannot be used: where, and what was expected.
+///
+/// `Display` reads `path:line:column: message`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError {
+    /// The file, as given.
+    pub file: String,
+    /// 1-based line (0 when the error is about the file as a whole).
+    pub line: u64,
+    /// 1-based column (0 when the error is about the file as a whole).
+    pub column: u64,
+    /// What is wrong and what was expected.
+    pub message: String,
+}
+
+impl LoadError {
+    pub(crate) fn at(file: &str, pos: yaml::Pos, message: impl Into<String>) -> Self {
+        LoadError {
+            file: file.to_owned(),
+            line: pos.line,
+            column: pos.column,
+            message: message.into(),
+        }
+    }
+
+    fn file(file: &str, message: impl Into<String>) -> Self {
+        LoadError::at(file, yaml::Pos::default(), message)
+    }
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.message)
+        } else {
+            write!(
+                f,
+                "{}:{}:{}: {}",
+                self.file, self.line, self.column, self.message
+            )
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Which format a suite file is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// One mcp-assert assertion.
+    McpAssert,
+    /// One or more MCP Cases documents.
+    McpCases,
+}
+
+/// Tells the formats apart: a file with several documents, or whose
+/// document has `case` or a key starting with `in` / `out`, is MCP Cases.
+fn format_of(docs: &[yaml::Node]) -> Format {
+    if docs.len() > 1 || docs.iter().any(cases::is_cases_document) {
+        Format::McpCases
+    } else {
+        Format::McpAssert
+    }
+}
+
+/// The tests of one or more suite files.
+#[derive(Debug, Clone, Default)]
+pub struct Suite {
+    tests: Vec<SuiteTest>,
+}
+
+/// One test: an mcp-assert file, or one document of an MCP Cases file.
+#[derive(Debug, Clone)]
+pub struct SuiteTest {
+    /// The assertion's `name` (default: the file name), or the case's name
+    /// (default: `case N`).
+    pub name: String,
+    /// The file it came from, as given.
+    pub file: String,
+    /// Which format the file is in.
+    pub format: Format,
+    dir: PathBuf,
+    kind: TestKind,
+}
+
+#[derive(Debug, Clone)]
+enum TestKind {
+    Assertion(Box<assertion::Assertion>),
+    Case(Box<cases::Case>),
+}
+
+impl Suite {
+    /// Loads a suite file, or every `.yaml` / `.yml` file below a directory
+    /// (sorted by path). Any file that cannot be used is an error.
+    pub fn load(path: impl AsRef<Path>) -> Result<Suite, LoadError> {
+        let path = path.as_ref();
+        let shown = path.display().to_string();
+        let metadata = std::fs::metadata(path)
+            .map_err(|e| LoadError::file(&shown, format!("cannot read: {e}")))?;
+        let files = if metadata.is_dir() {
+            let mut files = Vec::new();
+            collect_yaml(path, &mut files)
+                .map_err(|e| LoadError::file(&shown, format!("cannot list the directory: {e}")))?;
+            files.sort();
+            if files.is_empty() {
+                return Err(LoadError::file(
+                    &shown,
+                    "no .yaml or .yml files in this directory",
+                ));
+            }
+            files
+        } else {
+            vec![path.to_path_buf()]
+        };
+        let mut suite = Suite::default();
+        for file in files {
+            let shown = file.display().to_string();
+            let text = std::fs::read_to_string(&file)
+                .map_err(|e| LoadError::file(&shown, format!("cannot read: {e}")))?;
+            suite.tests.extend(Suite::parse(&shown, &text)?.tests);
+        }
+        Ok(suite)
+    }
+
+    /// Parses one file's text; `file` names it in messages, and relative
+    /// paths in it (`audit_log`) resolve against its directory.
+    pub fn parse(file: &str, text: &str) -> Result<Suite, LoadError> {
+        let docs = yaml::parse_documents(file, text)?;
+        if docs.is_empty() {
+            return Err(LoadError::file(
+                file,
+                "the file is empty: expected an mcp-assert assertion or MCP Cases documents",
+            ));
+        }
+        let dir = Path::new(file)
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        let format = format_of(&docs);
+        let tests = match format {
+            Format::McpAssert => {
+                let stem = Path::new(file)
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let a = assertion::load(file, &docs[0], &stem)?;
+                vec![SuiteTest {
+                    name: a.name.clone(),
+                    file: file.to_owned(),
+                    format,
+                    dir,
+                    kind: TestKind::Assertion(Box::new(a)),
+                }]
+            }
+            Format::McpCases => cases::load(file, &docs)?
+                .into_iter()
+                .map(|c| SuiteTest {
+                    name: c
+                        .name
+                        .clone()
+                        .unwrap_or_else(|| format!("case {}", c.number)),
+                    file: file.to_owned(),
+                    format,
+                    dir: dir.clone(),
+                    kind: TestKind::Case(Box::new(c)),
+                })
+                .collect(),
+        };
+        Ok(Suite { tests })
+    }
+
+    /// Adds `other`'s tests after these (to run several directories as one).
+    pub fn extend(&mut self, other: Suite) {
+        self.tests.extend(other.tests);
+    }
+
+    /// The tests, in file order.
+    pub fn tests(&self) -> &[SuiteTest] {
+        &self.tests
+    }
+
+    /// Runs every test, one after the other.
+    pub async fn run(&self, options: &RunOptions) -> Vec<TestResult> {
+        let mut results = Vec::with_capacity(self.tests.len());
+        for test in &self.tests {
+            results.push(test.run(options).await);
+        }
+        results
+    }
+}
+
+fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            collect_yaml(&path, out)?;
+        } else if matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("yaml" | "yml")
+        ) {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+impl SuiteTest {
+    /// Runs the test: starts the server (a fresh one), does what the file
+    /// says, stops the server.
+    pub async fn run(&self, options: &RunOptions) -> TestResult {
+        let started = Instant::now();
+        let cx = TestContext {
+            file: &self.file,
+            dir: &self.dir,
+            default_server: options.server.clone(),
+            fixture: options.fixture.as_deref(),
+            timeout: options.timeout,
+        };
+        let outcome = match &self.kind {
+            TestKind::Assertion(a) => run_assertion::run(a, &cx).await,
+            TestKind::Case(c) => run_cases::run(c, &cx).await,
+        };
+        TestResult {
+            name: self.name.clone(),
+            file: self.file.clone(),
+            outcome,
+            elapsed: started.elapsed(),
+        }
+    }
+}
+
+/// How a suite runs: the server for files that name none, the fixture
+/// directory, a default timeout.
+///
+/// ```
+/// use std::time::Duration;
+/// use mcptest::{Server, suite::RunOptions};
+///
+/// let options = RunOptions::new()
+///     .server(Server::command("my-mcp-server --stdio"))
+///     .fixture("tests/fixtures")
+///     .timeout(Duration::from_secs(10));
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    server: Option<Server>,
+    fixture: Option<PathBuf>,
+    timeout: Option<Duration>,
+}
+
+impl RunOptions {
+    /// No default server, no fixture, mcp-assert's 30 s timeout.
+    pub fn new() -> Self {
+        RunOptions::default()
+    }
+
+    /// The server for files without a `server:` block (and for every MCP
+    /// Cases file). Each test connects to a fresh one.
+    pub fn server(mut self, server: Server) -> Self {
+        self.server = Some(server);
+        self
+    }
+
+    /// A directory copied afresh for each test; `{{fixture}}` stands for the
+    /// copy, and relative `file_*` paths resolve inside it. A copy is removed
+    /// after a passing test and kept (and named in the message) after a
+    /// failing one.
+    pub fn fixture(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.fixture = Some(dir.into());
+        self
+    }
+
+    /// The timeout of tests that set none (mcp-assert files: per request and
+    /// for the handshake; MCP Cases: per expected message).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+}
+
+/// The outcome of one [`SuiteTest`].
+#[derive(Debug, Clone)]
+pub struct TestResult {
+    /// The test's name.
+    pub name: String,
+    /// Its file.
+    pub file: String,
+    /// Passed, failed (with the full failure message) or skipped.
+    pub outcome: Outcome,
+    /// How long it took.
+    pub elapsed: Duration,
+}
+
+/// Passed, failed or skipped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every expectation held.
+    Passed,
+    /// The failure message: what was called, expected, came back, and the
+    /// server's stderr.
+    Failed(String),
+    /// The file said to skip it (`skip`, `skip_unless_env`), and why.
+    Skipped(String),
+}
+
+impl Outcome {
+    /// True unless the test failed.
+    pub fn is_ok(&self) -> bool {
+        !matches!(self, Outcome::Failed(_))
+    }
+}
+
+pub(crate) struct TestContext<'a> {
+    pub(crate) file: &'a str,
+    pub(crate) dir: &'a Path,
+    pub(crate) default_server: Option<Server>,
+    pub(crate) fixture: Option<&'a Path>,
+    pub(crate) timeout: Option<Duration>,
+}
+
+impl TestContext<'_> {
+    /// A fresh copy of the fixture directory, if there is one.
+    pub(crate) fn copy_fixture(&self) -> Result<Option<tempfile::TempDir>, String> {
+        let Some(source) = self.fixture else {
+            return Ok(None);
+        };
+        let copy = tempfile::Builder::new()
+            .prefix("mcptest-fixture-")
+            .tempdir()
+            .map_err(|e| format!("cannot create a directory for the fixture copy: {e}"))?;
+        copy_dir(source, copy.path())
+            .map_err(|e| format!("cannot copy the fixture {}: {e}", source.display()))?;
+        Ok(Some(copy))
+    }
+
+    /// A path from the file, relative to the file's directory.
+    pub(crate) fn resolve(&self, path: &str) -> PathBuf {
+        let p = PathBuf::from(path);
+        if p.is_relative() { self.dir.join(p) } else { p }
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let kind = entry.file_type()?;
+        let target = to.join(entry.file_name());
+        if kind.is_dir() {
+            std::fs::create_dir(&target)?;
+            copy_dir(&entry.path(), &target)?;
+        } else if kind.is_symlink() {
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(std::fs::read_link(entry.path())?, &target)?;
+        } else {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
+/// What the macro-generated tests call. Not a public API.
+#[doc(hidden)]
+pub mod generated {
+    use super::*;
+
+    /// A suite file embedded in the test binary.
+    #[derive(Debug)]
+    pub struct EmbeddedFile {
+        /// The path relative to the crate, for messages.
+        pub path: &'static str,
+        /// The absolute path, for resolving relative paths in the file.
+        pub absolute: &'static str,
+        /// The file's text.
+        pub text: &'static str,
+    }
+
+    /// Runs test `index` of `file` (0 for an mcp-assert file, the document
+    /// for MCP Cases) on a fresh runtime; panics with the failure message.
+    pub fn run_test(file: &EmbeddedFile, index: usize, options: RunOptions) {
+        if let Outcome::Failed(message) = run_embedded(file, index, options) {
+            panic!("{message}");
+        }
+    }
+
+    /// Like [`run_test`], returning the outcome.
+    pub fn run_embedded(file: &EmbeddedFile, index: usize, options: RunOptions) -> Outcome {
+        let suite = match Suite::parse(file.path, file.text) {
+            Ok(suite) => suite,
+            Err(e) => return Outcome::Failed(e.to_string()),
+        };
+        let Some(test) = suite.tests.get(index) else {
+            return Outcome::Failed(format!(
+                "{}: has no test {index}; the file changed since it was compiled, so rebuild",
+                file.path
+            ));
+        };
+        // Relative paths in the file resolve from its real location.
+        let mut test = test.clone();
+        if let Some(dir) = Path::new(file.absolute).parent() {
+            test.dir = dir.to_path_buf();
+        }
+        let runtime = match tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        {
+            Ok(rt) => rt,
+            Err(e) => return Outcome::Failed(format!("cannot start a tokio runtime: {e}")),
+        };
+        let result = runtime.block_on(test.run(&options));
+        if let Outcome::Skipped(why) = &result.outcome {
+            eprintln!("skipped {} ({}): {why}", result.name, file.path);
+        }
+        result.outcome
+    }
+
+    /// What a `server = ..` option of `suite!` may be: a command line or a
+    /// [`Server`].
+    pub trait IntoServer {
+        /// The server.
+        fn into_server(self) -> Server;
+    }
+
+    impl IntoServer for Server {
+        fn into_server(self) -> Server {
+            self
+        }
+    }
+
+    impl IntoServer for &str {
+        fn into_server(self) -> Server {
+            Server::command(self)
+        }
+    }
+
+    impl IntoServer for String {
+        fn into_server(self) -> Server {
+            Server::command(&self)
+        }
+    }
+}

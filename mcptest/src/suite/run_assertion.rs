@@ -1,0 +1,880 @@
+//! Running one mcp-assert assertion through the harness.
+
+use std::{collections::BTreeMap, path::Path, time::Duration};
+
+use serde_json::{Map, Value, json};
+
+use super::{
+    Outcome, TestContext,
+    assertion::{
+        Assertion, Block, CompletionBlock, LoggingBlock, NotificationsBlock, PromptAction,
+        PromptsBlock, ResourceAction, ResourcesBlock, ServerSpec, SetupStep, ToolBlock, TraceEntry,
+        TraceSource, TrajectoryBlock, TrajectoryCheck,
+    },
+    expect::{self, Context, as_compared},
+    failure::Failure,
+};
+use crate::{
+    CompletionRef, Elicitation, McpClient, Roots, Sampling, Server, ToolCall, ToolOutcome,
+    rmcp::model::Root,
+};
+
+/// mcp-assert's default per-assertion timeout.
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long notifications that trail an answer are waited for.
+const SETTLE: Duration = Duration::from_millis(100);
+/// The longest wait for a notification count to be reached.
+const NOTIFICATION_WAIT: Duration = Duration::from_secs(2);
+
+pub(crate) async fn run(a: &Assertion, cx: &TestContext<'_>) -> Outcome {
+    if a.skip {
+        return Outcome::Skipped("skip: true".into());
+    }
+    if let Some(var) = &a.skip_unless_env
+        && std::env::var_os(var).is_none_or(|v| v.is_empty())
+    {
+        return Outcome::Skipped(format!(
+            "environment variable {var} is not set (skip_unless_env)"
+        ));
+    }
+    let title = format!("{}: `{}` failed", cx.file, a.name);
+    if let Block::Trajectory(block) = &a.block {
+        return match trajectory(block, cx) {
+            Ok(()) => Outcome::Passed,
+            Err(f) => Outcome::Failed(f.render(&title)),
+        };
+    }
+    let timeout = a.timeout.unwrap_or(cx.timeout.unwrap_or(DEFAULT_TIMEOUT));
+    let fixture = match cx.copy_fixture() {
+        Ok(f) => f,
+        Err(message) => return Outcome::Failed(format!("{title}\n  {message}")),
+    };
+    let fixture_path = fixture.as_ref().map(|f| f.path().to_path_buf());
+    let server = match server(a, cx, fixture_path.as_deref(), timeout) {
+        Ok(s) => s,
+        Err(message) => return Outcome::Failed(format!("{title}\n  {message}")),
+    };
+    // Every wait inside has its own timeout; this bounds the sum of them.
+    let guard = timeout * 4 + Duration::from_secs(10);
+    let result = tokio::time::timeout(guard, async {
+        let mcp = server.connect().await.map_err(|e| {
+            Failure::new("the server to start and answer the handshake").but(e.to_string())
+        })?;
+        let result = run_block(a, &mcp, fixture_path.as_deref(), timeout).await;
+        mcp.close().await;
+        result
+    })
+    .await
+    .unwrap_or_else(|_| {
+        Err(Failure::new(format!(
+            "the assertion to finish within {}",
+            crate::error::fmt_duration(guard)
+        ))
+        .but("it did not"))
+    });
+    match result {
+        Ok(()) => Outcome::Passed,
+        Err(mut failure) => {
+            if let Some(dir) = fixture {
+                failure.notes.push(format!(
+                    "the fixture copy is kept at {}",
+                    dir.keep().display()
+                ));
+            }
+            Outcome::Failed(failure.render(&title))
+        }
+    }
+}
+
+fn server(
+    a: &Assertion,
+    cx: &TestContext<'_>,
+    fixture: Option<&Path>,
+    timeout: Duration,
+) -> Result<Server, String> {
+    let names_server = a
+        .server
+        .as_ref()
+        .is_some_and(|s| s.http || s.command.is_some());
+    let mut server = match &a.server {
+        Some(spec) if names_server => from_spec(spec, fixture, None)?,
+        Some(spec) => from_spec(spec, fixture, Some(default(cx)?))?,
+        None => default(cx)?,
+    };
+    if let Block::Sampling(s) = &a.block {
+        server = server.sampling(
+            Sampling::text(&s.mock_text)
+                .model(s.mock_model.as_deref().unwrap_or("mock"))
+                .stop_reason("end_turn"),
+        );
+    }
+    server = server.timeout(timeout).connect_timeout(timeout);
+    if let Some(dir) = fixture {
+        server = server.fixture_dir(dir);
+    }
+    Ok(server)
+}
+
+fn default(cx: &TestContext<'_>) -> Result<Server, String> {
+    cx.default_server.clone().ok_or_else(|| {
+        "no server: the file names none (no `command` or `url` in `server:`) and the suite gives \
+         no default (add it to the file, or `server = ..` to `mcptest::suite!`)"
+            .to_owned()
+    })
+}
+
+/// The server a `server:` block describes; `base` is the suite's default
+/// server when the block names none (then only `env` and
+/// `client_capabilities` apply).
+fn from_spec(
+    spec: &ServerSpec,
+    fixture: Option<&Path>,
+    base: Option<Server>,
+) -> Result<Server, String> {
+    let mut server = if let Some(base) = base {
+        base
+    } else if spec.http {
+        #[cfg(feature = "http")]
+        {
+            let mut s = Server::url(spec.url.clone().unwrap_or_default());
+            for (k, v) in &spec.headers {
+                s = s.header(k, v);
+            }
+            s
+        }
+        #[cfg(not(feature = "http"))]
+        return Err("`transport: http` needs mcptest's `http` feature".into());
+    } else {
+        let command = spec.command.clone().unwrap_or_default();
+        match &spec.args {
+            Some(args) => Server::program(command).args(args),
+            None => Server::command(&command),
+        }
+    };
+    for (k, v) in &spec.env {
+        server = server.env(k, v);
+    }
+    if !spec.roots.is_empty() {
+        let roots = spec.roots.iter().map(|path| {
+            let path = substitute_fixture(path, fixture);
+            let uri = if path.contains("://") {
+                path.clone()
+            } else {
+                format!("file://{path}")
+            };
+            let mut root = Root::new(uri);
+            root.name = Path::new(&path)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned());
+            root
+        });
+        server = server.roots(Roots::list(roots));
+    }
+    if let Some(s) = &spec.sampling {
+        server = server.sampling(
+            Sampling::text(&s.text)
+                .model(&s.model)
+                .stop_reason(&s.stop_reason),
+        );
+    }
+    if let Some(e) = &spec.elicitation {
+        let content = match e.get("content") {
+            Some(c) => c.clone(),
+            None => Value::Object(
+                e.as_object()
+                    .into_iter()
+                    .flatten()
+                    .filter(|(k, _)| *k != "action")
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            ),
+        };
+        server = server.elicitation(match e.get("action").and_then(Value::as_str) {
+            Some("decline") => Elicitation::decline(),
+            Some("cancel") => Elicitation::cancel(),
+            _ => Elicitation::accept(content),
+        });
+    }
+    Ok(server)
+}
+
+fn substitute_fixture(text: &str, fixture: Option<&Path>) -> String {
+    match fixture {
+        Some(dir) => text.replace("{{fixture}}", &dir.to_string_lossy()),
+        None => text.to_owned(),
+    }
+}
+
+/// `{{fixture}}` and `{{captured}}` in every string of `value`.
+fn substitute(value: &Value, fixture: Option<&Path>, vars: &BTreeMap<String, String>) -> Value {
+    match value {
+        Value::String(s) => {
+            let mut s = substitute_fixture(s, fixture);
+            for (name, v) in vars {
+                s = s.replace(&format!("{{{{{name}}}}}", name = name), v);
+            }
+            Value::String(s)
+        }
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|v| substitute(v, fixture, vars)).collect())
+        }
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), substitute(v, fixture, vars)))
+                .collect::<Map<_, _>>(),
+        ),
+        other => other.clone(),
+    }
+}
+
+fn describe_call(tool: &str, args: &Value) -> String {
+    format!("tools/call {tool} {args}")
+}
+
+async fn run_block(
+    a: &Assertion,
+    mcp: &McpClient,
+    fixture: Option<&Path>,
+    timeout: Duration,
+) -> Result<(), Failure> {
+    // Resource subscriptions come first, so setup steps can cause updates.
+    if let Block::Resources(ResourcesBlock {
+        subscribe: Some(uri),
+        ..
+    }) = &a.block
+    {
+        let uri = substitute_fixture(uri, fixture);
+        mcp.subscribe(&uri).await.map_err(|e| {
+            Failure::new("resources/subscribe to succeed")
+                .called(format!("resources/subscribe {uri}"))
+                .but(e.to_string())
+        })?;
+    }
+    let vars = setup(&a.setup, mcp, fixture).await?;
+    match &a.block {
+        Block::Tool(block) => tool(block, mcp, fixture, &vars).await,
+        Block::Sampling(s) => {
+            let block = ToolBlock {
+                tool: s.tool.clone(),
+                args: s.args.clone(),
+                capture_progress: false,
+                expect: s.expect.clone(),
+            };
+            tool(&block, mcp, fixture, &vars).await
+        }
+        Block::Resources(block) => resources(block, mcp, fixture, timeout).await,
+        Block::Prompts(block) => prompts(block, mcp, fixture, &vars).await,
+        Block::Completion(block) => completion(block, mcp).await,
+        Block::Logging(block) => logging(block, mcp, fixture, &vars).await,
+        Block::Notifications(block) => notifications(block, mcp, fixture, &vars).await,
+        Block::Trajectory(_) => unreachable!("trajectories run without a server"),
+    }
+}
+
+async fn setup(
+    steps: &[SetupStep],
+    mcp: &McpClient,
+    fixture: Option<&Path>,
+) -> Result<BTreeMap<String, String>, Failure> {
+    let mut vars = BTreeMap::new();
+    for (i, step) in steps.iter().enumerate() {
+        let args = substitute(&step.args, fixture, &vars);
+        let call = mcp.call_tool(&step.tool, args.clone()).await;
+        let called = describe_call(&step.tool, &args);
+        let (text, _) = answered(&call).map_err(|f| Failure {
+            expected: format!("setup step {} (`{}`) to be answered", i + 1, step.tool),
+            ..f.called(&called)
+        })?;
+        for (name, path) in &step.capture {
+            let value = capture(&text, path).map_err(|why| {
+                Failure::new(format!(
+                    "setup step {} to capture `{name}` from {path}",
+                    i + 1
+                ))
+                .called(&called)
+                .but(why)
+                .got_text(&text)
+            })?;
+            vars.insert(name.clone(), value);
+        }
+    }
+    Ok(vars)
+}
+
+fn capture(text: &str, path: &str) -> Result<String, String> {
+    let doc: Value =
+        serde_json::from_str(text).map_err(|e| format!("the text is not JSON ({e})"))?;
+    expect::lookup(&doc, path).map(as_compared)
+}
+
+/// The text and isError of a call the server answered; a JSON-RPC error or
+/// a broken connection is a failure.
+fn answered(call: &ToolCall) -> Result<(String, bool), Failure> {
+    match call.outcome() {
+        ToolOutcome::Success(_) | ToolOutcome::ToolError(_) => {
+            Ok((call.text(), call.is_tool_error()))
+        }
+        ToolOutcome::RpcError(e) => Err(Failure::new("a tool result")
+            .but(format!("the server answered with {e}"))
+            .output(call.server_output())),
+        ToolOutcome::Failed(e) => Err(Failure::new("a tool result").but(e.to_string())),
+    }
+}
+
+async fn tool(
+    block: &ToolBlock,
+    mcp: &McpClient,
+    fixture: Option<&Path>,
+    vars: &BTreeMap<String, String>,
+) -> Result<(), Failure> {
+    let args = substitute(&block.args, fixture, vars);
+    let called = describe_call(&block.tool, &args);
+    let mut snapshots = BTreeMap::new();
+    for path in &block.expect.file_unchanged {
+        snapshots.insert(
+            path.clone(),
+            std::fs::read(expect::file_path(path, fixture)).ok(),
+        );
+    }
+    let call = mcp.call_tool(&block.tool, args).await;
+    let (text, is_error) = answered(&call).map_err(|f| f.called(&called))?;
+    let cx = Context {
+        is_error,
+        fixture,
+        snapshots: &snapshots,
+        progress: block.capture_progress.then(|| call.progress().len()),
+    };
+    expect::check(&block.expect, &text, &cx).map_err(|f| {
+        let f = f.called(&called).output(call.server_output());
+        match call.raw() {
+            Some(raw) => f.got_json(raw.clone()),
+            None => f.got_text(&text),
+        }
+    })
+}
+
+fn no_files() -> &'static BTreeMap<String, Option<Vec<u8>>> {
+    static EMPTY: BTreeMap<String, Option<Vec<u8>>> = BTreeMap::new();
+    &EMPTY
+}
+
+fn check_text(
+    expect: &super::assertion::Expect,
+    text: &str,
+    raw: &Value,
+    called: &str,
+    mcp: &McpClient,
+    fixture: Option<&Path>,
+) -> Result<(), Failure> {
+    let cx = Context {
+        is_error: false,
+        fixture,
+        snapshots: no_files(),
+        progress: None,
+    };
+    expect::check(expect, text, &cx).map_err(|f| {
+        f.called(called)
+            .got_json(raw.clone())
+            .output(mcp.origin().server_output())
+    })
+}
+
+async fn resources(
+    block: &ResourcesBlock,
+    mcp: &McpClient,
+    fixture: Option<&Path>,
+    timeout: Duration,
+) -> Result<(), Failure> {
+    match &block.action {
+        ResourceAction::List { cursor } => {
+            let called = format!(
+                "resources/list{}",
+                cursor
+                    .as_deref()
+                    .map(|c| format!(" cursor={c}"))
+                    .unwrap_or_default()
+            );
+            let reply = mcp
+                .list_resources_page(cursor.as_deref())
+                .await
+                .map_err(|e| {
+                    Failure::new("an answer to resources/list")
+                        .called(&called)
+                        .but(e.to_string())
+                })?;
+            let raw = reply.raw().first().cloned().unwrap_or(Value::Null);
+            check_text(&block.expect, &raw.to_string(), &raw, &called, mcp, fixture)?;
+        }
+        ResourceAction::Read(uri) => {
+            let uri = substitute_fixture(uri, fixture);
+            let called = format!("resources/read {uri}");
+            let reply = mcp.read_resource(&uri).await.map_err(|e| {
+                Failure::new("an answer to resources/read")
+                    .called(&called)
+                    .but(e.to_string())
+            })?;
+            let raw = reply.raw().first().cloned().unwrap_or(Value::Null);
+            let parts: Vec<String> = raw
+                .get("contents")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|c| {
+                    match (
+                        c.get("text").and_then(Value::as_str),
+                        c.get("blob").and_then(Value::as_str),
+                    ) {
+                        (Some(text), _) => text.to_owned(),
+                        (None, Some(blob)) => format!(
+                            "<blob mimeType={:?} len={}>",
+                            c.get("mimeType")
+                                .and_then(Value::as_str)
+                                .unwrap_or_default(),
+                            blob.len()
+                        ),
+                        _ => c.to_string(),
+                    }
+                })
+                .collect();
+            check_text(
+                &block.expect,
+                &parts.join("\n"),
+                &raw,
+                &called,
+                mcp,
+                fixture,
+            )?;
+        }
+        ResourceAction::None => {}
+    }
+    if let (Some(want), Some(uri)) = (block.expect_notification, &block.subscribe) {
+        let uri = substitute_fixture(uri, fixture);
+        let log = mcp.notifications();
+        let wait = timeout.min(NOTIFICATION_WAIT);
+        if want {
+            log.wait_for_resource_updated(&uri, wait)
+                .await
+                .map_err(|e| {
+                    Failure::new(format!(
+                        "notifications/resources/updated for {uri} (expect_notification: true)"
+                    ))
+                    .but(e.to_string())
+                    .output(mcp.origin().server_output())
+                })?;
+        } else {
+            tokio::time::sleep(SETTLE).await;
+            let updates = log.filter(|m| m.method == "notifications/resources/updated");
+            if let Some(update) = updates.first() {
+                return Err(Failure::new(format!(
+                    "no notifications/resources/updated for {uri} (expect_notification: false)"
+                ))
+                .but(format!("one arrived: {update}")));
+            }
+        }
+    }
+    if let Some(uri) = &block.unsubscribe {
+        let uri = substitute_fixture(uri, fixture);
+        mcp.unsubscribe(&uri).await.map_err(|e| {
+            Failure::new("resources/unsubscribe to succeed")
+                .called(format!("resources/unsubscribe {uri}"))
+                .but(e.to_string())
+        })?;
+    }
+    Ok(())
+}
+
+async fn prompts(
+    block: &PromptsBlock,
+    mcp: &McpClient,
+    fixture: Option<&Path>,
+    vars: &BTreeMap<String, String>,
+) -> Result<(), Failure> {
+    match &block.action {
+        PromptAction::List { cursor } => {
+            let called = "prompts/list".to_owned();
+            let reply = mcp
+                .list_prompts_page(cursor.as_deref())
+                .await
+                .map_err(|e| {
+                    Failure::new("an answer to prompts/list")
+                        .called(&called)
+                        .but(e.to_string())
+                })?;
+            let raw = reply.raw().first().cloned().unwrap_or(Value::Null);
+            check_text(&block.expect, &raw.to_string(), &raw, &called, mcp, fixture)
+        }
+        PromptAction::Get { name, arguments } => {
+            let name = substitute(&json!(name), fixture, vars)
+                .as_str()
+                .unwrap_or_default()
+                .to_owned();
+            let args: Map<String, Value> = arguments
+                .iter()
+                .map(|(k, v)| (k.clone(), substitute(&json!(v), fixture, vars)))
+                .collect();
+            let args = Value::Object(args);
+            let called = format!("prompts/get {name} {args}");
+            let reply = mcp.get_prompt(&name, args).await.map_err(|e| {
+                Failure::new("an answer to prompts/get")
+                    .called(&called)
+                    .but(e.to_string())
+            })?;
+            let raw = reply.raw().first().cloned().unwrap_or(Value::Null);
+            let mut parts = Vec::new();
+            if let Some(d) = raw
+                .get("description")
+                .and_then(Value::as_str)
+                .filter(|d| !d.is_empty())
+            {
+                parts.push(d.to_owned());
+            }
+            for message in raw
+                .get("messages")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let content = message.get("content").cloned().unwrap_or(Value::Null);
+                match (
+                    content.get("type").and_then(Value::as_str),
+                    content.get("text").and_then(Value::as_str),
+                ) {
+                    (Some("text"), Some(text)) => parts.push(text.to_owned()),
+                    _ => parts.push(content.to_string()),
+                }
+            }
+            check_text(
+                &block.expect,
+                &parts.join("\n"),
+                &raw,
+                &called,
+                mcp,
+                fixture,
+            )
+        }
+    }
+}
+
+async fn completion(block: &CompletionBlock, mcp: &McpClient) -> Result<(), Failure> {
+    let reference = if block.prompt {
+        CompletionRef::prompt(&block.name)
+    } else {
+        CompletionRef::resource(&block.name)
+    };
+    let called = format!(
+        "completion/complete {} {}={:?}",
+        block.name, block.argument, block.value
+    );
+    let reply = mcp
+        .complete(reference, &block.argument, &block.value)
+        .await
+        .map_err(|e| {
+            Failure::new("an answer to completion/complete")
+                .called(&called)
+                .but(e.to_string())
+        })?;
+    let raw = reply.raw().first().cloned().unwrap_or(Value::Null);
+    check_text(&block.expect, &raw.to_string(), &raw, &called, mcp, None)
+}
+
+/// Waits until `count` messages match (at most [`NOTIFICATION_WAIT`]), or
+/// for the trailing ones to settle when no count is wanted.
+async fn settle(
+    mcp: &McpClient,
+    count: Option<usize>,
+    matching: impl Fn(&crate::ServerMessage) -> bool,
+) {
+    match count {
+        Some(n) if n > 0 => {
+            let _ = mcp
+                .notifications()
+                .wait_for_count("", matching, n, NOTIFICATION_WAIT)
+                .await;
+        }
+        _ => tokio::time::sleep(SETTLE).await,
+    }
+}
+
+fn log_data(data: &Value) -> String {
+    match data {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+async fn logging(
+    block: &LoggingBlock,
+    mcp: &McpClient,
+    fixture: Option<&Path>,
+    vars: &BTreeMap<String, String>,
+) -> Result<(), Failure> {
+    let level = block.set_level;
+    mcp.set_log_level(level).await.map_err(|e| {
+        Failure::new("logging/setLevel to succeed")
+            .called(format!("logging/setLevel {level}"))
+            .but(e.to_string())
+    })?;
+    let mut called = format!("logging/setLevel {level}");
+    if let Some((tool, args)) = &block.tool {
+        let args = substitute(args, fixture, vars);
+        called = describe_call(tool, &args);
+        let call = mcp.call_tool(tool, args).await;
+        answered(&call).map_err(|f| f.called(&called))?;
+    }
+    settle(mcp, block.min_messages, |m| {
+        m.method == "notifications/message"
+    })
+    .await;
+    let messages = mcp.notifications().log_messages();
+    let got = || {
+        messages
+            .iter()
+            .map(|m| format!("[{}] {}", m.level, log_data(&m.data)))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let fail = |expected: String, but: String| {
+        Err(Failure::new(expected)
+            .called(&called)
+            .but(but)
+            .got_text(got())
+            .output(mcp.origin().server_output()))
+    };
+    if let Some(min) = block.min_messages
+        && messages.len() < min
+    {
+        return fail(
+            format!("at least {min} log messages (min_messages)"),
+            format!("{} arrived", messages.len()),
+        );
+    }
+    for level in &block.contains_level {
+        if !messages.iter().any(|m| &m.level.to_string() == level) {
+            return fail(
+                format!("a log message at level {level} (contains_level)"),
+                "there is none".into(),
+            );
+        }
+    }
+    for needle in &block.contains_data {
+        if !messages
+            .iter()
+            .any(|m| log_data(&m.data).contains(needle.as_str()))
+        {
+            return fail(
+                format!("a log message whose data contains {needle:?} (contains_data)"),
+                "there is none".into(),
+            );
+        }
+    }
+    Ok(())
+}
+
+async fn notifications(
+    block: &NotificationsBlock,
+    mcp: &McpClient,
+    fixture: Option<&Path>,
+    vars: &BTreeMap<String, String>,
+) -> Result<(), Failure> {
+    let args = substitute(&block.args, fixture, vars);
+    let called = describe_call(&block.tool, &args);
+    let call = mcp.call_tool(&block.tool, args).await;
+    answered(&call).map_err(|f| f.called(&called))?;
+    settle(mcp, block.min_count, |m| !m.is_request()).await;
+    let seen: Vec<(String, String)> = mcp
+        .notifications()
+        .filter(|m| !m.is_request())
+        .into_iter()
+        .map(|m| {
+            (
+                m.method,
+                if m.params.is_null() {
+                    String::new()
+                } else {
+                    m.params.to_string()
+                },
+            )
+        })
+        .collect();
+    let got = || {
+        seen.iter()
+            .map(|(m, p)| format!("{m} {p}").trim_end().to_owned())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let fail = |expected: String, but: String| {
+        Err(Failure::new(expected)
+            .called(&called)
+            .but(but)
+            .got_text(got())
+            .output(mcp.origin().server_output()))
+    };
+    if let Some(min) = block.min_count
+        && seen.len() < min
+    {
+        return fail(
+            format!("at least {min} notifications (min_count)"),
+            format!("{} arrived", seen.len()),
+        );
+    }
+    if let Some(max) = block.max_count
+        && seen.len() > max
+    {
+        return fail(
+            format!("at most {max} notifications (max_count)"),
+            format!("{} arrived", seen.len()),
+        );
+    }
+    for method in &block.methods {
+        if !seen.iter().any(|(m, _)| m == method) {
+            return fail(
+                format!("a {method} notification (methods)"),
+                "none arrived".into(),
+            );
+        }
+    }
+    for method in &block.not_methods {
+        if seen.iter().any(|(m, _)| m == method) {
+            return fail(
+                format!("no {method} notification (not_methods)"),
+                "one arrived".into(),
+            );
+        }
+    }
+    for needle in &block.contains_data {
+        if !seen.iter().any(|(_, p)| p.contains(needle.as_str())) {
+            return fail(
+                format!("a notification whose params contain {needle:?} (contains_data)"),
+                "there is none".into(),
+            );
+        }
+    }
+    for needle in &block.not_contains_data {
+        if let Some((m, _)) = seen.iter().find(|(_, p)| p.contains(needle.as_str())) {
+            return fail(
+                format!("no notification whose params contain {needle:?} (not_contains_data)"),
+                format!("{m} does"),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn trajectory(block: &TrajectoryBlock, cx: &TestContext<'_>) -> Result<(), Failure> {
+    let trace = match &block.trace {
+        TraceSource::Inline(entries) => entries.clone(),
+        TraceSource::AuditLog(path) => audit_log(&cx.resolve(path))?,
+    };
+    let names = || {
+        format!(
+            "[{}]",
+            trace
+                .iter()
+                .map(|e| e.tool.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    for check in &block.checks {
+        match check {
+            TrajectoryCheck::Order(tools) => {
+                let mut next = 0;
+                for entry in &trace {
+                    if next < tools.len() && entry.tool == tools[next] {
+                        next += 1;
+                    }
+                }
+                if next < tools.len() {
+                    let but = if next == 0 {
+                        format!("{:?} was never called", tools[0])
+                    } else {
+                        format!(
+                            "{:?} was not called after {:?}",
+                            tools[next],
+                            tools[next - 1]
+                        )
+                    };
+                    return Err(Failure::new(format!(
+                        "the tools {tools:?} called in this order (order)"
+                    ))
+                    .but(but)
+                    .got_text(names()));
+                }
+            }
+            TrajectoryCheck::Presence(tools) => {
+                if let Some(missing) = tools.iter().find(|t| !trace.iter().any(|e| &e.tool == *t)) {
+                    return Err(Failure::new(format!("calls of {tools:?} (presence)"))
+                        .but(format!("{missing:?} was never called"))
+                        .got_text(names()));
+                }
+            }
+            TrajectoryCheck::Absence(tools) => {
+                if let Some(found) = trace.iter().find(|e| tools.contains(&e.tool)) {
+                    return Err(Failure::new(format!("no calls of {tools:?} (absence)"))
+                        .but(format!("{:?} was called", found.tool))
+                        .got_text(names()));
+                }
+            }
+            TrajectoryCheck::ArgsContain { tool, args } => {
+                let expected = format!(
+                    "a call of {tool:?} with arguments {} (args_contain)",
+                    Value::Object(args.iter().cloned().collect())
+                );
+                let Some(entry) = trace.iter().find(|e| &e.tool == tool) else {
+                    return Err(Failure::new(expected)
+                        .but(format!("{tool:?} was never called"))
+                        .got_text(names()));
+                };
+                for (key, want) in args {
+                    match entry.args.get(key) {
+                        None => {
+                            return Err(Failure::new(expected)
+                                .but(format!("it was called without {key:?}"))
+                                .got_json(entry.args.clone()));
+                        }
+                        Some(found) if as_compared(found) != as_compared(want) => {
+                            return Err(Failure::new(expected)
+                                .but(format!("{key:?} was {}", as_compared(found)))
+                                .got_json(entry.args.clone()));
+                        }
+                        Some(_) => {}
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn audit_log(path: &Path) -> Result<Vec<TraceEntry>, Failure> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Failure::new(format!("the audit log {}", path.display()))
+            .but(format!("it cannot be read: {e}"))
+    })?;
+    let mut entries = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let value: Value = serde_json::from_str(line).map_err(|e| {
+            Failure::new(format!("JSON lines in the audit log {}", path.display()))
+                .but(format!("line {} is not JSON: {e}", i + 1))
+        })?;
+        if let Some(tool) = value
+            .get("tool")
+            .and_then(Value::as_str)
+            .filter(|t| !t.is_empty())
+        {
+            entries.push(TraceEntry {
+                tool: tool.to_owned(),
+                args: value
+                    .get("args")
+                    .filter(|a| a.is_object())
+                    .cloned()
+                    .unwrap_or(Value::Object(Map::new())),
+            });
+        }
+    }
+    Ok(entries)
+}

@@ -1,0 +1,241 @@
+//! Running one MCP Cases case over a raw connection: its messages are sent
+//! exactly as written, and what comes back is matched against its `out`s.
+
+use std::{collections::VecDeque, time::Duration};
+
+use serde_json::Value;
+
+use super::{
+    Outcome, TestContext,
+    cases::{Case, Step},
+    failure::{Failure, pretty},
+    pattern::Pattern,
+};
+use crate::{DEFAULT_PROTOCOL_VERSION, Error, RawConnection};
+
+/// How long each `out` is waited for unless `_timeout` says otherwise.
+const DEFAULT_WAIT: Duration = Duration::from_secs(10);
+
+pub(crate) async fn run(case: &Case, cx: &TestContext<'_>) -> Outcome {
+    let title = format!(
+        "{}:{}:{}: {} failed",
+        cx.file,
+        case.pos.line,
+        case.pos.column,
+        case.title()
+    );
+    let wait = case.timeout.or(cx.timeout).unwrap_or(DEFAULT_WAIT);
+    let fixture = match cx.copy_fixture() {
+        Ok(f) => f,
+        Err(message) => return Outcome::Failed(format!("{title}\n  {message}")),
+    };
+    let Some(mut server) = cx.default_server.clone() else {
+        return Outcome::Failed(format!(
+            "{title}\n  no server: an MCP Cases file names none, so the suite must give one \
+             (`server = ..` in `mcptest::suite!`, or `RunOptions::server`)"
+        ));
+    };
+    server = server.connect_timeout(wait);
+    if let Some(dir) = &fixture {
+        server = server.fixture_dir(dir.path());
+    }
+    let steps = case.steps.len() as u32 + 2;
+    let guard = wait * steps + Duration::from_secs(5);
+    let result = tokio::time::timeout(guard, async {
+        let mut raw = RawConnection::open(&server)
+            .await
+            .map_err(|e| Failure::new("the server to start").but(e.to_string()))?;
+        let result = exchange(case, &mut raw, wait).await;
+        let stderr = raw.stderr();
+        raw.close().await;
+        result.map_err(|mut f| {
+            if f.output.stderr.is_empty() {
+                f.output.stderr = stderr;
+            }
+            f
+        })
+    })
+    .await
+    .unwrap_or_else(|_| {
+        Err(Failure::new(format!(
+            "the case to finish within {}",
+            crate::error::fmt_duration(guard)
+        ))
+        .but("it did not"))
+    });
+    match result {
+        Ok(()) => Outcome::Passed,
+        Err(mut failure) => {
+            if let Some(dir) = fixture {
+                failure.notes.push(format!(
+                    "the fixture copy is kept at {}",
+                    dir.keep().display()
+                ));
+            }
+            Outcome::Failed(failure.render(&title))
+        }
+    }
+}
+
+/// What arrived and was not yet matched by an `out`.
+struct Inbox {
+    pending: VecDeque<Value>,
+    /// Every message received, for failure messages.
+    seen: Vec<Value>,
+}
+
+async fn exchange(case: &Case, raw: &mut RawConnection, wait: Duration) -> Result<(), Failure> {
+    if case.handshake {
+        let answer = raw
+            .initialize(DEFAULT_PROTOCOL_VERSION, wait)
+            .await
+            .map_err(|e| {
+                Failure::new("an answer to the handshake (initialize) done for the case")
+                    .but(e.to_string())
+            })?;
+        if answer.get("result").is_none() {
+            return Err(Failure::new("a result for initialize (the handshake done for the case; `_handshake: false` turns it off)").got_json(answer));
+        }
+    }
+    let mut inbox = Inbox {
+        pending: VecDeque::new(),
+        seen: Vec::new(),
+    };
+    let mut last_sent: Option<Value> = None;
+    for step in &case.steps {
+        match step {
+            Step::In { key, message, .. } => {
+                raw.send(message)
+                    .await
+                    .map_err(|e| Failure::new(format!("to send `{key}`")).but(e.to_string()))?;
+                last_sent = Some(message.clone());
+            }
+            Step::Out { key, pattern, pos } => {
+                let called = last_sent
+                    .as_ref()
+                    .map(|m| m.to_string())
+                    .unwrap_or_else(|| "(nothing sent yet)".into());
+                expect_out(raw, &mut inbox, pattern, wait)
+                    .await
+                    .map_err(|f| Failure {
+                        expected: format!("`{key}` (line {}): {}", pos.line, f.expected),
+                        ..f.called(&called)
+                    })?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn is_response(m: &Value) -> bool {
+    m.is_array()
+        || (m.get("method").is_none()
+            && (m.get("result").is_some() || m.get("error").is_some() || m.get("id").is_some()))
+}
+
+async fn expect_out(
+    raw: &mut RawConnection,
+    inbox: &mut Inbox,
+    pattern: &Pattern,
+    wait: Duration,
+) -> Result<(), Failure> {
+    let wants_response = matches!(pattern, Pattern::Array(_)) || pattern.get("method").is_none();
+    let id = pattern.get("id").and_then(Pattern::as_literal).cloned();
+    // Which arrival this `out` is about: the response with its id, the next
+    // response, or any message it matches (server notifications and requests
+    // can come in any order, and those a case does not mention are skipped).
+    let candidate = |m: &Value| -> bool {
+        if wants_response {
+            is_response(m) && id.as_ref().is_none_or(|id| m.get("id") == Some(id))
+        } else {
+            pattern.matches(m)
+        }
+    };
+    let deadline = tokio::time::Instant::now() + wait;
+    loop {
+        if let Some(at) = inbox.pending.iter().position(&candidate) {
+            let message = inbox.pending.remove(at).expect("position is in range");
+            return match pattern.mismatch(&message) {
+                None => Ok(()),
+                Some(why) => Err(mismatch(pattern, &message, why)),
+            };
+        }
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        match raw.recv(left).await {
+            Ok(message) => {
+                inbox.seen.push(message.clone());
+                inbox.pending.push_back(message);
+            }
+            Err(Error::Timeout { .. }) => return Err(nothing_matched(pattern, inbox, wait)),
+            Err(other) => {
+                return Err(Failure::new(pretty(&pattern.display())).but(other.to_string()));
+            }
+        }
+    }
+}
+
+fn mismatch(pattern: &Pattern, actual: &Value, why: String) -> Failure {
+    let expected = pattern.display();
+    Failure::new(compact_or_pretty(&expected))
+        .but(why)
+        .diff(pretty(&expected), pretty(&pattern.project(actual)))
+        .got_json(actual.clone())
+}
+
+fn compact_or_pretty(value: &Value) -> String {
+    let compact = value.to_string();
+    if compact.len() <= 100 {
+        compact
+    } else {
+        format!(
+            "\n{}",
+            pretty(value)
+                .lines()
+                .map(|l| format!("    {l}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        )
+    }
+}
+
+fn nothing_matched(pattern: &Pattern, inbox: &Inbox, wait: Duration) -> Failure {
+    let expected = pattern.display();
+    let closest = inbox
+        .pending
+        .iter()
+        .max_by_key(|m| pattern.score(m))
+        .filter(|m| pattern.score(m) > 0);
+    let arrived = if inbox.seen.is_empty() {
+        "nothing arrived".to_owned()
+    } else {
+        let methods: Vec<String> = inbox
+            .seen
+            .iter()
+            .map(|m| match m.get("method").and_then(Value::as_str) {
+                Some(method) => method.to_owned(),
+                None => format!(
+                    "response {}",
+                    m.get("id")
+                        .map(Value::to_string)
+                        .unwrap_or_else(|| "(batch)".into())
+                ),
+            })
+            .collect();
+        format!("what arrived: {}", methods.join(", "))
+    };
+    let but = format!(
+        "no matching message arrived within {}; {arrived}",
+        crate::error::fmt_duration(wait)
+    );
+    let mut failure = Failure::new(compact_or_pretty(&expected)).but(but);
+    if let Some(closest) = closest {
+        let why = pattern.mismatch(closest).unwrap_or_default();
+        failure = failure
+            .diff(pretty(&expected), pretty(&pattern.project(closest)))
+            .got_json(closest.clone());
+        failure
+            .notes
+            .push(format!("the closest message differs {why}"));
+    }
+    failure
+}

@@ -1,0 +1,41 @@
+//! The passing corpus in `suites/pass`, in both formats, as generated tests:
+//! one `#[test]` per mcp-assert file and per MCP Cases document, each against
+//! a fresh `fixture-everything` working in a fresh copy of `suites/fixtures`.
+
+use mcptest::Server;
+
+const EVERYTHING: &str = env!("CARGO_BIN_EXE_fixture-everything");
+
+mcptest::suite!(
+    "suites/pass",
+    server = Server::program(EVERYTHING).args(["--root", "{{fixture}}"]),
+    fixture = "suites/fixtures",
+);
+
+/// The macro's table lists every test, sorted by file, with stable names.
+#[test]
+fn the_generated_tests_are_sorted_and_named_after_files_and_cases() {
+    let names: Vec<&str> = pass::TESTS.iter().map(|(name, _, _)| *name).collect();
+    assert_eq!(
+        &names[..8],
+        [
+            "cases_no_handshake__without_the_handshake_a_request_before_initialize_is_refused",
+            "cases_notifications__progress_notifications_then_the_answer",
+            "cases_notifications__notifications_the_case_does_not_mention_do_not_fail_it",
+            "cases_notifications__an_error_answer",
+            "cases_tools__list_tools",
+            "cases_tools__call_echo",
+            "cases_tools__initialization_lifecycle",
+            "cases_tools__a_batch_is_sent_as_one_array",
+        ]
+    );
+    assert!(names.contains(&"echo_text_checks"));
+    let files: Vec<&str> = pass::FILES.iter().map(|f| f.path).collect();
+    let mut sorted = files.clone();
+    sorted.sort();
+    assert_eq!(files, sorted);
+    assert!(
+        files.iter().all(|f| f.starts_with("suites/pass/")),
+        "{files:?}"
+    );
+}
