@@ -155,7 +155,9 @@ fn generate(config: Config, test: TestFn, function: ItemFn) -> TokenStream {
 /// `Server::...` with every option the attribute spells.
 fn server_builder(config: &Config, krate: &syn::Path) -> TokenStream {
     let mut server = match &config.source {
-        Source::Command(line) => quote_spanned!(line.span()=> #krate::Server::command(#line)),
+        Source::Command(line) => quote_spanned! {line.span()=>
+            #krate::Server::command(::core::convert::AsRef::<str>::as_ref(&(#line)))
+        },
         Source::Bin(bin) => {
             let var = format!("CARGO_BIN_EXE_{}", bin.value());
             let message = format!(
@@ -227,7 +229,7 @@ mod tests {
             "# [cfg_attr (test , :: core :: prelude :: v1 :: test)]",
             "fn t ()",
             "async fn t (mcp : McpClient , fixture : Fixture) -> Result < () , String >",
-            ":: mcptest :: Server :: command (\"my-server --stdio\")",
+            ":: mcptest :: Server :: command (:: core :: convert :: AsRef :: < str > :: as_ref (& (\"my-server --stdio\")))",
             ". env (\"A\" , \"1\") . env (\"b.c\" , \"2\")",
             ". current_dir (\"x\")",
             ". timeout (:: mcptest :: __private :: Duration :: new (90u64 , 0u32))",
@@ -257,6 +259,7 @@ mod tests {
         ] {
             assert!(out.contains(expected), "missing {expected:?} in\n{out}");
         }
+        assert!(!out.contains(":: mcptest ::"), "`crate` replaces every path: {out}");
     }
 
     #[test]
@@ -268,6 +271,13 @@ mod tests {
             out.contains("Server :: in_process (Everything :: new (Default :: default ()))"),
             "{out}"
         );
+        let out = expand_str(r#"server = concat!(env!("BIN"), " --stdio")"#, BODY).unwrap();
+        assert!(
+            out.contains("as_ref (& (concat ! (env ! (\"BIN\") , \" --stdio\")))"),
+            "{out}"
+        );
+        let out = expand_str(r#"url = my_url()"#, BODY).unwrap();
+        assert!(out.contains("Server :: url (my_url ())"), "{out}");
         let out = expand_str(r#"crate = "renamed::inner", handler = H"#, BODY).unwrap();
         assert!(out.contains("renamed :: inner :: Server :: in_process (H)"), "{out}");
     }

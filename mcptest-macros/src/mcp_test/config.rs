@@ -30,9 +30,12 @@ const KEYS: &[(&str, &str)] = &[
 
 /// Where the server under test comes from.
 pub(crate) enum Source {
-    Command(LitStr),
+    /// A command line: a string literal (checked here) or an expression
+    /// that gives one, like `concat!(env!("X"), " --stdio")`.
+    Command(Expr),
     Bin(LitStr),
-    Url(LitStr),
+    /// A URL: a string literal (checked here) or an expression.
+    Url(Expr),
     Handler(Expr),
 }
 
@@ -125,20 +128,16 @@ impl Builder {
             }
         };
         let read = match name.as_str() {
-            "server" => string(&name, &value).and_then(|line| {
-                values::check_command(&line)?;
-                self.sources.push((key, Source::Command(line)));
-                Ok(())
+            "server" => string_or_expression(&name, &value, values::check_command).map(|()| {
+                self.sources.push((key, Source::Command(value)));
             }),
             "bin" => string(&name, &value).and_then(|bin| {
                 values::check_bin(&bin)?;
                 self.sources.push((key, Source::Bin(bin)));
                 Ok(())
             }),
-            "url" => string(&name, &value).and_then(|url| {
-                values::check_url(&url)?;
-                self.sources.push((key, Source::Url(url)));
-                Ok(())
+            "url" => string_or_expression(&name, &value, values::check_url).map(|()| {
+                self.sources.push((key, Source::Url(value)));
             }),
             "handler" => {
                 self.sources.push((key, Source::Handler(value)));
@@ -260,6 +259,25 @@ fn string(key: &str, value: &Expr) -> syn::Result<LitStr> {
             other,
             format!("`{key}` takes a string literal: {}", example(key)),
         )),
+    }
+}
+
+/// A string literal, checked with `check`, or an expression (a `concat!`, a
+/// constant, a call) whose value is only known when the test runs.
+fn string_or_expression(
+    key: &str,
+    value: &Expr,
+    check: fn(&LitStr) -> syn::Result<()>,
+) -> syn::Result<()> {
+    match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(lit), ..
+        }) => check(lit),
+        Expr::Lit(other) => Err(syn::Error::new_spanned(
+            other,
+            format!("`{key}` takes a string: {}", example(key)),
+        )),
+        _ => Ok(()),
     }
 }
 
