@@ -116,16 +116,27 @@ fn generate(config: Config, test: TestFn, function: ItemFn) -> TokenStream {
     }
 
     let server = server_builder(&config, &krate);
+    // Through a typed `let`, so that a function of the wrong type is one
+    // error on `setup`'s value.
     let setup = config.setup.as_ref().map(|setup| {
-        quote_spanned!(setup.span()=> let server = (#setup)(server);)
+        quote_spanned! {setup.span()=>
+            let setup: fn(#krate::Server) -> #krate::Server = #setup;
+            let server = setup(server);
+        }
     });
 
-    // Point a wrong return type at the return type, not at the whole call.
-    let output_check = match &sig.output {
-        ReturnType::Type(_, ty) if !mentions_impl_trait(ty) => {
-            quote_spanned!(ty.span()=> #krate::__private::assert_output::<#ty>();)
+    // Turns what the function returned into pass or fail; spanned on the
+    // return type, so an unsupported one is reported there, once.
+    let report = match &sig.output {
+        ReturnType::Default => {
+            quote!(|output: ()| #krate::__private::TestOutput::into_result(output))
         }
-        _ => TokenStream::new(),
+        ReturnType::Type(_, ty) if !mentions_impl_trait(ty) => quote_spanned! {ty.span()=>
+            |output: #ty| #krate::__private::TestOutput::into_result(output)
+        },
+        ReturnType::Type(_, ty) => quote_spanned! {ty.span()=>
+            #krate::__private::TestOutput::into_result
+        },
     };
 
     // Outside test builds (doctests, benches, trybuild) the function stays a
@@ -138,7 +149,6 @@ fn generate(config: Config, test: TestFn, function: ItemFn) -> TokenStream {
             // Keeps the user's name, so that snapshot macros that read the
             // enclosing function's name see the test's.
             #sig #block
-            #output_check
             #krate::__private::run(
                 #spec,
                 || {
@@ -147,6 +157,7 @@ fn generate(config: Config, test: TestFn, function: ItemFn) -> TokenStream {
                     server
                 },
                 #name,
+                #report,
             )
         }
     }
@@ -234,9 +245,9 @@ mod tests {
             ". current_dir (\"x\")",
             ". timeout (:: mcptest :: __private :: Duration :: new (90u64 , 0u32))",
             ". protocol_version (\"2025-03-26\")",
-            "let server = (my :: setup) (server) ;",
+            "let setup : fn (:: mcptest :: Server) -> :: mcptest :: Server = my :: setup ;",
             ". flavor (:: mcptest :: __private :: Flavor :: MultiThread)",
-            ":: mcptest :: __private :: assert_output :: < Result < () , String > > () ;",
+            "| output : Result < () , String > | :: mcptest :: __private :: TestOutput :: into_result (output)",
         ] {
             assert!(out.contains(expected), "missing {expected:?} in\n{out}");
         }
@@ -259,13 +270,19 @@ mod tests {
         ] {
             assert!(out.contains(expected), "missing {expected:?} in\n{out}");
         }
-        assert!(!out.contains(":: mcptest ::"), "`crate` replaces every path: {out}");
+        assert!(
+            !out.contains(":: mcptest ::"),
+            "`crate` replaces every path: {out}"
+        );
     }
 
     #[test]
     fn url_and_handler_sources() {
         let out = expand_str(r#"url = "http://127.0.0.1:1/mcp""#, BODY).unwrap();
-        assert!(out.contains("Server :: url (\"http://127.0.0.1:1/mcp\")"), "{out}");
+        assert!(
+            out.contains("Server :: url (\"http://127.0.0.1:1/mcp\")"),
+            "{out}"
+        );
         let out = expand_str(r#"handler = Everything::new(Default::default())"#, BODY).unwrap();
         assert!(
             out.contains("Server :: in_process (Everything :: new (Default :: default ()))"),
@@ -279,7 +296,10 @@ mod tests {
         let out = expand_str(r#"url = my_url()"#, BODY).unwrap();
         assert!(out.contains("Server :: url (my_url ())"), "{out}");
         let out = expand_str(r#"crate = "renamed::inner", handler = H"#, BODY).unwrap();
-        assert!(out.contains("renamed :: inner :: Server :: in_process (H)"), "{out}");
+        assert!(
+            out.contains("renamed :: inner :: Server :: in_process (H)"),
+            "{out}"
+        );
     }
 
     #[test]
@@ -300,7 +320,10 @@ mod tests {
         ];
         assert_eq!(errors.len(), expected.len(), "{errors:#?}");
         for (error, expected) in errors.iter().zip(expected) {
-            assert!(error.contains(expected), "{error:?} should contain {expected:?}");
+            assert!(
+                error.contains(expected),
+                "{error:?} should contain {expected:?}"
+            );
         }
     }
 
@@ -308,15 +331,24 @@ mod tests {
     fn a_missing_source_is_reported() {
         let errors = messages("", BODY);
         assert_eq!(errors.len(), 1);
-        assert!(errors[0].contains("needs to know where the server comes from"), "{errors:?}");
+        assert!(
+            errors[0].contains("needs to know where the server comes from"),
+            "{errors:?}"
+        );
         let errors = messages(r#"timeout = "1s""#, BODY);
-        assert!(errors[0].contains("needs to know where the server comes from"), "{errors:?}");
+        assert!(
+            errors[0].contains("needs to know where the server comes from"),
+            "{errors:?}"
+        );
     }
 
     #[test]
     fn not_a_function() {
         let error = expand_str(r#"server = "x""#, "struct S;").unwrap_err();
-        assert!(error.to_string().contains("goes on an `async fn`"), "{error}");
+        assert!(
+            error.to_string().contains("goes on an `async fn`"),
+            "{error}"
+        );
     }
 
     #[test]
@@ -324,9 +356,16 @@ mod tests {
         let item: TokenStream = "#[tokio::test] #[ignore] async fn t(mcp: McpClient) { body() }"
             .parse()
             .unwrap();
-        let out = recover(syn::Error::new(proc_macro2::Span::call_site(), "boom"), item).to_string();
+        let out = recover(
+            syn::Error::new(proc_macro2::Span::call_site(), "boom"),
+            item,
+        )
+        .to_string();
         assert!(out.contains("compile_error"), "{out}");
-        assert!(out.contains("# [allow (dead_code)] # [ignore] async fn t"), "{out}");
+        assert!(
+            out.contains("# [allow (dead_code)] # [ignore] async fn t"),
+            "{out}"
+        );
         assert!(!out.contains("tokio"), "{out}");
     }
 }

@@ -129,10 +129,6 @@ impl<E: Display> TestOutput for Result<(), E> {
     }
 }
 
-/// Compiles only for a supported return type; the macro calls it with the
-/// return type's span, so a wrong type is reported there.
-pub const fn assert_output<T: TestOutput>() {}
-
 enum Ended<T> {
     NoServer { server: String, error: Error },
     Returned(T),
@@ -144,11 +140,18 @@ enum Ended<T> {
 ///
 /// The client is also shut down when the body panics (its `Drop` kills and
 /// reaps the server), and the fixture copy is kept whenever the test fails.
+///
+/// `report` is [`TestOutput::into_result`] for the function's return type; it
+/// is passed in rather than required of `B::Output` so that the macro can
+/// report an unsupported return type once, on the return type.
 #[track_caller]
-pub fn run<Args, B>(spec: TestSpec, server: impl FnOnce() -> Server, body: B)
-where
+pub fn run<Args, B>(
+    spec: TestSpec,
+    server: impl FnOnce() -> Server,
+    body: B,
+    report: impl FnOnce(B::Output) -> Result<(), String>,
+) where
     B: TestBody<Args>,
-    B::Output: TestOutput,
 {
     let source = spec.fixture.map(std::path::Path::new);
     let fixture = if source.is_some() || B::TAKES_FIXTURE {
@@ -199,7 +202,7 @@ where
             panic!("mcptest: cannot start the server under test ({server}): {error}")
         }
         Ended::Returned(output) => {
-            if let Err(message) = output.into_result() {
+            if let Err(message) = report(output) {
                 panic!("{message}")
             }
         }

@@ -253,7 +253,8 @@ fn copy_tree(from: &Path, to: &Path) -> io::Result<()> {
     let entries = fs::read_dir(from)
         .map_err(|e| with_context(e, &format!("cannot read {}", from.display())))?;
     for entry in entries {
-        let entry = entry.map_err(|e| with_context(e, &format!("cannot read {}", from.display())))?;
+        let entry =
+            entry.map_err(|e| with_context(e, &format!("cannot read {}", from.display())))?;
         let source = entry.path();
         let target = to.join(entry.file_name());
         let kind = entry
@@ -293,8 +294,8 @@ fn copy_symlink(source: &Path, target: &Path) -> io::Result<()> {
 
 fn list_files(root: &Path, relative: &Path, files: &mut Vec<PathBuf>) -> io::Result<()> {
     let dir = root.join(relative);
-    for entry in
-        fs::read_dir(&dir).map_err(|e| with_context(e, &format!("cannot read {}", dir.display())))?
+    for entry in fs::read_dir(&dir)
+        .map_err(|e| with_context(e, &format!("cannot read {}", dir.display())))?
     {
         let entry = entry?;
         let path = relative.join(entry.file_name());

@@ -72,7 +72,11 @@ async fn the_server_works_in_a_copy_of_the_fixture(mcp: McpClient, fixture: Fixt
     assert_eq!(mcp.fixture_dir(), Some(fixture.path()));
 
     assert_eq!(read_via_server(&mcp, "notes.txt").await, "original\n");
-    assert!(read_via_server(&mcp, "docs/readme.md").await.contains("nested file"));
+    assert!(
+        read_via_server(&mcp, "docs/readme.md")
+            .await
+            .contains("nested file")
+    );
 
     write_via_server(&mcp, "notes.txt", "changed").await;
     write_via_server(&mcp, "new/file.txt", "new").await;
@@ -277,7 +281,9 @@ fn run_failing(test: &str) -> (String, String) {
 /// The kept directory named in `mcptest: the test `name` failed; its fixture
 /// directory is kept at <path> (a copy of <original>)`.
 fn kept_path(stderr: &str, test: &str) -> PathBuf {
-    let prefix = format!("mcptest: the test `mcp_test_fixture::{test}` failed; its fixture directory is kept at ");
+    let prefix = format!(
+        "mcptest: the test `mcp_test_fixture::{test}` failed; its fixture directory is kept at "
+    );
     let line = stderr
         .lines()
         .find_map(|line| line.strip_prefix(&prefix))
@@ -286,7 +292,10 @@ fn kept_path(stderr: &str, test: &str) -> PathBuf {
         " (a copy of {})",
         Path::new(ORIGINAL).canonicalize().unwrap().display()
     );
-    PathBuf::from(line.strip_suffix(&suffix).unwrap_or_else(|| panic!("{line}")))
+    PathBuf::from(
+        line.strip_suffix(&suffix)
+            .unwrap_or_else(|| panic!("{line}")),
+    )
 }
 
 #[test]
@@ -319,10 +328,7 @@ fn a_test_returning_err_keeps_its_copy_and_prints_where() {
     std::fs::remove_dir_all(&kept).unwrap();
 }
 
-#[mcp_test(
-    bin = "fixture-everything",
-    fixture = "tests/fixtures/workspace"
-)]
+#[mcp_test(bin = "fixture-everything", fixture = "tests/fixtures/workspace")]
 #[should_panic(expected = "an expected panic")]
 async fn a_should_panic_test_removes_its_copy_when_it_panics(_mcp: McpClient, fixture: Fixture) {
     remember(&fixture);

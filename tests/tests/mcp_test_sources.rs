@@ -23,7 +23,11 @@ async fn bin_starts_a_binary_of_this_package(mcp: McpClient) {
 #[mcp_test(bin = "fixture-everything", args = ["--page-size", "2"])]
 async fn args_are_passed_to_the_binary(mcp: McpClient) {
     let page = mcp.list_tools_page(None).await.unwrap();
-    assert_eq!(page.value().tools.len(), 2, "--page-size 2 reached the server");
+    assert_eq!(
+        page.value().tools.len(),
+        2,
+        "--page-size 2 reached the server"
+    );
 }
 
 // `server` is split like a shell would; the quotes keep a path with spaces whole.
@@ -142,7 +146,8 @@ async fn flavor_multi_thread_runs_on_a_worker_pool(mcp: McpClient) {
     );
     // Work spawned onto the pool can use the client concurrently.
     let clone = mcp.clone();
-    let spawned = tokio::spawn(async move { clone.call_tool("add", json!({"a": 1, "b": 1})).await });
+    let spawned =
+        tokio::spawn(async move { clone.call_tool("add", json!({"a": 1, "b": 1})).await });
     assert_eq!(spawned.await.unwrap().text(), "2");
 }
 
@@ -165,7 +170,9 @@ async fn a_test_may_return_ok(mcp: McpClient) -> Result<(), mcptest::Error> {
 
 #[mcp_test(bin = "fixture-everything")]
 #[should_panic(expected = "the test returned an error: server exited")]
-async fn a_test_that_returns_err_fails_with_the_error(mcp: McpClient) -> Result<(), mcptest::Error> {
+async fn a_test_that_returns_err_fails_with_the_error(
+    mcp: McpClient,
+) -> Result<(), mcptest::Error> {
     let status = mcp.clone().close().await;
     assert!(status.is_some());
     // The server is gone: this fails, and the test fails with that error.
@@ -208,5 +215,9 @@ async fn insta_sees_the_test_name(_mcp: McpClient) {
     while let Some(outer) = name.strip_suffix("::{{closure}}") {
         name = outer;
     }
-    assert_eq!(name.rsplit("::").next(), Some("insta_sees_the_test_name"), "{name}");
+    assert_eq!(
+        name.rsplit("::").next(),
+        Some("insta_sees_the_test_name"),
+        "{name}"
+    );
 }

@@ -19,9 +19,7 @@ fn remember(mcp: &McpClient) {
 /// The last test's server is gone now: not running, not a zombie of ours,
 /// and nothing left in its process group.
 fn assert_reaped() {
-    let pid = PID
-        .with(Cell::take)
-        .expect("the test recorded its server");
+    let pid = PID.with(Cell::take).expect("the test recorded its server");
     procs::assert_gone(pid, Duration::ZERO);
     assert!(
         procs::zombie_children().iter().all(|row| row.pid != pid),
@@ -124,10 +122,15 @@ fn generated_tests_are_plain_tests() {
         .unwrap();
     let ignored = String::from_utf8(ignored.stdout).unwrap();
     assert!(
-        ignored.lines().any(|line| line == "ignored_but_listed: test"),
+        ignored
+            .lines()
+            .any(|line| line == "ignored_but_listed: test"),
         "{ignored}"
     );
-    assert!(!ignored.lines().any(|line| line == "passes: test"), "{ignored}");
+    assert!(
+        !ignored.lines().any(|line| line == "passes: test"),
+        "{ignored}"
+    );
 
     // Filtering by name runs exactly that test.
     let run = Command::new(&me)

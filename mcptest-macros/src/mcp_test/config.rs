@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use proc_macro2::TokenStream;
 use syn::{
-    Expr, ExprLit, Ident, Lit, LitStr, Meta, MetaList, Path, Token, ext::IdentExt,
-    parse::Parser, punctuated::Punctuated, spanned::Spanned,
+    Expr, ExprLit, Ident, Lit, LitStr, Meta, MetaList, Path, Token, ext::IdentExt, parse::Parser,
+    punctuated::Punctuated, spanned::Spanned,
 };
 
 use super::{Errors, values};
@@ -123,7 +123,10 @@ impl Builder {
         let value = match meta {
             Meta::NameValue(pair) => pair.value,
             other => {
-                errors.at(&other, format!("`{name}` needs a value: {}", example(&name)));
+                errors.at(
+                    &other,
+                    format!("`{name}` needs a value: {}", example(&name)),
+                );
                 return;
             }
         };
@@ -178,7 +181,11 @@ impl Builder {
     fn build(self, anchor: TokenStream, errors: &mut Errors) -> Option<Config> {
         let mut sources = self.sources.into_iter();
         let Some((source_key, source)) = sources.next() else {
-            if !self.seen.iter().any(|k| matches!(k.as_str(), "server" | "bin" | "url" | "handler")) {
+            if !self
+                .seen
+                .iter()
+                .any(|k| matches!(k.as_str(), "server" | "bin" | "url" | "handler"))
+            {
                 errors.at(
                     anchor,
                     format!(
@@ -285,7 +292,10 @@ fn read_args(value: &Expr) -> syn::Result<Vec<LitStr>> {
     let Expr::Array(array) = value else {
         return Err(syn::Error::new_spanned(
             value,
-            format!("`args` takes an array of string literals: {}", example("args")),
+            format!(
+                "`args` takes an array of string literals: {}",
+                example("args")
+            ),
         ));
     };
     let mut args = Vec::new();
@@ -295,7 +305,10 @@ fn read_args(value: &Expr) -> syn::Result<Vec<LitStr>> {
             Expr::Lit(ExprLit {
                 lit: Lit::Str(lit), ..
             }) => args.push(lit.clone()),
-            other => errors.at(other, "each of `args` is a string literal, like \"--stdio\""),
+            other => errors.at(
+                other,
+                "each of `args` is a string literal, like \"--stdio\"",
+            ),
         }
     }
     errors.finish().map(|()| args)
@@ -367,7 +380,10 @@ fn crate_path(value: &Expr) -> syn::Result<Path> {
         Expr::Lit(ExprLit {
             lit: Lit::Str(lit), ..
         }) => lit.parse::<Path>().map_err(|_| {
-            syn::Error::new(lit.span(), format!("`crate` takes a path: {}", example("crate")))
+            syn::Error::new(
+                lit.span(),
+                format!("`crate` takes a path: {}", example("crate")),
+            )
         }),
         other => Err(syn::Error::new(
             other.span(),

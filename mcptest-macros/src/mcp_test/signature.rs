@@ -11,7 +11,8 @@ pub(crate) struct TestFn {
     pub(crate) expect_panic: bool,
 }
 
-const SIGNATURE: &str = "`async fn name(mcp: McpClient)` or `async fn name(mcp: McpClient, fixture: Fixture)`";
+const SIGNATURE: &str =
+    "`async fn name(mcp: McpClient)` or `async fn name(mcp: McpClient, fixture: Fixture)`";
 
 /// An attribute that makes a test by itself: `#[test]`, `#[tokio::test]`,
 /// `#[mcp_test]`, ...
@@ -75,7 +76,9 @@ fn check_inputs(function: &ItemFn, errors: &mut Errors) {
             FnArg::Receiver(receiver) => {
                 errors.at(
                     receiver,
-                    format!("an `#[mcp_test]` function is a free function, without `self`: {SIGNATURE}"),
+                    format!(
+                        "an `#[mcp_test]` function is a free function, without `self`: {SIGNATURE}"
+                    ),
                 );
                 continue;
             }
@@ -90,6 +93,10 @@ fn check_inputs(function: &ItemFn, errors: &mut Errors) {
             (1, Some("McpClient")) => errors.at(
                 ty,
                 "the test gets one client, first; the second parameter is the fixture: `fixture: Fixture`",
+            ),
+            (0, _) if is_reference_to_client(ty) => errors.at(
+                ty,
+                "the test owns its client: take it by value, `mcp: McpClient` (it is cheap to clone)",
             ),
             (0, _) => errors.at(
                 ty,
@@ -129,6 +136,18 @@ fn type_name(ty: &Type) -> Option<String> {
     }
 }
 
+fn is_reference_to_client(ty: &Type) -> bool {
+    matches!(ty, Type::Reference(reference) if type_name(&reference.elem).as_deref() == Some("McpClient"))
+}
+
+/// The type as written, without the spaces token streams put around `::`.
 fn tokens(ty: &Type) -> String {
-    quote::quote!(#ty).to_string()
+    quote::quote!(#ty)
+        .to_string()
+        .replace(" :: ", "::")
+        .replace(":: ", "::")
+        .replace(" <", "<")
+        .replace("< ", "<")
+        .replace(" >", ">")
+        .replace("& ", "&")
 }

@@ -109,7 +109,9 @@ pub(crate) fn flavor(lit: &LitStr) -> syn::Result<bool> {
         "multi_thread" => Ok(true),
         other => Err(error(
             lit,
-            format!("unknown flavor {other:?}; use \"current_thread\" (the default) or \"multi_thread\""),
+            format!(
+                "unknown flavor {other:?}; use \"current_thread\" (the default) or \"multi_thread\""
+            ),
         )),
     }
 }
@@ -138,7 +140,9 @@ pub(crate) fn check_fixture(lit: &LitStr) -> syn::Result<()> {
         Ok(meta) if meta.is_dir() => Ok(()),
         Ok(_) => Err(error(
             lit,
-            format!("the fixture {value:?} is a file; `fixture` names a directory to copy for each test"),
+            format!(
+                "the fixture {value:?} is a file; `fixture` names a directory to copy for each test"
+            ),
         )),
         Err(_) => Err(error(
             lit,
@@ -177,7 +181,15 @@ mod tests {
         for good in ["2024-11-05", "2025-11-25", "2026-07-28", "2099-01-31"] {
             check_protocol(&lit(good)).unwrap();
         }
-        for bad in ["2025-13-01", "2025-11-32", "2025-11-00", "25-11-25", "2025/11/25", "latest", ""] {
+        for bad in [
+            "2025-13-01",
+            "2025-11-32",
+            "2025-11-00",
+            "25-11-25",
+            "2025/11/25",
+            "latest",
+            "",
+        ] {
             let e = check_protocol(&lit(bad)).unwrap_err().to_string();
             assert!(e.contains("YYYY-MM-DD"), "{bad}: {e}");
         }
@@ -186,8 +198,18 @@ mod tests {
     #[test]
     fn commands_urls_bins_flavors() {
         check_command(&lit("npx -y \"a b\"")).unwrap();
-        assert!(check_command(&lit("broken \"quote")).unwrap_err().to_string().contains("quotes"));
-        assert!(check_command(&lit("  ")).unwrap_err().to_string().contains("empty"));
+        assert!(
+            check_command(&lit("broken \"quote"))
+                .unwrap_err()
+                .to_string()
+                .contains("quotes")
+        );
+        assert!(
+            check_command(&lit("  "))
+                .unwrap_err()
+                .to_string()
+                .contains("empty")
+        );
         check_url(&lit("http://127.0.0.1:1/mcp")).unwrap();
         check_url(&lit("https://example.test/mcp")).unwrap();
         assert!(check_url(&lit("127.0.0.1:1")).is_err());
@@ -196,14 +218,21 @@ mod tests {
         assert!(check_bin(&lit("")).is_err());
         assert!(!flavor(&lit("current_thread")).unwrap());
         assert!(flavor(&lit("multi_thread")).unwrap());
-        assert!(flavor(&lit("multi")).unwrap_err().to_string().contains("multi_thread"));
+        assert!(
+            flavor(&lit("multi"))
+                .unwrap_err()
+                .to_string()
+                .contains("multi_thread")
+        );
     }
 
     #[test]
     fn fixture_paths_are_relative_to_the_crate() {
         check_fixture(&lit("src")).unwrap();
         check_fixture(&lit(env!("CARGO_MANIFEST_DIR"))).unwrap();
-        let e = check_fixture(&lit("tests/fixtures/nope")).unwrap_err().to_string();
+        let e = check_fixture(&lit("tests/fixtures/nope"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("does not exist"), "{e}");
         let e = check_fixture(&lit("Cargo.toml")).unwrap_err().to_string();
         assert!(e.contains("is a file"), "{e}");
