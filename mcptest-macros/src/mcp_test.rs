@@ -139,7 +139,7 @@ fn generate(config: Config, test: TestFn, function: ItemFn) -> TokenStream {
         },
     };
 
-    // Outside test builds (doctests, benches, trybuild) the function stays a
+    // Outside test builds (doctests, binaries, trybuild) the function stays a
     // plain function that can be called, instead of disappearing.
     quote! {
         #(#attrs)*
