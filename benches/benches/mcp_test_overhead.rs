@@ -4,12 +4,13 @@
 //! Each run is one whole test: a tokio runtime, spawning `bench-server`, the
 //! handshake, one `tools/call`, closing the client (the server reaped). The
 //! attribute's run also copies a small fixture directory (5 files, 3 KiB) and
-//! removes the copy. Three variants:
+//! removes the copy. Four variants:
 //!
 //! - `raw_harness`: what a `#[tokio::test]` written by hand does;
 //! - `raw_harness_with_copy`: the same plus `Fixture::copy_from`, the work the
 //!   attribute's `fixture` option stands for;
-//! - `mcp_test`: the runner `#[mcp_test]` expands to, with a fixture copy.
+//! - `mcp_test`: the runner `#[mcp_test]` expands to, with a fixture copy;
+//! - `mcp_test_without_fixture`: the same without `fixture`.
 //!
 //! Criterion reports each; then the variants run interleaved (so drift in
 //! machine load hits all alike) and the ratios of their medians are printed.
@@ -86,12 +87,30 @@ fn raw_harness_with_copy() {
     });
 }
 
+/// The same without `fixture` (the server reads the original directory), to
+/// tell the attribute's machinery apart from the cost of the copy.
+fn with_the_attribute_without_fixture() {
+    async fn read_one_file(mcp: McpClient) {
+        one_call(&mcp).await;
+    }
+    mcptest::__private::run(
+        mcptest::__private::TestSpec::new(concat!(module_path!(), "::read_one_file")),
+        || Server::program(SERVER).args(["--root", FIXTURE]),
+        read_one_file,
+        |output: ()| mcptest::__private::TestOutput::into_result(output),
+    )
+}
+
 type Variant = (&'static str, fn());
 
-const VARIANTS: [Variant; 3] = [
+const VARIANTS: [Variant; 4] = [
     ("raw_harness", raw_harness),
     ("raw_harness_with_copy", raw_harness_with_copy),
     ("mcp_test", with_the_attribute),
+    (
+        "mcp_test_without_fixture",
+        with_the_attribute_without_fixture,
+    ),
 ];
 
 fn per_test(c: &mut Criterion) {
@@ -110,7 +129,7 @@ fn median(mut samples: Vec<Duration>) -> Duration {
 }
 
 fn ratios() {
-    let mut samples: [Vec<Duration>; 3] = Default::default();
+    let mut samples: [Vec<Duration>; 4] = Default::default();
     // Warm up the page cache and the allocator first.
     for (_, run) in VARIANTS {
         run();
@@ -124,12 +143,13 @@ fn ratios() {
             samples[index].push(started.elapsed());
         }
     }
-    let [raw, raw_copy, attribute] = samples.map(median);
+    let [raw, raw_copy, attribute, attribute_alone] = samples.map(median);
     println!("\nper-test cost, median of {ROUNDS} interleaved runs each:");
     for (name, time) in [
         ("raw harness", raw),
         ("raw harness + fixture copy", raw_copy),
         ("#[mcp_test] (with fixture copy)", attribute),
+        ("#[mcp_test] without a fixture", attribute_alone),
     ] {
         println!("  {name:<34} {:>9.3} ms", time.as_secs_f64() * 1e3);
     }
@@ -139,8 +159,12 @@ fn ratios() {
         ratio(attribute, raw)
     );
     println!(
-        "  #[mcp_test] / raw harness + copy   {:>9.3}   (the attribute's own overhead)",
+        "  #[mcp_test] / raw harness + copy   {:>9.3}   (the same work written by hand)",
         ratio(attribute, raw_copy)
+    );
+    println!(
+        "  #[mcp_test] without fixture / raw  {:>9.3}   (the attribute's own machinery)",
+        ratio(attribute_alone, raw)
     );
 }
 
