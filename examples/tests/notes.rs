@@ -3,17 +3,10 @@
 use mcptest::prelude::*;
 use mcptest_examples::Notes;
 
-/// The real binary, over stdio, exactly as a client would start it.
-async fn notes_server() -> McpClient {
-    Server::program(env!("CARGO_BIN_EXE_notes-server"))
-        .connect()
-        .await
-        .expect("the notes server starts")
-}
-
-#[tokio::test]
-async fn a_saved_note_can_be_read_back() {
-    let mcp = notes_server().await;
+// Each test gets a fresh `notes-server` process (the real binary, over stdio,
+// exactly as a client would start it), stopped and reaped when the test ends.
+#[mcp_test(bin = "notes-server")]
+async fn a_saved_note_can_be_read_back(mcp: McpClient) {
     let saved = mcp
         .call_tool(
             "add_note",
@@ -29,9 +22,8 @@ async fn a_saved_note_can_be_read_back() {
     assert_eq!(read.text(), "eggs, flour");
 }
 
-#[tokio::test]
-async fn a_missing_note_is_a_tool_error_not_a_crash() {
-    let mcp = notes_server().await;
+#[mcp_test(bin = "notes-server")]
+async fn a_missing_note_is_a_tool_error_not_a_crash(mcp: McpClient) {
     let read = mcp.call_tool("get_note", json!({"title": "nope"})).await;
     assert!(read.is_tool_error(), "{read:?}");
     assert_eq!(read.text(), "no note titled \"nope\"");
@@ -39,9 +31,8 @@ async fn a_missing_note_is_a_tool_error_not_a_crash() {
     mcp.ping().await.unwrap();
 }
 
-#[tokio::test]
-async fn bad_arguments_are_reported_back_as_a_tool_error() {
-    let mcp = notes_server().await;
+#[mcp_test(bin = "notes-server")]
+async fn bad_arguments_are_reported_back_as_a_tool_error(mcp: McpClient) {
     let call = mcp.call_tool("add_note", json!({"title": 42})).await;
     // rmcp answers arguments that do not fit the input schema with
     // `isError: true`, so a model can read the problem and retry.
@@ -49,9 +40,8 @@ async fn bad_arguments_are_reported_back_as_a_tool_error() {
     assert!(call.text().contains("expected a string"), "{}", call.text());
 }
 
-#[tokio::test]
-async fn search_returns_structured_matches() {
-    let mcp = notes_server().await;
+#[mcp_test(bin = "notes-server")]
+async fn search_returns_structured_matches(mcp: McpClient) {
     mcp.call_tool("add_note", json!({"title": "rust", "body": "ownership"}))
         .await;
     mcp.call_tool("add_note", json!({"title": "go", "body": "goroutines"}))
@@ -63,9 +53,8 @@ async fn search_returns_structured_matches() {
     );
 }
 
-#[tokio::test]
-async fn every_tool_is_listed_with_an_object_schema() {
-    let mcp = notes_server().await;
+#[mcp_test(bin = "notes-server")]
+async fn every_tool_is_listed_with_an_object_schema(mcp: McpClient) {
     let tools = mcp.list_tools().await.unwrap();
     let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     names.sort();
@@ -89,9 +78,8 @@ async fn every_tool_is_listed_with_an_object_schema() {
     }
 }
 
-#[tokio::test]
-async fn notes_are_resources_too() {
-    let mcp = notes_server().await;
+#[mcp_test(bin = "notes-server")]
+async fn notes_are_resources_too(mcp: McpClient) {
     mcp.call_tool("add_note", json!({"title": "todo", "body": "write tests"}))
         .await;
     let resources = mcp.list_resources().await.unwrap();
@@ -104,9 +92,8 @@ async fn notes_are_resources_too() {
     assert_eq!(missing.json_rpc_code(), Some(-32002), "{missing}");
 }
 
-#[tokio::test]
-async fn the_summarize_prompt_quotes_the_note() {
-    let mcp = notes_server().await;
+#[mcp_test(bin = "notes-server")]
+async fn the_summarize_prompt_quotes_the_note(mcp: McpClient) {
     mcp.call_tool(
         "add_note",
         json!({"title": "idea", "body": "a test tool for MCP"}),
@@ -127,9 +114,8 @@ async fn the_summarize_prompt_quotes_the_note() {
 
 /// The same server hosted in-process: no subprocess, microseconds per test,
 /// and breakpoints in the server code work.
-#[tokio::test]
-async fn in_process_hosting_runs_the_same_handler() {
-    let mcp = Server::in_process(Notes::new()).connect().await.unwrap();
+#[mcp_test(handler = Notes::new())]
+async fn in_process_hosting_runs_the_same_handler(mcp: McpClient) {
     assert_eq!(mcp.server_info().name, "notes");
     mcp.call_tool("add_note", json!({"title": "fast", "body": "no process"}))
         .await;

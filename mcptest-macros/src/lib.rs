@@ -14,3 +14,18 @@ pub fn suite(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
 }
+
+mod mcp_test;
+
+/// Runs an async function as a test against a fresh MCP server; documented
+/// at `mcptest::mcp_test`.
+#[proc_macro_attribute]
+pub fn mcp_test(
+    args: proc_macro::TokenStream,
+    item: proc_macro::TokenStream,
+) -> proc_macro::TokenStream {
+    let item = proc_macro2::TokenStream::from(item);
+    mcp_test::expand(args.into(), item.clone())
+        .unwrap_or_else(|errors| mcp_test::recover(errors, item))
+        .into()
+}

@@ -36,6 +36,7 @@ pub mod __private;
 mod client;
 mod error;
 pub mod expect;
+mod fixture;
 mod notifications;
 mod raw;
 mod server;
@@ -49,6 +50,7 @@ pub use client::{
     ToolCall, ToolCallStart, ToolOutcome,
 };
 pub use error::{Error, ServerOutput};
+pub use fixture::Fixture;
 pub use notifications::{ListKind, LogLevel, LogMessage, Notifications, ServerMessage};
 pub use raw::RawConnection;
 pub use server::{
@@ -80,12 +82,16 @@ pub use mcptest_macros::suite;
 /// version-matched dependency of their own.
 pub use rmcp;
 
+#[doc = include_str!("mcp_test.md")]
+pub use mcptest_macros::mcp_test;
+
 /// Everything a test file needs: `use mcptest::prelude::*;`
 pub mod prelude {
     pub use crate::{
         CompletionRef, Elicitation, Error, ListKind, LogLevel, McpClient, Notifications, Roots,
         Sampling, Server, ToolCall, ToolOutcome,
     };
+    pub use crate::{Fixture, mcp_test};
     pub use crate::{
         assert_json_snapshot, assert_snapshot,
         expect::{self, Check, ContentKind, FileSnapshot, SoftChecks},

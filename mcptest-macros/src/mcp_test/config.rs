@@ -1,0 +1,393 @@
+//! The attribute's arguments: read one key at a time into a builder whose
+//! setters reject repeats, then checked as a whole.
+
+use std::time::Duration;
+
+use proc_macro2::TokenStream;
+use syn::{
+    Expr, ExprLit, Ident, Lit, LitStr, Meta, MetaList, Path, Token, ext::IdentExt, parse::Parser,
+    punctuated::Punctuated, spanned::Spanned,
+};
+
+use super::{Errors, values};
+
+/// Every key, with the example shown when it is misused.
+const KEYS: &[(&str, &str)] = &[
+    ("server", r#"server = "my-server --stdio""#),
+    ("bin", r#"bin = "my-server""#),
+    ("url", r#"url = "http://127.0.0.1:3001/mcp""#),
+    ("handler", "handler = MyServer::new()"),
+    ("args", r#"args = ["--root", "{{fixture}}"]"#),
+    ("env", r#"env(RUST_LOG = "debug")"#),
+    ("cwd", r#"cwd = "tests/fixtures""#),
+    ("fixture", r#"fixture = "tests/fixtures/notes""#),
+    ("timeout", r#"timeout = "30s""#),
+    ("protocol", r#"protocol = "2025-11-25""#),
+    ("setup", "setup = my_setup"),
+    ("flavor", r#"flavor = "multi_thread""#),
+    ("crate", "crate = mcptest"),
+];
+
+/// Where the server under test comes from.
+pub(crate) enum Source {
+    /// A command line: a string literal (checked here) or an expression
+    /// that gives one, like `concat!(env!("X"), " --stdio")`.
+    Command(Expr),
+    Bin(LitStr),
+    /// A URL: a string literal (checked here) or an expression.
+    Url(Expr),
+    Handler(Expr),
+}
+
+/// A checked attribute.
+pub(crate) struct Config {
+    pub(crate) source: Source,
+    pub(crate) args: Vec<LitStr>,
+    pub(crate) env: Vec<(LitStr, LitStr)>,
+    pub(crate) cwd: Option<LitStr>,
+    pub(crate) fixture: Option<LitStr>,
+    pub(crate) timeout: Option<Duration>,
+    pub(crate) protocol: Option<LitStr>,
+    pub(crate) setup: Option<Expr>,
+    pub(crate) multi_thread: bool,
+    pub(crate) krate: Option<Path>,
+}
+
+/// Reads the attribute's arguments. `anchor` is what an error about the
+/// attribute as a whole points at. Returns `None` when nothing usable came
+/// out; every problem is in `errors`.
+pub(crate) fn parse(args: TokenStream, anchor: TokenStream, errors: &mut Errors) -> Option<Config> {
+    let metas = match Punctuated::<Meta, Token![,]>::parse_terminated.parse2(args) {
+        Ok(metas) => metas,
+        Err(error) => {
+            errors.push(error);
+            return None;
+        }
+    };
+    let mut builder = Builder::default();
+    for meta in metas {
+        builder.read(meta, errors);
+    }
+    builder.build(anchor, errors)
+}
+
+/// One slot per key; the key's ident is kept to point errors at it.
+#[derive(Default)]
+struct Builder {
+    sources: Vec<(Ident, Source)>,
+    args: Option<(Ident, Vec<LitStr>)>,
+    env: Option<(Ident, Vec<(LitStr, LitStr)>)>,
+    cwd: Option<(Ident, LitStr)>,
+    fixture: Option<(Ident, LitStr)>,
+    timeout: Option<(Ident, Duration)>,
+    protocol: Option<(Ident, LitStr)>,
+    setup: Option<(Ident, Expr)>,
+    flavor: Option<(Ident, bool)>,
+    krate: Option<(Ident, Path)>,
+    /// Keys seen so far, to report repeats.
+    seen: Vec<String>,
+}
+
+fn example(key: &str) -> &'static str {
+    KEYS.iter()
+        .find(|(name, _)| *name == key)
+        .map_or("", |(_, example)| example)
+}
+
+impl Builder {
+    fn read(&mut self, meta: Meta, errors: &mut Errors) {
+        let Some(key) = meta.path().get_ident().cloned() else {
+            errors.at(meta.path(), unknown_key_message(&path_string(meta.path())));
+            return;
+        };
+        let name = key.to_string();
+        if !KEYS.iter().any(|(known, _)| *known == name) {
+            errors.at(&key, unknown_key_message(&name));
+            return;
+        }
+        if self.seen.contains(&name) {
+            errors.at(&key, format!("`{name}` is given twice; keep one"));
+            return;
+        }
+        self.seen.push(name.clone());
+
+        if name == "env" {
+            match meta {
+                Meta::List(list) => {
+                    self.env = read_env(&list, errors).map(|vars| (key, vars));
+                }
+                other => errors.at(&other, format!("write `env` as a list: {}", example("env"))),
+            }
+            return;
+        }
+        let value = match meta {
+            Meta::NameValue(pair) => pair.value,
+            other => {
+                errors.at(
+                    &other,
+                    format!("`{name}` needs a value: {}", example(&name)),
+                );
+                return;
+            }
+        };
+        let read = match name.as_str() {
+            "server" => string_or_expression(&name, &value, values::check_command).map(|()| {
+                self.sources.push((key, Source::Command(value)));
+            }),
+            "bin" => string(&name, &value).and_then(|bin| {
+                values::check_bin(&bin)?;
+                self.sources.push((key, Source::Bin(bin)));
+                Ok(())
+            }),
+            "url" => string_or_expression(&name, &value, values::check_url).map(|()| {
+                self.sources.push((key, Source::Url(value)));
+            }),
+            "handler" => {
+                self.sources.push((key, Source::Handler(value)));
+                Ok(())
+            }
+            "args" => read_args(&value).map(|args| self.args = Some((key, args))),
+            "cwd" => string(&name, &value).map(|cwd| self.cwd = Some((key, cwd))),
+            "fixture" => string(&name, &value).and_then(|dir| {
+                values::check_fixture(&dir)?;
+                self.fixture = Some((key, dir));
+                Ok(())
+            }),
+            "timeout" => string(&name, &value).and_then(|text| {
+                self.timeout = Some((key, values::duration(&text)?));
+                Ok(())
+            }),
+            "protocol" => string(&name, &value).and_then(|version| {
+                values::check_protocol(&version)?;
+                self.protocol = Some((key, version));
+                Ok(())
+            }),
+            "setup" => {
+                self.setup = Some((key, value));
+                Ok(())
+            }
+            "flavor" => string(&name, &value).and_then(|flavor| {
+                self.flavor = Some((key, values::flavor(&flavor)?));
+                Ok(())
+            }),
+            "crate" => crate_path(&value).map(|path| self.krate = Some((key, path))),
+            _ => unreachable!("every key in KEYS is handled"),
+        };
+        if let Err(error) = read {
+            errors.push(error);
+        }
+    }
+
+    fn build(self, anchor: TokenStream, errors: &mut Errors) -> Option<Config> {
+        let mut sources = self.sources.into_iter();
+        let Some((source_key, source)) = sources.next() else {
+            if !self
+                .seen
+                .iter()
+                .any(|k| matches!(k.as_str(), "server" | "bin" | "url" | "handler"))
+            {
+                errors.at(
+                    anchor,
+                    format!(
+                        "`#[mcp_test]` needs to know where the server comes from; add one of: {}, {}, {} or {}",
+                        example("server"),
+                        example("bin"),
+                        example("url"),
+                        example("handler"),
+                    ),
+                );
+            }
+            return None;
+        };
+        for (key, _) in sources {
+            errors.at(
+                &key,
+                format!(
+                    "`{key}` conflicts with `{source_key}`: a test talks to exactly one server; keep one of them"
+                ),
+            );
+        }
+        let process = matches!(source, Source::Command(_) | Source::Bin(_));
+        if !process {
+            let kind = match source {
+                Source::Url(_) => "a server reached by `url`",
+                _ => "an in-process `handler`",
+            };
+            let keys = [
+                self.args.as_ref().map(|(k, _)| k),
+                self.env.as_ref().map(|(k, _)| k),
+                self.cwd.as_ref().map(|(k, _)| k),
+            ];
+            for key in keys.into_iter().flatten() {
+                errors.at(
+                    key,
+                    format!(
+                        "`{key}` applies to a server started as a process (`server` or `bin`), not to {kind}; \
+                         use `setup` to configure it"
+                    ),
+                );
+            }
+        }
+        Some(Config {
+            source,
+            args: self.args.map(|(_, v)| v).unwrap_or_default(),
+            env: self.env.map(|(_, v)| v).unwrap_or_default(),
+            cwd: self.cwd.map(|(_, v)| v),
+            fixture: self.fixture.map(|(_, v)| v),
+            timeout: self.timeout.map(|(_, v)| v),
+            protocol: self.protocol.map(|(_, v)| v),
+            setup: self.setup.map(|(_, v)| v),
+            multi_thread: self.flavor.is_some_and(|(_, multi)| multi),
+            krate: self.krate.map(|(_, v)| v),
+        })
+    }
+}
+
+fn path_string(path: &Path) -> String {
+    let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    segments.join("::")
+}
+
+fn unknown_key_message(key: &str) -> String {
+    let keys: Vec<&str> = KEYS.iter().map(|(name, _)| *name).collect();
+    format!(
+        "unknown option `{key}` for `#[mcp_test]`; the options are: {}",
+        keys.join(", ")
+    )
+}
+
+/// The value as a string literal, or an error showing how to write it.
+fn string(key: &str, value: &Expr) -> syn::Result<LitStr> {
+    match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(lit), ..
+        }) => Ok(lit.clone()),
+        other => Err(syn::Error::new_spanned(
+            other,
+            format!("`{key}` takes a string literal: {}", example(key)),
+        )),
+    }
+}
+
+/// A string literal, checked with `check`, or an expression (a `concat!`, a
+/// constant, a call) whose value is only known when the test runs.
+fn string_or_expression(
+    key: &str,
+    value: &Expr,
+    check: fn(&LitStr) -> syn::Result<()>,
+) -> syn::Result<()> {
+    match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(lit), ..
+        }) => check(lit),
+        Expr::Lit(other) => Err(syn::Error::new_spanned(
+            other,
+            format!("`{key}` takes a string: {}", example(key)),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn read_args(value: &Expr) -> syn::Result<Vec<LitStr>> {
+    let Expr::Array(array) = value else {
+        return Err(syn::Error::new_spanned(
+            value,
+            format!(
+                "`args` takes an array of string literals: {}",
+                example("args")
+            ),
+        ));
+    };
+    let mut args = Vec::new();
+    let mut errors = Errors::default();
+    for element in &array.elems {
+        match element {
+            Expr::Lit(ExprLit {
+                lit: Lit::Str(lit), ..
+            }) => args.push(lit.clone()),
+            other => errors.at(
+                other,
+                "each of `args` is a string literal, like \"--stdio\"",
+            ),
+        }
+    }
+    errors.finish().map(|()| args)
+}
+
+/// `KEY = "value"` or `"KEY" = "value"` in `env(..)`.
+struct EnvVar {
+    key: LitStr,
+    value: Expr,
+}
+
+impl syn::parse::Parse for EnvVar {
+    fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
+        let key = if input.peek(LitStr) {
+            input.parse::<LitStr>()?
+        } else {
+            let ident = input.call(Ident::parse_any).map_err(|e| {
+                syn::Error::new(
+                    e.span(),
+                    format!("expected `NAME = \"value\"` in `env`: {}", example("env")),
+                )
+            })?;
+            LitStr::new(&ident.unraw().to_string(), ident.span())
+        };
+        input.parse::<Token![=]>()?;
+        let value = input.parse()?;
+        Ok(EnvVar { key, value })
+    }
+}
+
+fn read_env(list: &MetaList, errors: &mut Errors) -> Option<Vec<(LitStr, LitStr)>> {
+    let vars = match list.parse_args_with(Punctuated::<EnvVar, Token![,]>::parse_terminated) {
+        Ok(vars) => vars,
+        Err(error) => {
+            errors.push(error);
+            return None;
+        }
+    };
+    let mut out: Vec<(LitStr, LitStr)> = Vec::new();
+    let mut ok = true;
+    for var in vars {
+        if out.iter().any(|(key, _)| key.value() == var.key.value()) {
+            errors.at(
+                &var.key,
+                format!("`{}` is set twice in `env`; keep one", var.key.value()),
+            );
+            ok = false;
+        }
+        match string("env", &var.value) {
+            Ok(value) => out.push((var.key, value)),
+            Err(_) => {
+                errors.at(
+                    &var.value,
+                    format!(
+                        "`env` values are string literals (they may use ${{VAR}}); for a computed value use `setup`: {}",
+                        example("env")
+                    ),
+                );
+                ok = false;
+            }
+        }
+    }
+    ok.then_some(out)
+}
+
+fn crate_path(value: &Expr) -> syn::Result<Path> {
+    match value {
+        Expr::Path(path) if path.qself.is_none() => Ok(path.path.clone()),
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(lit), ..
+        }) => lit.parse::<Path>().map_err(|_| {
+            syn::Error::new(
+                lit.span(),
+                format!("`crate` takes a path: {}", example("crate")),
+            )
+        }),
+        other => Err(syn::Error::new(
+            other.span(),
+            format!("`crate` takes a path: {}", example("crate")),
+        )),
+    }
+}
