@@ -32,9 +32,12 @@
 #![allow(deprecated)]
 
 mod client;
+pub mod conformance;
 mod error;
 mod notifications;
 mod raw;
+#[cfg(feature = "http")]
+mod raw_http;
 mod server;
 pub(crate) mod transport;
 
@@ -45,6 +48,8 @@ pub use client::{
 pub use error::{Error, ServerOutput};
 pub use notifications::{ListKind, LogLevel, LogMessage, Notifications, ServerMessage};
 pub use raw::RawConnection;
+#[cfg(feature = "http")]
+pub use raw_http::{HttpReply, RawHttp};
 pub use server::{
     DEFAULT_PROTOCOL_VERSION, Elicitation, Roots, STATELESS_PROTOCOL_VERSION, Sampling, Server,
 };
