@@ -177,10 +177,7 @@ impl RawHttp {
             ("Content-Type", "application/json"),
             ("Accept", DEFAULT_ACCEPT),
         ];
-        let configured = self
-            .headers
-            .iter()
-            .map(|(n, v)| (n.as_str(), v.as_str()));
+        let configured = self.headers.iter().map(|(n, v)| (n.as_str(), v.as_str()));
         for (name, value) in defaults.into_iter().chain(configured) {
             if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) {
                 insert(&mut map, name, value)?;
@@ -233,8 +230,7 @@ fn insert(map: &mut HeaderMap, name: &str, value: &str) -> Result<(), Error> {
     let invalid = |message: String| Error::InvalidConfig { message };
     let header = HeaderName::from_bytes(name.as_bytes())
         .map_err(|e| invalid(format!("header name {name:?}: {e}")))?;
-    let value =
-        HeaderValue::from_str(value).map_err(|e| invalid(format!("header {name}: {e}")))?;
+    let value = HeaderValue::from_str(value).map_err(|e| invalid(format!("header {name}: {e}")))?;
     map.insert(header, value);
     Ok(())
 }
@@ -251,9 +247,9 @@ async fn read_reply(response: reqwest::Response) -> Result<HttpReply, reqwest::E
             )
         })
         .collect();
-    let is_sse = headers.iter().any(|(n, v)| {
-        n == "content-type" && v.trim_start().starts_with("text/event-stream")
-    });
+    let is_sse = headers
+        .iter()
+        .any(|(n, v)| n == "content-type" && v.trim_start().starts_with("text/event-stream"));
     if is_sse {
         return read_sse(status, headers, response).await;
     }
@@ -326,7 +322,9 @@ mod tests {
 
     #[test]
     fn a_response_is_a_message_with_a_result_or_an_error() {
-        assert!(is_response(&json!({"jsonrpc": "2.0", "id": 1, "result": {}})));
+        assert!(is_response(
+            &json!({"jsonrpc": "2.0", "id": 1, "result": {}})
+        ));
         assert!(is_response(
             &json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700}})
         ));

@@ -5,7 +5,9 @@
 use std::time::Duration;
 
 use mcptest::{
-    conformance::{Applies, ClientConformance, Level, MockLink, Report, Role, Transport, Verdict, catalogue},
+    conformance::{
+        Applies, ClientConformance, Level, MockLink, Report, Role, Transport, Verdict, catalogue,
+    },
     rmcp::{
         ClientHandler, ErrorData, RoleClient,
         model::{
@@ -13,7 +15,9 @@ use mcptest::{
             ClientRequest, ElicitRequestParams, ElicitResult, ElicitationAction, Implementation,
             ProtocolVersion,
         },
-        service::{ClientLifecycleMode, PeerRequestOptions, RequestContext, serve_client_with_lifecycle},
+        service::{
+            ClientLifecycleMode, PeerRequestOptions, RequestContext, serve_client_with_lifecycle,
+        },
         transport::{IntoTransport, StreamableHttpClientTransport},
     },
 };
@@ -30,7 +34,10 @@ impl ClientHandler for Accepts {
     fn get_info(&self) -> ClientConfig {
         let capabilities: ClientCapabilities =
             serde_json::from_value(json!({ "elicitation": { "form": {} } })).unwrap();
-        ClientConfig::new(capabilities, Implementation::new("rmcp-under-test", "1.0.0"))
+        ClientConfig::new(
+            capabilities,
+            Implementation::new("rmcp-under-test", "1.0.0"),
+        )
     }
 
     async fn create_elicitation(
@@ -57,20 +64,27 @@ where
         .await
         .expect("rmcp discovers the mock");
     client.list_tools(None).await.expect("tools/list");
-    let echo = CallToolRequestParams::new("echo").with_arguments(
-        json!({ "text": "hi" }).as_object().cloned().unwrap(),
-    );
+    let echo = CallToolRequestParams::new("echo")
+        .with_arguments(json!({ "text": "hi" }).as_object().cloned().unwrap());
     client.call_tool(echo).await.expect("echo");
     if over_stdio {
-        let slow = ClientRequest::CallToolRequest(CallToolRequest::new(CallToolRequestParams::new("slow")));
+        let slow = ClientRequest::CallToolRequest(CallToolRequest::new(
+            CallToolRequestParams::new("slow"),
+        ));
         let handle = client
             .send_request_with_option(slow, PeerRequestOptions::no_options())
             .await
             .expect("slow sent");
         tokio::time::sleep(Duration::from_millis(100)).await;
-        handle.cancel(Some("the test gave up".into())).await.expect("cancelled");
+        handle
+            .cancel(Some("the test gave up".into()))
+            .await
+            .expect("cancelled");
     }
-    let asked = client.call_tool(CallToolRequestParams::new("ask")).await.expect("ask");
+    let asked = client
+        .call_tool(CallToolRequestParams::new("ask"))
+        .await
+        .expect("ask");
     assert_eq!(asked.is_error, Some(false), "{asked:?}");
     let _ = client.cancel().await;
 }
@@ -89,7 +103,10 @@ fn expected(report: &Report, id: &str) -> Verdict {
 }
 
 fn assert_all_pass(report: &Report) {
-    let client_checks = catalogue().iter().filter(|c| c.role == Role::Client).count();
+    let client_checks = catalogue()
+        .iter()
+        .filter(|c| c.role == Role::Client)
+        .count();
     assert_eq!(report.results.len(), client_checks);
     let wrong: Vec<String> = report
         .results
@@ -106,7 +123,9 @@ async fn rmcp_passes_every_client_check_over_stdio() {
     let report = ClientConformance::stdio()
         .label("rmcp client")
         .run_in_process(|link| async move {
-            let MockLink::Stdio(pipe) = link else { panic!("a stdio link") };
+            let MockLink::Stdio(pipe) = link else {
+                panic!("a stdio link")
+            };
             rmcp_session(pipe, true).await;
         })
         .await
@@ -118,7 +137,9 @@ async fn rmcp_passes_every_client_check_over_stdio() {
 async fn rmcp_passes_every_client_check_over_http() {
     let report = ClientConformance::http()
         .run_in_process(|link| async move {
-            let MockLink::Http { url } = link else { panic!("an HTTP link") };
+            let MockLink::Http { url } = link else {
+                panic!("an HTTP link")
+            };
             rmcp_session(StreamableHttpClientTransport::from_uri(url), false).await;
         })
         .await
@@ -133,7 +154,11 @@ async fn a_command_line_client_passes_over_stdio() {
         .await
         .unwrap();
     assert_all_pass(&report);
-    assert!(report.target.ends_with("fixture-client --start-unsupported"));
+    assert!(
+        report
+            .target
+            .ends_with("fixture-client --start-unsupported")
+    );
 }
 
 #[tokio::test]
@@ -161,26 +186,59 @@ async fn expect_broken(flags: &str, id: &str, transport: Transport) {
         Level::Must => Verdict::Fail,
         Level::Should => Verdict::Warn,
     };
-    assert_eq!(result.verdict, expected, "{flags} should break {id}\n{report}");
+    assert_eq!(
+        result.verdict, expected,
+        "{flags} should break {id}\n{report}"
+    );
     assert!(!result.evidence.is_empty(), "{report}");
 }
 
 #[tokio::test]
 async fn omitting_capabilities_breaks_request_meta() {
-    expect_broken("--omit-capabilities", "sep-2575-client-request-meta", Transport::Stdio).await;
-    expect_broken("--omit-capabilities", "sep-2575-client-request-meta", Transport::Http).await;
+    expect_broken(
+        "--omit-capabilities",
+        "sep-2575-client-request-meta",
+        Transport::Stdio,
+    )
+    .await;
+    expect_broken(
+        "--omit-capabilities",
+        "sep-2575-client-request-meta",
+        Transport::Http,
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn omitting_client_info_is_a_warning() {
-    expect_broken("--omit-client-info", "sep-2575-client-info", Transport::Stdio).await;
-    expect_broken("--omit-client-info", "sep-2575-client-info", Transport::Http).await;
+    expect_broken(
+        "--omit-client-info",
+        "sep-2575-client-info",
+        Transport::Stdio,
+    )
+    .await;
+    expect_broken(
+        "--omit-client-info",
+        "sep-2575-client-info",
+        Transport::Http,
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn switching_versions_breaks_consistency() {
-    expect_broken("--switch-version", "sep-2575-client-consistent-version", Transport::Stdio).await;
-    expect_broken("--switch-version", "sep-2575-client-consistent-version", Transport::Http).await;
+    expect_broken(
+        "--switch-version",
+        "sep-2575-client-consistent-version",
+        Transport::Stdio,
+    )
+    .await;
+    expect_broken(
+        "--switch-version",
+        "sep-2575-client-consistent-version",
+        Transport::Http,
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -192,12 +250,22 @@ async fn giving_up_after_unsupported_version_breaks_the_retry() {
 
 #[tokio::test]
 async fn a_header_that_differs_from_meta_is_caught() {
-    expect_broken("--header-mismatch", "sep-2575-client-http-version-header", Transport::Http).await;
+    expect_broken(
+        "--header-mismatch",
+        "sep-2575-client-http-version-header",
+        Transport::Http,
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn abandoning_a_call_without_cancelling_it_is_caught() {
-    expect_broken("--no-cancel", "sep-2575-client-stdio-cancellation", Transport::Stdio).await;
+    expect_broken(
+        "--no-cancel",
+        "sep-2575-client-stdio-cancellation",
+        Transport::Stdio,
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -226,13 +294,36 @@ async fn checks_without_their_situation_are_skipped_with_the_reason() {
         })
         .await
         .unwrap();
-    let reason = |id: &str| report.result(id).unwrap().reason.clone().unwrap_or_default();
-    assert_eq!(report.verdict("sep-2575-client-request-meta"), Some(Verdict::Pass), "{report}");
-    assert_eq!(report.verdict("sep-2575-client-version-retry"), Some(Verdict::Skipped));
+    let reason = |id: &str| {
+        report
+            .result(id)
+            .unwrap()
+            .reason
+            .clone()
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        report.verdict("sep-2575-client-request-meta"),
+        Some(Verdict::Pass),
+        "{report}"
+    );
+    assert_eq!(
+        report.verdict("sep-2575-client-version-retry"),
+        Some(Verdict::Skipped)
+    );
     assert!(reason("sep-2575-client-version-retry").contains("never answered -32022"));
-    assert_eq!(report.verdict("sep-2575-client-stdio-cancellation"), Some(Verdict::Skipped));
-    assert!(reason("sep-2575-client-stdio-cancellation").contains("never called the mock's `slow` tool"));
-    assert!(reason("sep-2575-client-honest-capabilities").contains("never called the mock's `ask` tool"));
+    assert_eq!(
+        report.verdict("sep-2575-client-stdio-cancellation"),
+        Some(Verdict::Skipped)
+    );
+    assert!(
+        reason("sep-2575-client-stdio-cancellation")
+            .contains("never called the mock's `slow` tool")
+    );
+    assert!(
+        reason("sep-2575-client-honest-capabilities")
+            .contains("never called the mock's `ask` tool")
+    );
 }
 
 #[tokio::test]
@@ -243,7 +334,10 @@ async fn a_client_that_sends_nothing_fails() {
         .unwrap();
     let result = report.result("sep-2575-client-request-meta").unwrap();
     assert_eq!(result.verdict, Verdict::Fail, "{report}");
-    assert_eq!(result.reason.as_deref(), Some("the client sent no request to the mock server"));
+    assert_eq!(
+        result.reason.as_deref(),
+        Some("the client sent no request to the mock server")
+    );
 }
 
 #[tokio::test]

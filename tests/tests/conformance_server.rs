@@ -21,39 +21,135 @@ const CHAOS: &str = env!("CARGO_BIN_EXE_fixture-chaos");
 /// Each `fixture-broken` flag, the checks it must fail, and whether it
 /// applies over stdio (all apply over HTTP).
 const CASES: &[(&str, &[&str], bool)] = &[
-    ("--initialize-without-server-info", &["classic-initialize-result"], true),
+    (
+        "--initialize-without-server-info",
+        &["classic-initialize-result"],
+        true,
+    ),
     ("--echo-any-version", &["classic-version-negotiation"], true),
-    ("--ignore-early-requests", &["classic-request-before-initialize"], true),
+    (
+        "--ignore-early-requests",
+        &["classic-request-before-initialize"],
+        true,
+    ),
     ("--ignore-ping", &["classic-ping"], true),
     ("--bad-tool-name", &["classic-tool-names"], true),
     ("--bad-input-schema", &["classic-tool-input-schemas"], true),
-    ("--hide-prompts-list", &["classic-declared-capabilities-answer"], true),
-    ("--answer-completions", &["classic-undeclared-capabilities-rejected"], true),
-    ("--unknown-tool-succeeds", &["classic-unknown-tool-rejected"], true),
-    ("--unknown-tool-is-error-result", &["classic-unknown-tool-protocol-error"], true),
-    ("--unknown-resource-empty", &["classic-unknown-resource"], true),
-    ("--prompt-ignores-missing-argument", &["classic-missing-prompt-argument"], true),
-    ("--argument-errors-as-rpc-errors", &["classic-tool-input-error-is-tool-result"], true),
-    ("--error-id-null", &["classic-error-id", "sep-2575-error-id"], true),
+    (
+        "--hide-prompts-list",
+        &["classic-declared-capabilities-answer"],
+        true,
+    ),
+    (
+        "--answer-completions",
+        &["classic-undeclared-capabilities-rejected"],
+        true,
+    ),
+    (
+        "--unknown-tool-succeeds",
+        &["classic-unknown-tool-rejected"],
+        true,
+    ),
+    (
+        "--unknown-tool-is-error-result",
+        &["classic-unknown-tool-protocol-error"],
+        true,
+    ),
+    (
+        "--unknown-resource-empty",
+        &["classic-unknown-resource"],
+        true,
+    ),
+    (
+        "--prompt-ignores-missing-argument",
+        &["classic-missing-prompt-argument"],
+        true,
+    ),
+    (
+        "--argument-errors-as-rpc-errors",
+        &["classic-tool-input-error-is-tool-result"],
+        true,
+    ),
+    (
+        "--error-id-null",
+        &["classic-error-id", "sep-2575-error-id"],
+        true,
+    ),
     ("--drop-invalid-json", &["classic-invalid-json"], true),
-    ("--drop-invalid-requests", &["classic-invalid-request"], true),
+    (
+        "--drop-invalid-requests",
+        &["classic-invalid-request"],
+        true,
+    ),
     ("--cursor-loops", &["classic-pagination"], true),
     ("--accept-invalid-cursor", &["classic-invalid-cursor"], true),
-    ("--discover-without-server-info", &["sep-2575-discover"], true),
+    (
+        "--discover-without-server-info",
+        &["sep-2575-discover"],
+        true,
+    ),
     ("--accept-missing-meta", &["sep-2575-meta-required"], true),
-    ("--accept-missing-meta-version", &["sep-2575-meta-protocol-version-required"], true),
-    ("--accept-missing-meta-capabilities", &["sep-2575-meta-client-capabilities-required"], true),
-    ("--require-client-info", &["sep-2575-meta-client-info-optional"], true),
-    ("--unsupported-version-invalid-params", &["sep-2575-unsupported-version"], true),
-    ("--unsupported-version-drift", &["sep-2575-unsupported-version-no-drift"], true),
-    ("--advertise-phantom-version", &["sep-2575-supported-versions-accepted"], true),
-    ("--discover-ignores-version", &["sep-2575-discover-unsupported-version"], true),
-    ("--ignore-version-header", &["sep-2575-http-header-mismatch"], false),
-    ("--missing-capability-as-invalid-params", &["sep-2575-missing-client-capability"], true),
+    (
+        "--accept-missing-meta-version",
+        &["sep-2575-meta-protocol-version-required"],
+        true,
+    ),
+    (
+        "--accept-missing-meta-capabilities",
+        &["sep-2575-meta-client-capabilities-required"],
+        true,
+    ),
+    (
+        "--require-client-info",
+        &["sep-2575-meta-client-info-optional"],
+        true,
+    ),
+    (
+        "--unsupported-version-invalid-params",
+        &["sep-2575-unsupported-version"],
+        true,
+    ),
+    (
+        "--unsupported-version-drift",
+        &["sep-2575-unsupported-version-no-drift"],
+        true,
+    ),
+    (
+        "--advertise-phantom-version",
+        &["sep-2575-supported-versions-accepted"],
+        true,
+    ),
+    (
+        "--discover-ignores-version",
+        &["sep-2575-discover-unsupported-version"],
+        true,
+    ),
+    (
+        "--ignore-version-header",
+        &["sep-2575-http-header-mismatch"],
+        false,
+    ),
+    (
+        "--missing-capability-as-invalid-params",
+        &["sep-2575-missing-client-capability"],
+        true,
+    ),
     ("--answer-ping", &["sep-2575-removed-methods"], true),
-    ("--unknown-method-invalid-request", &["sep-2575-unknown-method"], true),
-    ("--discover-hides-prompts", &["sep-2575-capabilities-honored"], true),
-    ("--log-without-level", &["sep-2575-no-log-without-level"], true),
+    (
+        "--unknown-method-invalid-request",
+        &["sep-2575-unknown-method"],
+        true,
+    ),
+    (
+        "--discover-hides-prompts",
+        &["sep-2575-capabilities-honored"],
+        true,
+    ),
+    (
+        "--log-without-level",
+        &["sep-2575-no-log-without-level"],
+        true,
+    ),
     (
         "--http-errors-200",
         &[
@@ -99,7 +195,10 @@ fn applies(report: &Report) -> Applies {
 }
 
 fn server_check_count() -> usize {
-    catalogue().iter().filter(|c| c.role == Role::Server).count()
+    catalogue()
+        .iter()
+        .filter(|c| c.role == Role::Server)
+        .count()
 }
 
 #[tokio::test]
@@ -144,7 +243,11 @@ async fn expect_broken(flag: &str, transport: Transport) {
             server
         }
     };
-    let report = checks(server).only(ids.iter().copied()).run().await.unwrap();
+    let report = checks(server)
+        .only(ids.iter().copied())
+        .run()
+        .await
+        .unwrap();
     assert_eq!(report.results.len(), ids.len(), "{report}");
     for id in ids.iter() {
         let result = report.result(id).unwrap();
@@ -157,7 +260,10 @@ async fn expect_broken(flag: &str, transport: Transport) {
             "{flag} should make {id} {expected} over {transport}\n{report}"
         );
         assert!(result.reason.is_some(), "{report}");
-        assert!(!result.evidence.is_empty(), "{id} has no evidence\n{report}");
+        assert!(
+            !result.evidence.is_empty(),
+            "{id} has no evidence\n{report}"
+        );
     }
     drop(fixture);
 }
@@ -223,7 +329,10 @@ broken! {
 
 #[test]
 fn every_server_check_has_a_flag_that_breaks_it() {
-    let broken: BTreeSet<&str> = CASES.iter().flat_map(|(_, ids, _)| ids.iter().copied()).collect();
+    let broken: BTreeSet<&str> = CASES
+        .iter()
+        .flat_map(|(_, ids, _)| ids.iter().copied())
+        .collect();
     let all: BTreeSet<&str> = catalogue()
         .iter()
         .filter(|c| c.role == Role::Server)
@@ -248,12 +357,20 @@ async fn a_server_without_2026_07_28_gets_the_sep_2575_checks_skipped_with_the_r
         .run()
         .await
         .unwrap();
-    assert_eq!(report.verdict("classic-ping"), Some(Verdict::Pass), "{report}");
-    for result in report.results.iter().filter(|r| r.check.id.starts_with("sep-2575-")) {
+    assert_eq!(
+        report.verdict("classic-ping"),
+        Some(Verdict::Pass),
+        "{report}"
+    );
+    for result in report
+        .results
+        .iter()
+        .filter(|r| r.check.id.starts_with("sep-2575-"))
+    {
         assert_eq!(result.verdict, Verdict::Skipped, "{report}");
         let reason = result.reason.as_deref().unwrap_or_default();
         assert!(
-            reason.starts_with("the server does not speak 2026-07-28: server/discover was answered with")
+            reason.starts_with("the server does not speak 2026-07-28: server/discover got")
                 || reason.starts_with("the rule is for Streamable HTTP"),
             "{reason}"
         );
@@ -271,7 +388,10 @@ async fn a_server_that_dies_fails_instead_of_being_skipped() {
     let ping = report.result("classic-ping").unwrap();
     assert_eq!(ping.verdict, Verdict::Fail, "{report}");
     assert!(
-        ping.reason.as_deref().unwrap_or_default().contains("exited with code 3"),
+        ping.reason
+            .as_deref()
+            .unwrap_or_default()
+            .contains("exited with code 3"),
         "{report}"
     );
 }
@@ -279,7 +399,11 @@ async fn a_server_that_dies_fails_instead_of_being_skipped() {
 #[tokio::test]
 async fn the_report_renders_as_a_table_as_json_and_as_a_failure_message() {
     let report = checks(Server::program(BROKEN).arg("--answer-ping"))
-        .only(["sep-2575-removed-methods", "sep-2575-discover", "sep-2575-http-*"])
+        .only([
+            "sep-2575-removed-methods",
+            "sep-2575-discover",
+            "sep-2575-http-*",
+        ])
         .label("fixture-broken --answer-ping")
         .run()
         .await
@@ -291,15 +415,21 @@ async fn the_report_renders_as_a_table_as_json_and_as_a_failure_message() {
         "MCP conformance of server fixture-broken --answer-ping over stdio: 3 checks, 1 passed, 1 failed, 0 warnings, 1 skipped"
     );
     assert_eq!(lines[1], "(> sent by mcptest, < what came back)");
-    assert!(lines[2].starts_with("PASS  MUST    sep-2575-discover "), "{table}");
-    assert!(lines[3].starts_with("SKIP  MUST    sep-2575-http-header-mismatch "), "{table}");
+    assert!(
+        lines[2].starts_with("PASS  MUST    sep-2575-discover "),
+        "{table}"
+    );
+    assert!(
+        lines[3].starts_with("SKIP  MUST    sep-2575-http-header-mismatch "),
+        "{table}"
+    );
     let removed = table
         .lines()
         .position(|l| l.starts_with("FAIL  MUST    sep-2575-removed-methods"))
         .expect("a failed row");
     assert_eq!(
         lines[removed + 1],
-        "      ping was answered with a result, not error -32601"
+        "      ping got a result, not error -32601"
     );
     // The evidence: each request exactly as sent, and what came back.
     let ping = lines
@@ -314,7 +444,10 @@ async fn the_report_renders_as_a_table_as_json_and_as_a_failure_message() {
     );
 
     let json = report.to_json();
-    assert_eq!(json["counts"], json!({"passed": 1, "failed": 1, "warned": 0, "skipped": 1}));
+    assert_eq!(
+        json["counts"],
+        json!({"passed": 1, "failed": 1, "warned": 0, "skipped": 1})
+    );
     let removed = json["results"]
         .as_array()
         .unwrap()
@@ -329,11 +462,19 @@ async fn the_report_renders_as_a_table_as_json_and_as_a_failure_message() {
 
     let message = report.check_conforms().unwrap_err();
     assert!(
-        message.starts_with("fixture-broken --answer-ping breaks 1 MUST rule of the MCP spec over stdio"),
+        message.starts_with(
+            "fixture-broken --answer-ping breaks 1 MUST rule of the MCP spec over stdio"
+        ),
         "{message}"
     );
-    assert!(message.contains("FAIL sep-2575-removed-methods (2026-07-28 SEP-2575: removed RPCs)"), "{message}");
-    assert!(message.contains("  why:  ping was answered with a result, not error -32601"), "{message}");
+    assert!(
+        message.contains("FAIL sep-2575-removed-methods (2026-07-28 SEP-2575: removed RPCs)"),
+        "{message}"
+    );
+    assert!(
+        message.contains("  why:  ping got a result, not error -32601"),
+        "{message}"
+    );
     let panic = std::panic::catch_unwind(|| report.assert_conforms()).unwrap_err();
     let text = panic.downcast_ref::<String>().unwrap();
     assert_eq!(text, &message);
@@ -346,7 +487,11 @@ async fn filters_that_match_nothing_and_servers_that_cannot_start_are_errors() {
         .run()
         .await
         .unwrap_err();
-    assert!(err.to_string().contains("no conformance check matches \"classic-pnig\""), "{err}");
+    assert!(
+        err.to_string()
+            .contains("no conformance check matches \"classic-pnig\""),
+        "{err}"
+    );
     let err = Conformance::new(Server::command("mcptest-no-such-program --stdio"))
         .run()
         .await
@@ -357,7 +502,10 @@ async fn filters_that_match_nothing_and_servers_that_cannot_start_are_errors() {
 #[tokio::test]
 async fn checks_that_need_a_named_tool_are_skipped_without_one() {
     let report = Conformance::new(Server::program(STATELESS))
-        .only(["sep-2575-missing-client-capability", "sep-2575-no-log-without-level"])
+        .only([
+            "sep-2575-missing-client-capability",
+            "sep-2575-no-log-without-level",
+        ])
         .run()
         .await
         .unwrap();

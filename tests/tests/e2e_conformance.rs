@@ -17,11 +17,17 @@ use mcptest::{
 };
 use mcptest_tests::{e2e, http::HttpFixture};
 
-/// What changes from run to run: the HTTP port and legacy session ids.
+/// What changes from run to run (the HTTP port, legacy session ids) or with
+/// an unpinned dependency of the server (the pydantic version in the Python
+/// SDK's validation messages).
 fn pin(name: &str, report: &Report) {
     let mut settings = insta::Settings::clone_current();
     settings.add_filter(r"127\.0\.0\.1:\d+", "127.0.0.1:[port]");
     settings.add_filter(r"\b[0-9a-f]{32}\b", "[session-id]");
+    settings.add_filter(
+        r"errors\.pydantic\.dev/[0-9.]+",
+        "errors.pydantic.dev/[version]",
+    );
     settings.set_prepend_module_to_snapshot(false);
     settings.bind(|| insta::assert_snapshot!(name, report.table()));
 }
@@ -47,21 +53,40 @@ async fn server_everything_over_stdio() {
         .await
         .unwrap();
     // It speaks only the classic revision.
-    assert_eq!(report.verdict("classic-initialize-result"), Some(Verdict::Pass), "{report}");
-    assert_eq!(report.verdict("sep-2575-discover"), Some(Verdict::Skipped), "{report}");
+    assert_eq!(
+        report.verdict("classic-initialize-result"),
+        Some(Verdict::Pass),
+        "{report}"
+    );
+    assert_eq!(
+        report.verdict("sep-2575-discover"),
+        Some(Verdict::Skipped),
+        "{report}"
+    );
     pin("server_everything_stdio", &report);
 }
 
 #[tokio::test]
 #[ignore = "e2e: needs .ci/install-e2e.sh; .ci/run runs it"]
 async fn python_sdk_over_stdio() {
-    let report = checks(python_sdk(), "Python SDK mcp 2.3.0 (tests/e2e/pysdk_server.py)")
-        .run()
-        .await
-        .unwrap();
+    let report = checks(
+        python_sdk(),
+        "Python SDK mcp 2.3.0 (tests/e2e/pysdk_server.py)",
+    )
+    .run()
+    .await
+    .unwrap();
     // It speaks both revisions.
-    assert_eq!(report.verdict("classic-initialize-result"), Some(Verdict::Pass), "{report}");
-    assert_eq!(report.verdict("sep-2575-discover"), Some(Verdict::Pass), "{report}");
+    assert_eq!(
+        report.verdict("classic-initialize-result"),
+        Some(Verdict::Pass),
+        "{report}"
+    );
+    assert_eq!(
+        report.verdict("sep-2575-discover"),
+        Some(Verdict::Pass),
+        "{report}"
+    );
     pin("python_sdk_stdio", &report);
 }
 
@@ -81,6 +106,10 @@ async fn python_sdk_over_http() {
     .run()
     .await
     .unwrap();
-    assert_eq!(report.verdict("sep-2575-discover"), Some(Verdict::Pass), "{report}");
+    assert_eq!(
+        report.verdict("sep-2575-discover"),
+        Some(Verdict::Pass),
+        "{report}"
+    );
     pin("python_sdk_http", &report);
 }

@@ -342,6 +342,10 @@ mod tests {
             .iter()
             .position(|c| c.role == Role::Client)
             .unwrap();
-        assert!(CATALOGUE[first_client..].iter().all(|c| c.role == Role::Client));
+        assert!(
+            CATALOGUE[first_client..]
+                .iter()
+                .all(|c| c.role == Role::Client)
+        );
     }
 }

@@ -45,13 +45,14 @@ pub(crate) fn declares(capabilities: &Value, name: &str) -> bool {
 /// facts, or the finding every classic check gets instead — skipped when
 /// `initialize` was refused with an error, failed when it got no answer at
 /// all (a server must answer every request).
-pub(crate) async fn gate(
-    probe: &mut Probe,
-) -> Result<Result<ClassicFacts, Finding>, crate::Error> {
+pub(crate) async fn gate(probe: &mut Probe) -> Result<Result<ClassicFacts, Finding>, crate::Error> {
     let ch = probe.open_raw().await?;
     let id = probe.id();
     let reply = probe
-        .call_quietly(ch, request(id, "initialize", initialize_params("2025-11-25")))
+        .call_quietly(
+            ch,
+            request(id, "initialize", initialize_params("2025-11-25")),
+        )
         .await;
     probe.close_all().await;
     Ok(match reply.result() {
@@ -59,7 +60,7 @@ pub(crate) async fn gate(
             capabilities: result.get("capabilities").cloned().unwrap_or(Value::Null),
         }),
         None if reply.response.is_some() => Err(Finding::NotApplicable(format!(
-            "the server does not speak the initialize handshake (2025-11-25): initialize was answered with {}",
+            "the server does not speak the initialize handshake (2025-11-25): initialize got {}",
             reply.describe()
         ))),
         None => Err(Finding::Crashed(format!(
@@ -73,11 +74,14 @@ pub(crate) async fn initialize_result(p: &mut Probe) -> Outcome {
     let ch = p.open().await?;
     let id = p.id();
     let reply = p
-        .call(ch, request(id, "initialize", initialize_params("2025-11-25")))
+        .call(
+            ch,
+            request(id, "initialize", initialize_params("2025-11-25")),
+        )
         .await;
     let Some(result) = reply.result() else {
         return Ok(Finding::Broken(format!(
-            "initialize was answered with {}",
+            "initialize got {}",
             reply.describe()
         )));
     };
@@ -116,30 +120,34 @@ pub(crate) async fn version_negotiation(p: &mut Probe) -> Outcome {
         .await;
     let Some(result) = reply.result() else {
         return Ok(Finding::Broken(format!(
-            "initialize with protocolVersion {UNSUPPORTED_VERSION:?} was answered with {} \
+            "initialize with protocolVersion {UNSUPPORTED_VERSION:?} got {} \
              instead of a counter-offer",
             reply.describe()
         )));
     };
-    Ok(match result.get("protocolVersion").and_then(Value::as_str) {
-        Some(v) if INITIALIZE_VERSIONS.contains(&v) => {
-            Finding::Holds(Some(format!("counter-offered {v}")))
-        }
-        Some(UNSUPPORTED_VERSION) => Finding::Broken(format!(
-            "the server echoed the unsupported version {UNSUPPORTED_VERSION:?} instead of \
+    Ok(
+        match result.get("protocolVersion").and_then(Value::as_str) {
+            Some(v) if INITIALIZE_VERSIONS.contains(&v) => {
+                Finding::Holds(Some(format!("counter-offered {v}")))
+            }
+            Some(UNSUPPORTED_VERSION) => Finding::Broken(format!(
+                "the server echoed the unsupported version {UNSUPPORTED_VERSION:?} instead of \
              counter-offering one it supports"
-        )),
-        Some(v) => Finding::Broken(format!(
-            "the server counter-offered {v:?}, which is not a revision with an initialize handshake"
-        )),
-        None => Finding::Broken("the result has no protocolVersion string".into()),
-    })
+            )),
+            Some(v) => Finding::Broken(format!(
+                "the server counter-offered {v:?}, which is not a revision with an initialize handshake"
+            )),
+            None => Finding::Broken("the result has no protocolVersion string".into()),
+        },
+    )
 }
 
 pub(crate) async fn request_before_initialize(p: &mut Probe) -> Outcome {
     let ch = p.open().await?;
     let early_id = json!("mcptest-early");
-    let early = p.call(ch, request(early_id.clone(), "tools/list", Value::Null)).await;
+    let early = p
+        .call(ch, request(early_id.clone(), "tools/list", Value::Null))
+        .await;
     // Over HTTP a request without a session may be refused with 400 before
     // any JSON-RPC is read (Streamable HTTP: session management).
     let refused_over_http = early.status == Some(400) && early.result().is_none();
@@ -157,16 +165,19 @@ pub(crate) async fn request_before_initialize(p: &mut Probe) -> Outcome {
     }
     let id = p.id();
     let init = p
-        .call(ch, request(id, "initialize", initialize_params("2025-11-25")))
+        .call(
+            ch,
+            request(id, "initialize", initialize_params("2025-11-25")),
+        )
         .await;
     if init.result().is_none() {
         return Ok(Finding::Broken(format!(
-            "after the early request, initialize was answered with {}",
+            "after the early request, initialize got {}",
             init.describe()
         )));
     }
     Ok(Finding::Holds(Some(format!(
-        "the early request was answered with {}",
+        "the early request got {}",
         early.describe()
     ))))
 }
@@ -177,8 +188,10 @@ pub(crate) async fn ping(p: &mut Probe) -> Outcome {
     let reply = p.call(ch, request(id, "ping", Value::Null)).await;
     Ok(match reply.result() {
         Some(Value::Object(map)) if map.keys().all(|k| k == "_meta") => Finding::holds(),
-        Some(other) => Finding::Broken(format!("ping was answered with a non-empty result {other}")),
-        None => Finding::Broken(format!("ping was answered with {}", reply.describe())),
+        Some(other) => {
+            Finding::Broken(format!("ping was answered with a non-empty result {other}"))
+        }
+        None => Finding::Broken(format!("ping got {}", reply.describe())),
     })
 }
 
@@ -220,10 +233,7 @@ pub(crate) async fn list_all(
                 Some(cursor) => format!("{method} with cursor {cursor:?} (page {page})"),
                 None => method.to_owned(),
             };
-            return Err(Finding::Broken(format!(
-                "{which} was answered with {}",
-                reply.describe()
-            )));
+            return Err(Finding::Broken(format!("{which} got {}", reply.describe())));
         };
         match result.get(key) {
             Some(Value::Array(page_items)) => items.extend(page_items.iter().cloned()),
@@ -278,7 +288,9 @@ pub(crate) async fn tool_names(p: &mut Probe, facts: &ClassicFacts) -> Outcome {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
         if name.is_empty() || name.chars().count() > 128 || !valid_chars {
-            problems.push(format!("tool name {name:?} is not 1-128 of A-Z a-z 0-9 _ - ."));
+            problems.push(format!(
+                "tool name {name:?} is not 1-128 of A-Z a-z 0-9 _ - ."
+            ));
         }
         if !seen.insert(name) {
             problems.push(format!("tool name {name:?} is listed twice"));
@@ -296,7 +308,10 @@ pub(crate) async fn tool_input_schemas(p: &mut Probe, facts: &ClassicFacts) -> O
     }
     let mut problems = Problems::default();
     for tool in &tools {
-        let name = tool.get("name").and_then(Value::as_str).unwrap_or("(unnamed)");
+        let name = tool
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("(unnamed)");
         match tool.get("inputSchema") {
             Some(schema @ Value::Object(map)) => {
                 if map.get("type") != Some(&json!("object")) {
@@ -352,7 +367,7 @@ pub(crate) async fn declared_capabilities_answer(p: &mut Probe, facts: &ClassicF
         let reply = p.call(ch, request(id, method, params)).await;
         if reply.response.is_none() || reply.code() == Some(-32601) {
             problems.push(format!(
-                "{capability} is declared but {method} was answered with {}",
+                "{capability} is declared but {method} got {}",
                 reply.describe()
             ));
         }
@@ -399,7 +414,7 @@ pub(crate) async fn undeclared_capabilities_rejected(
         let reply = p.call(ch, request(id, method, params)).await;
         if reply.code() != Some(-32601) {
             problems.push(format!(
-                "{capability} is not declared but {method} was answered with {}",
+                "{capability} is not declared but {method} got {}",
                 reply.describe()
             ));
         }
@@ -411,16 +426,15 @@ async fn call_unknown_tool(p: &mut Probe, facts: &ClassicFacts) -> Result<Reply,
     tools_declared(facts)?;
     let (ch, _) = p.classic_session().await?;
     let id = p.id();
-    Ok(p
-        .call(
-            ch,
-            request(
-                id,
-                "tools/call",
-                json!({ "name": "mcptest-no-such-tool", "arguments": {} }),
-            ),
-        )
-        .await)
+    Ok(p.call(
+        ch,
+        request(
+            id,
+            "tools/call",
+            json!({ "name": "mcptest-no-such-tool", "arguments": {} }),
+        ),
+    )
+    .await)
 }
 
 pub(crate) async fn unknown_tool_rejected(p: &mut Probe, facts: &ClassicFacts) -> Outcome {
@@ -443,7 +457,7 @@ pub(crate) async fn unknown_tool_protocol_error(p: &mut Probe, facts: &ClassicFa
     Ok(match reply.code() {
         Some(-32602) => Finding::holds(),
         _ => Finding::Broken(format!(
-            "calling an unknown tool was answered with {}, not error -32602",
+            "calling an unknown tool got {}, not error -32602",
             reply.describe()
         )),
     })
@@ -460,14 +474,18 @@ pub(crate) async fn unknown_resource(p: &mut Probe, facts: &ClassicFacts) -> Out
     let reply = p
         .call(
             ch,
-            request(id, "resources/read", json!({ "uri": "mcptest://no-such-resource" })),
+            request(
+                id,
+                "resources/read",
+                json!({ "uri": "mcptest://no-such-resource" }),
+            ),
         )
         .await;
     Ok(if reply.error().is_some() {
         Finding::Holds(Some(format!("answered with {}", reply.describe())))
     } else {
         Finding::Broken(format!(
-            "reading an unknown resource was answered with {}",
+            "reading an unknown resource got {}",
             reply.describe()
         ))
     })
@@ -502,7 +520,7 @@ pub(crate) async fn missing_prompt_argument(p: &mut Probe, facts: &ClassicFacts)
         Finding::Holds(Some(format!("prompt {name:?}: {}", reply.describe())))
     } else {
         Finding::Broken(format!(
-            "prompts/get {name:?} without its required argument was answered with {}",
+            "prompts/get {name:?} without its required argument got {}",
             reply.describe()
         ))
     })
@@ -537,7 +555,7 @@ pub(crate) async fn tool_input_error_is_tool_result(
             "tool {name:?} succeeded without its required arguments"
         )),
         None => Finding::Broken(format!(
-            "tool {name:?} called without its required arguments was answered with {}, \
+            "tool {name:?} called without its required arguments got {}, \
              not a result with isError: true",
             reply.describe()
         )),
@@ -558,9 +576,9 @@ pub(crate) async fn error_id(p: &mut Probe) -> Outcome {
         let reply = p.call(ch, message).await;
         match reply.id() {
             None => problems.push(format!("{method} (id {id}) got {}", reply.describe())),
-            Some(got) if *got != id => problems.push(format!(
-                "{method} (id {id}) was answered with id {got}"
-            )),
+            Some(got) if *got != id => {
+                problems.push(format!("{method} (id {id}) was answered with id {got}"))
+            }
             Some(_) => {}
         }
     }
@@ -577,18 +595,12 @@ fn malformed_answer(reply: &Reply, what: &str, code: i64, id: Option<&Value>) ->
                 problems.push(format!("{what} got HTTP status {status}, not 400"));
             }
             if reply.response.is_some() && reply.code() != Some(code) {
-                problems.push(format!(
-                    "{what} was answered with {}, not error {code}",
-                    reply.describe()
-                ));
+                problems.push(format!("{what} got {}, not error {code}", reply.describe()));
             }
         }
         None => {
             if reply.code() != Some(code) {
-                problems.push(format!(
-                    "{what} was answered with {}, not error {code}",
-                    reply.describe()
-                ));
+                problems.push(format!("{what} got {}, not error {code}", reply.describe()));
             }
         }
     }
@@ -609,7 +621,12 @@ pub(crate) async fn invalid_json(p: &mut Probe) -> Outcome {
     let reply = p
         .send_raw(ch, r#"{"jsonrpc": "2.0", "id": 1, "method": "#, sentinel)
         .await;
-    Ok(malformed_answer(&reply, "a truncated JSON message", -32700, None))
+    Ok(malformed_answer(
+        &reply,
+        "a truncated JSON message",
+        -32700,
+        None,
+    ))
 }
 
 pub(crate) async fn invalid_request(p: &mut Probe) -> Outcome {
@@ -680,7 +697,7 @@ pub(crate) async fn invalid_cursor(p: &mut Probe, facts: &ClassicFacts) -> Outco
             "{method} accepted a cursor the server never issued"
         )),
         _ => Finding::Broken(format!(
-            "{method} with a cursor the server never issued was answered with {}, not error -32602",
+            "{method} with a cursor the server never issued got {}, not error -32602",
             reply.describe()
         )),
     })

@@ -48,8 +48,7 @@ use serde_json::Value;
 
 pub use catalogue::catalogue;
 pub use check::{
-    Applies, Check, CheckResult, Exchange, Level, RawRequest, RawResponse, Role, Transport,
-    Verdict,
+    Applies, Check, CheckResult, Exchange, Level, RawRequest, RawResponse, Role, Transport, Verdict,
 };
 pub use client::{ClientConformance, MockLink, URL_PLACEHOLDER};
 pub use report::{Counts, Report};
@@ -67,6 +66,28 @@ use stateless::StatelessFacts;
 /// [`Server::url`] over Streamable HTTP; rules for the other transport are
 /// skipped. The server's own options apply (environment, working
 /// directory, headers, bearer token).
+///
+/// ```
+/// use mcptest::{Server, conformance::{Conformance, Verdict}};
+/// use mcptest::rmcp::ServerHandler;
+///
+/// #[derive(Clone)]
+/// struct Minimal;
+/// impl ServerHandler for Minimal {}
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), mcptest::Error> {
+/// let report = Conformance::new(Server::in_process(Minimal))
+///     .only(["classic-initialize-result", "classic-ping", "sep-2575-unknown-method"])
+///     .run()
+///     .await?;
+/// assert_eq!(report.verdict("classic-ping"), Some(Verdict::Pass));
+/// assert_eq!(report.verdict("sep-2575-unknown-method"), Some(Verdict::Pass));
+/// report.assert_conforms();
+/// # Ok(()) }
+/// ```
+///
+/// Over HTTP, with the checks that need a named tool:
 ///
 /// ```no_run
 /// # async fn demo() -> Result<(), mcptest::Error> {
@@ -108,7 +129,9 @@ impl Conformance {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.filter.only.extend(patterns.into_iter().map(Into::into));
+        self.filter
+            .only
+            .extend(patterns.into_iter().map(Into::into));
         self
     }
 
@@ -119,7 +142,9 @@ impl Conformance {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.filter.except.extend(patterns.into_iter().map(Into::into));
+        self.filter
+            .except
+            .extend(patterns.into_iter().map(Into::into));
         self
     }
 
@@ -167,7 +192,10 @@ impl Conformance {
     pub async fn run(self) -> Result<Report, Error> {
         let started = Instant::now();
         let selected = self.filter.select(Role::Server)?;
-        let target = self.label.clone().unwrap_or_else(|| self.server.to_string());
+        let target = self
+            .label
+            .clone()
+            .unwrap_or_else(|| self.server.to_string());
         let mut probe = Probe::new(self.server.clone(), self.settings.clone())?;
         let transport = probe.transport;
         let needs = |classic: bool| {
@@ -184,7 +212,11 @@ impl Conformance {
             true => Some(stateless::gate(&mut probe).await?),
             false => None,
         };
-        let limit = self.settings.timeout.saturating_mul(12).max(Duration::from_secs(60));
+        let limit = self
+            .settings
+            .timeout
+            .saturating_mul(12)
+            .max(Duration::from_secs(60));
         let mut results = Vec::new();
         for id in selected {
             let check = id.check();
@@ -265,9 +297,7 @@ async fn run_server_check(
                 classic::undeclared_capabilities_rejected(p, facts).await
             }
             ClassicUnknownToolRejected => classic::unknown_tool_rejected(p, facts).await,
-            ClassicUnknownToolProtocolError => {
-                classic::unknown_tool_protocol_error(p, facts).await
-            }
+            ClassicUnknownToolProtocolError => classic::unknown_tool_protocol_error(p, facts).await,
             ClassicUnknownResource => classic::unknown_resource(p, facts).await,
             ClassicMissingPromptArgument => classic::missing_prompt_argument(p, facts).await,
             ClassicToolInputErrorIsToolResult => {
@@ -303,9 +333,7 @@ async fn run_server_check(
             StatelessSupportedVersionsAccepted => {
                 stateless::supported_versions_accepted(p, facts).await
             }
-            StatelessDiscoverUnsupportedVersion => {
-                stateless::discover_unsupported_version(p).await
-            }
+            StatelessDiscoverUnsupportedVersion => stateless::discover_unsupported_version(p).await,
             StatelessHttpHeaderMismatch => stateless::http_header_mismatch(p, facts).await,
             StatelessMissingClientCapability => stateless::missing_client_capability(p).await,
             StatelessRemovedMethods => stateless::removed_methods(p, facts).await,
@@ -393,6 +421,10 @@ mod tests {
             except: Vec::new(),
         };
         let err = filter.select(Role::Server).unwrap_err();
-        assert!(err.to_string().contains("no conformance check matches \"clasic-ping\""), "{err}");
+        assert!(
+            err.to_string()
+                .contains("no conformance check matches \"clasic-ping\""),
+            "{err}"
+        );
     }
 }

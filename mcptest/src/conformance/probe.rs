@@ -101,7 +101,9 @@ impl Reply {
     }
 
     pub(crate) fn code(&self) -> Option<i64> {
-        self.error().and_then(|e| e.get("code")).and_then(Value::as_i64)
+        self.error()
+            .and_then(|e| e.get("code"))
+            .and_then(Value::as_i64)
     }
 
     /// The id of the response (`None` when there is no response).
@@ -135,7 +137,7 @@ impl Reply {
                     format!("no answer within {}", crate::error::fmt_duration(*after))
                 }
                 Some(Missing::Dropped) => {
-                    "no answer (a request sent after it was answered, so it was dropped)".into()
+                    "no answer: it was dropped (the request sent after it was answered)".into()
                 }
                 Some(Missing::Broke(why)) => why.clone(),
                 Some(Missing::NoMessage) | None => "no JSON-RPC response".to_owned(),
@@ -243,9 +245,9 @@ impl Probe {
 
     /// Opens a channel: over stdio a fresh server process.
     pub(crate) async fn open(&mut self) -> Result<Ch, Finding> {
-        self.open_raw().await.map_err(|error| {
-            Finding::Crashed(format!("the server could not be started: {error}"))
-        })
+        self.open_raw()
+            .await
+            .map_err(|error| Finding::Crashed(format!("the server could not be started: {error}")))
     }
 
     /// [`open`](Self::open) with the error as it came.
@@ -284,7 +286,7 @@ impl Probe {
         let Some(result) = reply.result().cloned() else {
             self.evidence.push(exchange);
             return Err(Finding::Broken(format!(
-                "initialize failed: it was answered with {}",
+                "initialize failed: it got {}",
                 reply.describe()
             )));
         };
@@ -300,8 +302,11 @@ impl Probe {
                 .and_then(Value::as_str)
                 .map(str::to_owned);
         }
-        self.notify(ch, json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-            .await;
+        self.notify(
+            ch,
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        )
+        .await;
         Ok((ch, result))
     }
 
@@ -483,7 +488,12 @@ fn error_text(error: &Error) -> String {
             let text = error.to_string();
             text.lines().next().unwrap_or_default().to_owned()
         }
-        other => other.to_string().lines().next().unwrap_or_default().to_owned(),
+        other => other
+            .to_string()
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_owned(),
     }
 }
 
@@ -597,10 +607,7 @@ async fn stdio_raw(
                     let response = RawResponse::Messages {
                         messages: messages.clone(),
                     };
-                    let others = messages
-                        .into_iter()
-                        .filter(|m| !is_response(m))
-                        .collect();
+                    let others = messages.into_iter().filter(|m| !is_response(m)).collect();
                     return (
                         Reply {
                             response: answer,
@@ -674,7 +681,10 @@ pub(crate) fn routing_headers(version: Option<&str>, message: &Value) -> Vec<(St
     if let Some(version) = version {
         headers.push(("MCP-Protocol-Version".to_owned(), version.to_owned()));
     }
-    let method = message.get("method").and_then(Value::as_str).unwrap_or_default();
+    let method = message
+        .get("method")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
     headers.push(("Mcp-Method".to_owned(), method.to_owned()));
     if let Some(name) = message.get("params").and_then(|p| mcp_name(method, p)) {
         headers.push(("Mcp-Name".to_owned(), name));
@@ -787,7 +797,10 @@ mod tests {
             status: Some(404),
             ..Reply::default()
         };
-        assert_eq!(error.describe(), "HTTP 404 with error -32601 \"Method not found\"");
+        assert_eq!(
+            error.describe(),
+            "HTTP 404 with error -32601 \"Method not found\""
+        );
         assert_eq!(error.code(), Some(-32601));
         let silent = Reply {
             missing: Some(Missing::Silent(Duration::from_secs(10))),

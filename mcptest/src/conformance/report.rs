@@ -98,7 +98,12 @@ impl Report {
     pub fn to_json(&self) -> Value {
         let mut value = serde_json::to_value(self).expect("a report serializes");
         value["counts"] = serde_json::to_value(self.counts()).expect("counts serialize");
-        value["elapsed_ms"] = self.elapsed.as_millis().to_string().parse().unwrap_or(Value::Null);
+        value["elapsed_ms"] = self
+            .elapsed
+            .as_millis()
+            .to_string()
+            .parse()
+            .unwrap_or(Value::Null);
         value
     }
 
@@ -186,7 +191,12 @@ impl fmt::Display for Report {
             Role::Server => writeln!(f, "(> sent by mcptest, < what came back)")?,
             Role::Client => writeln!(f, "(> sent by the client, < the mock server's answer)")?,
         }
-        let id_width = self.results.iter().map(|r| r.check.id.len()).max().unwrap_or(0);
+        let id_width = self
+            .results
+            .iter()
+            .map(|r| r.check.id.len())
+            .max()
+            .unwrap_or(0);
         for result in &self.results {
             writeln!(
                 f,
@@ -206,7 +216,13 @@ impl fmt::Display for Report {
             }
             if matches!(result.verdict, Verdict::Fail | Verdict::Warn) {
                 let mut text = String::new();
-                write_evidence(&mut text, self.role, &result.evidence, indent, SHOWN_EXCHANGES);
+                write_evidence(
+                    &mut text,
+                    self.role,
+                    &result.evidence,
+                    indent,
+                    SHOWN_EXCHANGES,
+                );
                 f.write_str(&text)?;
             }
         }
@@ -280,11 +296,7 @@ fn write_evidence(out: &mut String, role: Role, evidence: &[Exchange], indent: &
 fn shorten(text: &str) -> String {
     let text = text.replace('\n', "\\n");
     match text.char_indices().nth(SHOWN_CHARS) {
-        Some((cut, _)) => format!(
-            "{}… ({} more bytes)",
-            &text[..cut],
-            text.len() - cut
-        ),
+        Some((cut, _)) => format!("{}… ({} more bytes)", &text[..cut], text.len() - cut),
         None => text,
     }
 }
@@ -323,9 +335,17 @@ mod tests {
             transport: Transport::Stdio,
             results: vec![
                 result(CheckId::ClassicInitializeResult, Verdict::Pass, None),
-                result(CheckId::ClassicPing, Verdict::Fail, Some("ping was not answered")),
+                result(
+                    CheckId::ClassicPing,
+                    Verdict::Fail,
+                    Some("ping was not answered"),
+                ),
                 result(CheckId::ClassicInvalidJson, Verdict::Warn, Some("dropped")),
-                result(CheckId::ClassicPagination, Verdict::Skipped, Some("no list has pages")),
+                result(
+                    CheckId::ClassicPagination,
+                    Verdict::Skipped,
+                    Some("no list has pages"),
+                ),
             ],
             elapsed: Duration::from_millis(20),
         }
@@ -339,7 +359,10 @@ mod tests {
         ), "{table}");
         assert!(table.contains("FAIL  MUST    classic-ping "), "{table}");
         assert!(table.contains("      ping was not answered\n      > {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n      < (nothing within 10000 ms)\n"), "{table}");
-        assert!(table.contains("SKIP  MUST    classic-pagination"), "{table}");
+        assert!(
+            table.contains("SKIP  MUST    classic-pagination"),
+            "{table}"
+        );
         assert!(table.contains("      no list has pages\n"), "{table}");
     }
 
@@ -349,8 +372,16 @@ mod tests {
         assert!(!report.conforms());
         let message = report.check_conforms().unwrap_err();
         assert!(message.starts_with("demo-server breaks 1 MUST rule of the MCP spec over stdio (1 passed, 1 warning, 1 skipped):"), "{message}");
-        assert!(message.contains("FAIL classic-ping (2025-11-25 basic/utilities/ping#behavior-requirements)"), "{message}");
-        assert!(message.contains("  why:  ping was not answered\n  > {\"jsonrpc\""), "{message}");
+        assert!(
+            message.contains(
+                "FAIL classic-ping (2025-11-25 basic/utilities/ping#behavior-requirements)"
+            ),
+            "{message}"
+        );
+        assert!(
+            message.contains("  why:  ping was not answered\n  > {\"jsonrpc\""),
+            "{message}"
+        );
         assert!(!message.contains("classic-invalid-json"), "{message}");
         let passing = Report {
             results: vec![result(CheckId::ClassicPing, Verdict::Warn, Some("x"))],
@@ -368,17 +399,26 @@ mod tests {
     #[test]
     fn json_has_counts_and_full_evidence() {
         let json = report().to_json();
-        assert_eq!(json["counts"], json!({"passed": 1, "failed": 1, "warned": 1, "skipped": 1}));
+        assert_eq!(
+            json["counts"],
+            json!({"passed": 1, "failed": 1, "warned": 1, "skipped": 1})
+        );
         assert_eq!(json["results"][1]["check"]["id"], "classic-ping");
         assert_eq!(json["results"][1]["verdict"], "fail");
-        assert_eq!(json["results"][1]["evidence"][0]["response"], json!({"kind": "nothing", "waited_ms": 10000}));
+        assert_eq!(
+            json["results"][1]["evidence"][0]["response"],
+            json!({"kind": "nothing", "waited_ms": 10000})
+        );
         assert_eq!(json["results"][1]["elapsed_ms"], 3);
     }
 
     #[test]
     fn long_lines_are_cut_with_a_count() {
         let long = "x".repeat(SHOWN_CHARS + 10);
-        assert_eq!(shorten(&long), format!("{}… (10 more bytes)", "x".repeat(SHOWN_CHARS)));
+        assert_eq!(
+            shorten(&long),
+            format!("{}… (10 more bytes)", "x".repeat(SHOWN_CHARS))
+        );
         assert_eq!(shorten("a\nb"), "a\\nb");
     }
 }

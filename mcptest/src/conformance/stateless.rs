@@ -60,7 +60,10 @@ pub(crate) async fn gate(
     let ch = probe.open_raw().await?;
     let id = probe.id();
     let reply = probe
-        .call_quietly(ch, stateless(id, "server/discover", Value::Null, meta(VERSION)))
+        .call_quietly(
+            ch,
+            stateless(id, "server/discover", Value::Null, meta(VERSION)),
+        )
         .await;
     probe.close_all().await;
     if let Some(result) = reply.result() {
@@ -74,7 +77,7 @@ pub(crate) async fn gate(
         Ok(StatelessFacts { discover: None })
     } else {
         Err(format!(
-            "the server does not speak 2026-07-28: server/discover was answered with {}",
+            "the server does not speak 2026-07-28: server/discover got {}",
             reply.describe()
         ))
     })
@@ -104,10 +107,7 @@ fn meta_without(key: &str) -> Value {
 /// Problems with a reply that should be error `code` (and HTTP `status`).
 fn expect_error(problems: &mut Problems, what: &str, reply: &Reply, code: i64, status: u16) {
     if reply.code() != Some(code) {
-        problems.push(format!(
-            "{what} was answered with {}, not error {code}",
-            reply.describe()
-        ));
+        problems.push(format!("{what} got {}, not error {code}", reply.describe()));
     } else if let Some(got) = reply.status
         && got != status
     {
@@ -143,7 +143,10 @@ async fn pinned_channel(p: &mut Probe, facts: &StatelessFacts) -> Result<Ch, Fin
     let ch = p.open().await?;
     let id = p.id();
     let reply = p
-        .call_quietly(ch, stateless(id, facts.list_method(), Value::Null, meta(VERSION)))
+        .call_quietly(
+            ch,
+            stateless(id, facts.list_method(), Value::Null, meta(VERSION)),
+        )
         .await;
     if reply.response.is_none() {
         return Err(Finding::Broken(format!(
@@ -159,11 +162,14 @@ pub(crate) async fn discover(p: &mut Probe) -> Outcome {
     let ch = p.open().await?;
     let id = p.id();
     let reply = p
-        .call(ch, stateless(id, "server/discover", Value::Null, meta(VERSION)))
+        .call(
+            ch,
+            stateless(id, "server/discover", Value::Null, meta(VERSION)),
+        )
         .await;
     let Some(result) = reply.result() else {
         return Ok(Finding::Broken(format!(
-            "server/discover was answered with {}",
+            "server/discover got {}",
             reply.describe()
         )));
     };
@@ -200,12 +206,7 @@ pub(crate) async fn discover(p: &mut Probe) -> Outcome {
 
 /// A list request with `meta` (HTTP: `MCP-Protocol-Version: 2026-07-28`)
 /// that must be rejected with -32602 and HTTP 400.
-async fn rejected_meta(
-    p: &mut Probe,
-    facts: &StatelessFacts,
-    meta: Value,
-    what: &str,
-) -> Outcome {
+async fn rejected_meta(p: &mut Probe, facts: &StatelessFacts, meta: Value, what: &str) -> Outcome {
     let ch = p.open().await?;
     let id = p.id();
     let message = stateless(id, facts.list_method(), Value::Null, meta);
@@ -250,7 +251,10 @@ pub(crate) async fn meta_client_info_optional(p: &mut Probe, facts: &StatelessFa
     let id = p.id();
     let method = facts.list_method();
     let reply = p
-        .call(ch, stateless(id, method, Value::Null, meta_without(META_CLIENT_INFO)))
+        .call(
+            ch,
+            stateless(id, method, Value::Null, meta_without(META_CLIENT_INFO)),
+        )
         .await;
     Ok(match (reply.result(), reply.status) {
         (Some(_), None | Some(200)) => Finding::holds(),
@@ -258,7 +262,7 @@ pub(crate) async fn meta_client_info_optional(p: &mut Probe, facts: &StatelessFa
             "{method} without clientInfo got HTTP {status}, not 200"
         )),
         (None, _) => Finding::Broken(format!(
-            "{method} without clientInfo was answered with {}",
+            "{method} without clientInfo got {}",
             reply.describe()
         )),
     })
@@ -293,7 +297,10 @@ async fn discovered_versions(p: &mut Probe) -> Result<Vec<String>, Finding> {
     let ch = p.open().await?;
     let id = p.id();
     let reply = p
-        .call(ch, stateless(id, "server/discover", Value::Null, meta(VERSION)))
+        .call(
+            ch,
+            stateless(id, "server/discover", Value::Null, meta(VERSION)),
+        )
         .await;
     reply
         .result()
@@ -307,22 +314,19 @@ async fn discovered_versions(p: &mut Probe) -> Result<Vec<String>, Finding> {
         })
         .ok_or_else(|| {
             Finding::Broken(format!(
-                "server/discover gave no supportedVersions: it was answered with {}",
+                "server/discover gave no supportedVersions: it got {}",
                 reply.describe()
             ))
         })
 }
 
-pub(crate) async fn unsupported_version_no_drift(
-    p: &mut Probe,
-    facts: &StatelessFacts,
-) -> Outcome {
+pub(crate) async fn unsupported_version_no_drift(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
     let advertised = discovered_versions(p).await?;
     let method = facts.list_method();
     let reply = unsupported_call(p, method).await?;
     let Some(supported) = supported_in(&reply) else {
         return Ok(Finding::Broken(format!(
-            "{method} with an unsupported version was answered with {}, which lists no data.supported",
+            "{method} with an unsupported version got {}, which lists no data.supported",
             reply.describe()
         )));
     };
@@ -337,10 +341,7 @@ pub(crate) async fn unsupported_version_no_drift(
     })
 }
 
-pub(crate) async fn supported_versions_accepted(
-    p: &mut Probe,
-    facts: &StatelessFacts,
-) -> Outcome {
+pub(crate) async fn supported_versions_accepted(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
     let advertised = discovered_versions(p).await?;
     let stateless_era: Vec<&String> = advertised
         .iter()
@@ -357,11 +358,14 @@ pub(crate) async fn supported_versions_accepted(
         let ch = p.open().await?;
         let id = p.id();
         let reply = p
-            .call(ch, stateless(id, method, Value::Null, meta_version(version)))
+            .call(
+                ch,
+                stateless(id, method, Value::Null, meta_version(version)),
+            )
             .await;
         if reply.result().is_none() {
             problems.push(format!(
-                "{method} with advertised version {version:?} was answered with {}",
+                "{method} with advertised version {version:?} got {}",
                 reply.describe()
             ));
         }
@@ -453,7 +457,9 @@ pub(crate) async fn removed_methods(p: &mut Probe, facts: &StatelessFacts) -> Ou
     let mut problems = Problems::default();
     for (method, params) in removed {
         let id = p.id();
-        let reply = p.call(ch, stateless(id, method, params, meta(VERSION))).await;
+        let reply = p
+            .call(ch, stateless(id, method, params, meta(VERSION)))
+            .await;
         expect_error(&mut problems, method, &reply, -32601, 404);
     }
     Ok(problems.into_finding())
@@ -477,11 +483,14 @@ pub(crate) async fn capabilities_honored(p: &mut Probe) -> Outcome {
     let ch = p.open().await?;
     let id = p.id();
     let reply = p
-        .call(ch, stateless(id, "server/discover", Value::Null, meta(VERSION)))
+        .call(
+            ch,
+            stateless(id, "server/discover", Value::Null, meta(VERSION)),
+        )
         .await;
     let Some(capabilities) = reply.result().and_then(|r| r.get("capabilities")).cloned() else {
         return Ok(Finding::Broken(format!(
-            "server/discover gave no capabilities: it was answered with {}",
+            "server/discover gave no capabilities: it got {}",
             reply.describe()
         )));
     };
@@ -501,18 +510,20 @@ pub(crate) async fn capabilities_honored(p: &mut Probe) -> Outcome {
     let mut problems = Problems::default();
     for (capability, method, params) in probes {
         let id = p.id();
-        let reply = p.call(ch, stateless(id, method, params, meta(VERSION))).await;
+        let reply = p
+            .call(ch, stateless(id, method, params, meta(VERSION)))
+            .await;
         let not_found = reply.code() == Some(-32601);
         if declares(&capabilities, capability) {
             if not_found || reply.response.is_none() {
                 problems.push(format!(
-                    "{capability} is declared but {method} was answered with {}",
+                    "{capability} is declared but {method} got {}",
                     reply.describe()
                 ));
             }
         } else if !not_found {
             problems.push(format!(
-                "{capability} is not declared but {method} was answered with {}",
+                "{capability} is not declared but {method} got {}",
                 reply.describe()
             ));
         }
@@ -537,7 +548,7 @@ pub(crate) async fn no_log_without_level(p: &mut Probe) -> Outcome {
     let reply = p.call(ch, message).await;
     if reply.result().is_none() {
         return Ok(Finding::Broken(format!(
-            "the log tool {tool:?} was answered with {}",
+            "the log tool {tool:?} got {}",
             reply.describe()
         )));
     }
@@ -569,12 +580,7 @@ pub(crate) async fn error_id(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
             Value::Null,
             meta(VERSION),
         ),
-        stateless(
-            9103,
-            method,
-            Value::Null,
-            meta_version(UNSUPPORTED_VERSION),
-        ),
+        stateless(9103, method, Value::Null, meta_version(UNSUPPORTED_VERSION)),
     ];
     let mut problems = Problems::default();
     for message in requests {
@@ -617,6 +623,9 @@ mod tests {
             discover: Some(json!({"capabilities": {"prompts": {}}})),
         };
         assert_eq!(facts.list_method(), "prompts/list");
-        assert_eq!(StatelessFacts { discover: None }.list_method(), "tools/list");
+        assert_eq!(
+            StatelessFacts { discover: None }.list_method(),
+            "tools/list"
+        );
     }
 }

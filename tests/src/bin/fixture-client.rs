@@ -17,14 +17,32 @@ const UNSUPPORTED: &str = "2099-12-31";
 const WAIT: Duration = Duration::from_secs(10);
 
 const FLAGS: &[(&str, &str)] = &[
-    ("--start-unsupported", "start with version 2099-12-31 (provokes -32022)"),
+    (
+        "--start-unsupported",
+        "start with version 2099-12-31 (provokes -32022)",
+    ),
     ("--no-retry", "give up after -32022 instead of retrying"),
-    ("--omit-capabilities", "leave clientCapabilities out of _meta"),
+    (
+        "--omit-capabilities",
+        "leave clientCapabilities out of _meta",
+    ),
     ("--omit-client-info", "leave clientInfo out of _meta"),
-    ("--switch-version", "send tools/list with 2025-11-25 after 2026-07-28 was chosen"),
-    ("--header-mismatch", "HTTP: send MCP-Protocol-Version 2025-11-25"),
-    ("--no-cancel", "stdio: abandon the slow call without notifications/cancelled"),
-    ("--ignore-input-requests", "retry `ask` without answering its input requests"),
+    (
+        "--switch-version",
+        "send tools/list with 2025-11-25 after 2026-07-28 was chosen",
+    ),
+    (
+        "--header-mismatch",
+        "HTTP: send MCP-Protocol-Version 2025-11-25",
+    ),
+    (
+        "--no-cancel",
+        "stdio: abandon the slow call without notifications/cancelled",
+    ),
+    (
+        "--ignore-input-requests",
+        "retry `ask` without answering its input requests",
+    ),
 ];
 
 struct Client {
@@ -109,8 +127,14 @@ impl Client {
                 if let Some(name) = message["params"]["name"].as_str() {
                     request = request.header("Mcp-Name", name);
                 }
-                let response = tokio::time::timeout(WAIT, request.send()).await.ok()?.ok()?;
-                let body = tokio::time::timeout(WAIT, response.text()).await.ok()?.ok()?;
+                let response = tokio::time::timeout(WAIT, request.send())
+                    .await
+                    .ok()?
+                    .ok()?;
+                let body = tokio::time::timeout(WAIT, response.text())
+                    .await
+                    .ok()?
+                    .ok()?;
                 // The mock answers JSON, or SSE whose last data line is the answer.
                 let answer = serde_json::from_str::<Value>(&body).ok().or_else(|| {
                     body.lines()
@@ -163,17 +187,27 @@ impl Client {
         } else {
             VERSION.to_owned()
         };
-        let answer = self.call("server/discover", json!({}), &version.clone()).await;
+        let answer = self
+            .call("server/discover", json!({}), &version.clone())
+            .await;
         if answer.as_ref().and_then(|a| a["error"]["code"].as_i64()) == Some(-32022) {
             if self.has("--no-retry") {
                 return;
             }
-            let supported = answer.as_ref().and_then(|a| a["error"]["data"]["supported"].as_array().cloned()).unwrap_or_default();
-            let Some(pick) = supported.iter().filter_map(Value::as_str).find(|v| *v == VERSION) else {
+            let supported = answer
+                .as_ref()
+                .and_then(|a| a["error"]["data"]["supported"].as_array().cloned())
+                .unwrap_or_default();
+            let Some(pick) = supported
+                .iter()
+                .filter_map(Value::as_str)
+                .find(|v| *v == VERSION)
+            else {
                 return;
             };
             version = pick.to_owned();
-            self.call("server/discover", json!({}), &version.clone()).await;
+            self.call("server/discover", json!({}), &version.clone())
+                .await;
         }
         let list_version = if self.has("--switch-version") {
             "2025-11-25".to_owned()
@@ -189,8 +223,11 @@ impl Client {
         .await;
 
         if matches!(self.link, Link::Stdio { .. }) {
-            let (id, message) =
-                self.message("tools/call", json!({ "name": "slow", "arguments": {} }), &version);
+            let (id, message) = self.message(
+                "tools/call",
+                json!({ "name": "slow", "arguments": {} }),
+                &version,
+            );
             self.send(&message, &version).await;
             tokio::time::sleep(Duration::from_millis(100)).await;
             if !self.has("--no-cancel") {
@@ -203,7 +240,11 @@ impl Client {
         }
 
         let asked = self
-            .call("tools/call", json!({ "name": "ask", "arguments": {} }), &version)
+            .call(
+                "tools/call",
+                json!({ "name": "ask", "arguments": {} }),
+                &version,
+            )
             .await;
         let requests = asked
             .as_ref()
@@ -214,7 +255,8 @@ impl Client {
                 let responses: serde_json::Map<String, Value> = requests
                     .keys()
                     .map(|key| {
-                        let answer = json!({ "action": "accept", "content": { "name": "fixture-client" } });
+                        let answer =
+                            json!({ "action": "accept", "content": { "name": "fixture-client" } });
                         (key.clone(), answer)
                     })
                     .collect();
@@ -235,8 +277,10 @@ async fn main() -> ExitCode {
             "--url" => url = args.next(),
             flag if FLAGS.iter().any(|(f, _)| *f == flag) => flags.push(arg),
             other => {
-                let known: Vec<String> =
-                    FLAGS.iter().map(|(f, what)| format!("  {f:<26} {what}")).collect();
+                let known: Vec<String> = FLAGS
+                    .iter()
+                    .map(|(f, what)| format!("  {f:<26} {what}"))
+                    .collect();
                 eprintln!(
                     "fixture-client: unknown argument {other:?}\nusage: fixture-client [--url URL] [FLAG...]\n{}",
                     known.join("\n")

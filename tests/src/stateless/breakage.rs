@@ -49,40 +49,210 @@ use Breakage::*;
 
 /// Every breakage: its flag, the check it is made to fail, what it does.
 pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
-    (InitializeWithoutServerInfo, "--initialize-without-server-info", "classic-initialize-result", "initialize results lack serverInfo"),
-    (EchoAnyVersion, "--echo-any-version", "classic-version-negotiation", "initialize echoes any protocolVersion, even unknown ones"),
-    (IgnoreEarlyRequests, "--ignore-early-requests", "classic-request-before-initialize", "requests before initialize get no answer"),
-    (IgnorePing, "--ignore-ping", "classic-ping", "ping gets no answer"),
-    (BadToolName, "--bad-tool-name", "classic-tool-names", "the tool `fail` is listed as `fail now!`"),
-    (BadInputSchema, "--bad-input-schema", "classic-tool-input-schemas", "the tool `fail` has inputSchema {\"type\": \"array\"}"),
-    (HidePromptsList, "--hide-prompts-list", "classic-declared-capabilities-answer", "prompts are declared but prompts/list is -32601"),
-    (AnswerCompletions, "--answer-completions", "classic-undeclared-capabilities-rejected", "completion/complete answers though completions are not declared"),
-    (UnknownToolSucceeds, "--unknown-tool-succeeds", "classic-unknown-tool-rejected", "calling an unknown tool succeeds"),
-    (UnknownToolIsErrorResult, "--unknown-tool-is-error-result", "classic-unknown-tool-protocol-error", "an unknown tool is an isError result, not -32602"),
-    (UnknownResourceEmpty, "--unknown-resource-empty", "classic-unknown-resource", "an unknown resource reads as empty contents"),
-    (PromptIgnoresMissingArgument, "--prompt-ignores-missing-argument", "classic-missing-prompt-argument", "prompts/get without a required argument succeeds"),
-    (ArgumentErrorsAsRpcErrors, "--argument-errors-as-rpc-errors", "classic-tool-input-error-is-tool-result", "tool argument errors are JSON-RPC errors"),
-    (ErrorIdNull, "--error-id-null", "classic-error-id sep-2575-error-id", "every error response has id null"),
-    (DropInvalidJson, "--drop-invalid-json", "classic-invalid-json", "lines that are not JSON get no answer"),
-    (DropInvalidRequests, "--drop-invalid-requests", "classic-invalid-request", "JSON that is not a valid request gets no answer"),
-    (CursorLoops, "--cursor-loops", "classic-pagination", "the last page's nextCursor points back to the first"),
-    (AcceptInvalidCursor, "--accept-invalid-cursor", "classic-invalid-cursor", "an unknown cursor restarts the list"),
-    (DiscoverWithoutServerInfo, "--discover-without-server-info", "sep-2575-discover", "server/discover has no serverInfo in _meta"),
-    (AcceptMissingMeta, "--accept-missing-meta", "sep-2575-meta-required", "a stateless request without _meta is served"),
-    (AcceptMissingMetaVersion, "--accept-missing-meta-version", "sep-2575-meta-protocol-version-required", "_meta without protocolVersion is served"),
-    (AcceptMissingMetaCapabilities, "--accept-missing-meta-capabilities", "sep-2575-meta-client-capabilities-required", "_meta without clientCapabilities is served"),
-    (RequireClientInfo, "--require-client-info", "sep-2575-meta-client-info-optional", "_meta without clientInfo is rejected"),
-    (UnsupportedVersionInvalidParams, "--unsupported-version-invalid-params", "sep-2575-unsupported-version", "an unsupported version is -32602 without data"),
-    (UnsupportedVersionDrift, "--unsupported-version-drift", "sep-2575-unsupported-version-no-drift", "-32022 lists fewer versions than server/discover"),
-    (AdvertisePhantomVersion, "--advertise-phantom-version", "sep-2575-supported-versions-accepted", "2026-12-01 is advertised but rejected"),
-    (DiscoverIgnoresVersion, "--discover-ignores-version", "sep-2575-discover-unsupported-version", "server/discover answers whatever the version"),
-    (IgnoreVersionHeader, "--ignore-version-header", "sep-2575-http-header-mismatch", "the MCP-Protocol-Version header is not compared with _meta"),
-    (MissingCapabilityAsInvalidParams, "--missing-capability-as-invalid-params", "sep-2575-missing-client-capability", "a missing client capability is -32602 without data"),
-    (AnswerPing, "--answer-ping", "sep-2575-removed-methods", "a stateless ping is answered"),
-    (UnknownMethodInvalidRequest, "--unknown-method-invalid-request", "sep-2575-unknown-method", "an unknown method is -32600"),
-    (DiscoverHidesPrompts, "--discover-hides-prompts", "sep-2575-capabilities-honored", "server/discover leaves out prompts, which still answer"),
-    (LogWithoutLevel, "--log-without-level", "sep-2575-no-log-without-level", "the log tool logs without a requested level"),
-    (HttpErrors200, "--http-errors-200", "HTTP status of every SEP-2575 error check", "every JSON-RPC error goes out with HTTP 200"),
+    (
+        InitializeWithoutServerInfo,
+        "--initialize-without-server-info",
+        "classic-initialize-result",
+        "initialize results lack serverInfo",
+    ),
+    (
+        EchoAnyVersion,
+        "--echo-any-version",
+        "classic-version-negotiation",
+        "initialize echoes any protocolVersion, even unknown ones",
+    ),
+    (
+        IgnoreEarlyRequests,
+        "--ignore-early-requests",
+        "classic-request-before-initialize",
+        "requests before initialize get no answer",
+    ),
+    (
+        IgnorePing,
+        "--ignore-ping",
+        "classic-ping",
+        "ping gets no answer",
+    ),
+    (
+        BadToolName,
+        "--bad-tool-name",
+        "classic-tool-names",
+        "the tool `fail` is listed as `fail now!`",
+    ),
+    (
+        BadInputSchema,
+        "--bad-input-schema",
+        "classic-tool-input-schemas",
+        "the tool `fail` has inputSchema {\"type\": \"array\"}",
+    ),
+    (
+        HidePromptsList,
+        "--hide-prompts-list",
+        "classic-declared-capabilities-answer",
+        "prompts are declared but prompts/list is -32601",
+    ),
+    (
+        AnswerCompletions,
+        "--answer-completions",
+        "classic-undeclared-capabilities-rejected",
+        "completion/complete answers though completions are not declared",
+    ),
+    (
+        UnknownToolSucceeds,
+        "--unknown-tool-succeeds",
+        "classic-unknown-tool-rejected",
+        "calling an unknown tool succeeds",
+    ),
+    (
+        UnknownToolIsErrorResult,
+        "--unknown-tool-is-error-result",
+        "classic-unknown-tool-protocol-error",
+        "an unknown tool is an isError result, not -32602",
+    ),
+    (
+        UnknownResourceEmpty,
+        "--unknown-resource-empty",
+        "classic-unknown-resource",
+        "an unknown resource reads as empty contents",
+    ),
+    (
+        PromptIgnoresMissingArgument,
+        "--prompt-ignores-missing-argument",
+        "classic-missing-prompt-argument",
+        "prompts/get without a required argument succeeds",
+    ),
+    (
+        ArgumentErrorsAsRpcErrors,
+        "--argument-errors-as-rpc-errors",
+        "classic-tool-input-error-is-tool-result",
+        "tool argument errors are JSON-RPC errors",
+    ),
+    (
+        ErrorIdNull,
+        "--error-id-null",
+        "classic-error-id sep-2575-error-id",
+        "every error response has id null",
+    ),
+    (
+        DropInvalidJson,
+        "--drop-invalid-json",
+        "classic-invalid-json",
+        "lines that are not JSON get no answer",
+    ),
+    (
+        DropInvalidRequests,
+        "--drop-invalid-requests",
+        "classic-invalid-request",
+        "JSON that is not a valid request gets no answer",
+    ),
+    (
+        CursorLoops,
+        "--cursor-loops",
+        "classic-pagination",
+        "the last page's nextCursor points back to the first",
+    ),
+    (
+        AcceptInvalidCursor,
+        "--accept-invalid-cursor",
+        "classic-invalid-cursor",
+        "an unknown cursor restarts the list",
+    ),
+    (
+        DiscoverWithoutServerInfo,
+        "--discover-without-server-info",
+        "sep-2575-discover",
+        "server/discover has no serverInfo in _meta",
+    ),
+    (
+        AcceptMissingMeta,
+        "--accept-missing-meta",
+        "sep-2575-meta-required",
+        "a stateless request without _meta is served",
+    ),
+    (
+        AcceptMissingMetaVersion,
+        "--accept-missing-meta-version",
+        "sep-2575-meta-protocol-version-required",
+        "_meta without protocolVersion is served",
+    ),
+    (
+        AcceptMissingMetaCapabilities,
+        "--accept-missing-meta-capabilities",
+        "sep-2575-meta-client-capabilities-required",
+        "_meta without clientCapabilities is served",
+    ),
+    (
+        RequireClientInfo,
+        "--require-client-info",
+        "sep-2575-meta-client-info-optional",
+        "_meta without clientInfo is rejected",
+    ),
+    (
+        UnsupportedVersionInvalidParams,
+        "--unsupported-version-invalid-params",
+        "sep-2575-unsupported-version",
+        "an unsupported version is -32602 without data",
+    ),
+    (
+        UnsupportedVersionDrift,
+        "--unsupported-version-drift",
+        "sep-2575-unsupported-version-no-drift",
+        "-32022 lists fewer versions than server/discover",
+    ),
+    (
+        AdvertisePhantomVersion,
+        "--advertise-phantom-version",
+        "sep-2575-supported-versions-accepted",
+        "2026-12-01 is advertised but rejected",
+    ),
+    (
+        DiscoverIgnoresVersion,
+        "--discover-ignores-version",
+        "sep-2575-discover-unsupported-version",
+        "server/discover answers whatever the version",
+    ),
+    (
+        IgnoreVersionHeader,
+        "--ignore-version-header",
+        "sep-2575-http-header-mismatch",
+        "the MCP-Protocol-Version header is not compared with _meta",
+    ),
+    (
+        MissingCapabilityAsInvalidParams,
+        "--missing-capability-as-invalid-params",
+        "sep-2575-missing-client-capability",
+        "a missing client capability is -32602 without data",
+    ),
+    (
+        AnswerPing,
+        "--answer-ping",
+        "sep-2575-removed-methods",
+        "a stateless ping is answered",
+    ),
+    (
+        UnknownMethodInvalidRequest,
+        "--unknown-method-invalid-request",
+        "sep-2575-unknown-method",
+        "an unknown method is -32600",
+    ),
+    (
+        DiscoverHidesPrompts,
+        "--discover-hides-prompts",
+        "sep-2575-capabilities-honored",
+        "server/discover leaves out prompts, which still answer",
+    ),
+    (
+        LogWithoutLevel,
+        "--log-without-level",
+        "sep-2575-no-log-without-level",
+        "the log tool logs without a requested level",
+    ),
+    (
+        HttpErrors200,
+        "--http-errors-200",
+        "HTTP status of every SEP-2575 error check",
+        "every JSON-RPC error goes out with HTTP 200",
+    ),
 ];
 
 impl Breakage {
@@ -301,16 +471,15 @@ impl Breakages {
         }
         if name == "ping" && request {
             if stateless && self.has(AnswerPing) {
-                return Inbound::Reply(json!({"jsonrpc": "2.0", "id": message["id"], "result": {}}));
+                return Inbound::Reply(
+                    json!({"jsonrpc": "2.0", "id": message["id"], "result": {}}),
+                );
             }
             if !stateless && self.has(IgnorePing) {
                 return Inbound::Drop;
             }
         }
-        let has_meta = message
-            .get("params")
-            .and_then(|p| p.get("_meta"))
-            .is_some();
+        let has_meta = message.get("params").and_then(|p| p.get("_meta")).is_some();
         let bare_stateless = match &version_header {
             Some(_) => header_stateless,
             None => !conn.initialized,
@@ -362,7 +531,7 @@ impl Breakages {
         }
         if self.has(IgnoreVersionHeader)
             && let (Some(header), Some(version)) =
-                (version_header.as_deref_mut(), meta_version(&message))
+                (version_header, meta_version(&message))
         {
             *header = Some(version.to_owned());
         }
@@ -437,8 +606,9 @@ impl Breakages {
                     versions.push(json!(PHANTOM_VERSION));
                 }
                 if self.has(DiscoverHidesPrompts)
-                    && let Some(capabilities) =
-                        result.get_mut("capabilities").and_then(Value::as_object_mut)
+                    && let Some(capabilities) = result
+                        .get_mut("capabilities")
+                        .and_then(Value::as_object_mut)
                 {
                     capabilities.remove("prompts");
                 }
@@ -505,9 +675,7 @@ impl Breakages {
             -32021 if self.has(MissingCapabilityAsInvalidParams) => {
                 *error = json!({ "code": -32602, "message": "Invalid params" });
             }
-            -32601
-                if self.has(UnknownMethodInvalidRequest) && !MCP_METHODS.contains(&name) =>
-            {
+            -32601 if self.has(UnknownMethodInvalidRequest) && !MCP_METHODS.contains(&name) => {
                 error["code"] = json!(-32600);
             }
             _ => {}
@@ -563,7 +731,8 @@ mod tests {
 
     #[test]
     fn error_ids_can_be_nulled() {
-        let mut answer = json!({"jsonrpc": "2.0", "id": 4, "error": {"code": -32601, "message": "x"}});
+        let mut answer =
+            json!({"jsonrpc": "2.0", "id": 4, "error": {"code": -32601, "message": "x"}});
         broken(&["--error-id-null"]).outbound(None, &mut answer);
         assert_eq!(answer["id"], Value::Null);
     }

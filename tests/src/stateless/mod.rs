@@ -25,7 +25,7 @@ use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     model::{
         CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities,
-        CompleteRequestParams, CompleteResult, CompleteRequestMethod, ContentBlock,
+        CompleteRequestMethod, CompleteRequestParams, CompleteResult, ContentBlock,
         GetPromptRequestParams, GetPromptResponse, Implementation, InitializeRequestParams,
         InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
         ListToolsResult, LoggingLevel, LoggingMessageNotificationParam, PaginatedRequestParams,
@@ -94,9 +94,7 @@ impl Stateless {
     }
 
     fn tools() -> Vec<Tool> {
-        let object = |properties: Value, required: &[&str]| {
-            json!({ "type": "object", "properties": properties, "required": required })
-        };
+        let object = |properties: Value, required: &[&str]| json!({ "type": "object", "properties": properties, "required": required });
         let tool = |name: &str, description: &str, schema: Value| -> Tool {
             typed(json!({ "name": name, "description": description, "inputSchema": schema }))
         };
@@ -176,7 +174,10 @@ impl Stateless {
         } else {
             None
         };
-        Ok((items.into_iter().skip(start).take(end - start).collect(), next))
+        Ok((
+            items.into_iter().skip(start).take(end - start).collect(),
+            next,
+        ))
     }
 
     async fn log(&self, message: &str, context: &RequestContext<RoleServer>) {
@@ -191,12 +192,7 @@ impl Stateless {
             None => None,
         };
         // Info is sent unless the client asked for warning or above.
-        let sends = level.is_some_and(|l| {
-            matches!(
-                l,
-                LoggingLevel::Debug | LoggingLevel::Info
-            )
-        });
+        let sends = level.is_some_and(|l| matches!(l, LoggingLevel::Debug | LoggingLevel::Info));
         if sends {
             let _ = context
                 .peer
@@ -342,7 +338,10 @@ impl ServerHandler for Stateless {
                     } },
                 }))))
             }
-            other => Err(ErrorData::invalid_params(format!("unknown tool {other:?}"), None)),
+            other => Err(ErrorData::invalid_params(
+                format!("unknown tool {other:?}"),
+                None,
+            )),
         }
     }
 
@@ -352,7 +351,8 @@ impl ServerHandler for Stateless {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
         let (prompts, next) = self.page(Self::prompts(), request)?;
-        let mut result = ListPromptsResult::with_all_items(prompts.into_iter().map(typed).collect());
+        let mut result =
+            ListPromptsResult::with_all_items(prompts.into_iter().map(typed).collect());
         result.next_cursor = next;
         Ok(result)
     }
@@ -409,9 +409,8 @@ impl ServerHandler for Stateless {
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
         let templates = vec![json!({ "uriTemplate": "fixture://items/{id}", "name": "item" })];
         let (templates, next) = self.page(templates, request)?;
-        let mut result = ListResourceTemplatesResult::with_all_items(
-            templates.into_iter().map(typed).collect(),
-        );
+        let mut result =
+            ListResourceTemplatesResult::with_all_items(templates.into_iter().map(typed).collect());
         result.next_cursor = next;
         Ok(result)
     }
@@ -423,7 +422,9 @@ impl ServerHandler for Stateless {
     ) -> Result<ReadResourceResponse, ErrorData> {
         let uri = request.uri.as_str();
         let known = Self::resources().iter().any(|r| r["uri"] == uri)
-            || uri.strip_prefix("fixture://items/").is_some_and(|id| !id.is_empty());
+            || uri
+                .strip_prefix("fixture://items/")
+                .is_some_and(|id| !id.is_empty());
         if !known {
             return Err(ErrorData::resource_not_found(
                 format!("no resource {uri:?}"),

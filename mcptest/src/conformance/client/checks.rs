@@ -169,9 +169,9 @@ async fn decode_answer(bytes: &[u8], content_type: Option<&str>) -> Vec<Value> {
             Ok(bytes::Bytes::copy_from_slice(bytes));
         let events = sse_stream::SseStream::from_bytes_stream(futures::stream::iter([chunk]));
         return events
-            .filter_map(|event| async move {
-                serde_json::from_str(event.ok()?.data.as_deref()?).ok()
-            })
+            .filter_map(
+                |event| async move { serde_json::from_str(event.ok()?.data.as_deref()?).ok() },
+            )
             .collect()
             .await;
     }
@@ -222,7 +222,11 @@ fn every_request(
     let mut offending = Vec::new();
     for request in requests {
         if let Some(text) = problem(request) {
-            problems.push(format!("{} (id {}): {text}", request.method(), request.message["id"]));
+            problems.push(format!(
+                "{} (id {}): {text}",
+                request.method(),
+                request.message["id"]
+            ));
             offending.push(request.exchange());
         }
     }
@@ -259,7 +263,13 @@ fn client_info(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     every_request(requests, |request| {
         let info = request.meta().and_then(|m| m.get(META_CLIENT_INFO));
         match info {
-            Some(info) if ["name", "version"].iter().all(|f| info.get(f).is_some_and(Value::is_string)) => None,
+            Some(info)
+                if ["name", "version"]
+                    .iter()
+                    .all(|f| info.get(f).is_some_and(Value::is_string)) =>
+            {
+                None
+            }
             Some(info) => Some(format!("clientInfo {info} lacks a name or version string")),
             None => Some(format!("_meta has no {META_CLIENT_INFO}")),
         }
@@ -484,11 +494,19 @@ mod tests {
     #[tokio::test]
     async fn answers_are_matched_to_requests_by_id() {
         let events = [
-            line(json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta("2099-12-31")}})),
-            mock(json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32022, "data": {"supported": ["2026-07-28"], "requested": "2099-12-31"}}})),
-            line(json!({"jsonrpc": "2.0", "id": 2, "method": "server/discover", "params": {"_meta": meta("2026-07-28")}})),
+            line(
+                json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta("2099-12-31")}}),
+            ),
+            mock(
+                json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32022, "data": {"supported": ["2026-07-28"], "requested": "2099-12-31"}}}),
+            ),
+            line(
+                json!({"jsonrpc": "2.0", "id": 2, "method": "server/discover", "params": {"_meta": meta("2026-07-28")}}),
+            ),
             mock(json!({"jsonrpc": "2.0", "id": 2, "result": {}})),
-            line(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": meta("2026-07-28")}})),
+            line(
+                json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": meta("2026-07-28")}}),
+            ),
         ];
         let sent = sent_messages(&events).await;
         assert_eq!(sent.len(), 3);
@@ -506,9 +524,13 @@ mod tests {
     #[tokio::test]
     async fn a_flip_after_the_version_is_chosen_is_reported() {
         let events = [
-            line(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta("2026-07-28")}})),
+            line(
+                json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta("2026-07-28")}}),
+            ),
             mock(json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": []}})),
-            line(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": meta("2025-11-25")}})),
+            line(
+                json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": meta("2025-11-25")}}),
+            ),
         ];
         let sent = sent_messages(&events).await;
         let (finding, evidence) = evaluate(CheckId::ClientConsistentVersion, &sent);

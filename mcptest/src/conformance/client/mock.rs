@@ -45,10 +45,7 @@ pub(crate) struct Recording {
 #[derive(Debug, Clone)]
 pub(crate) enum Event {
     /// A line the client wrote (stdio).
-    FromClient {
-        message: Option<Value>,
-        raw: String,
-    },
+    FromClient { message: Option<Value>, raw: String },
     /// A line the mock wrote (stdio).
     FromMock { message: Value },
     /// One HTTP request from the client and the mock's answer.

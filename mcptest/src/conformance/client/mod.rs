@@ -54,19 +54,31 @@ pub enum MockLink {
 /// stdin/stdout; over HTTP it gets the mock's URL where its arguments say
 /// `{{url}}`), or an async closure that gets a [`MockLink`].
 ///
-/// ```no_run
-/// # async fn demo() -> Result<(), mcptest::Error> {
-/// use mcptest::conformance::{ClientConformance, MockLink};
+/// ```
+/// use mcptest::conformance::{ClientConformance, MockLink, Verdict};
+/// use serde_json::json;
+/// use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 ///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), mcptest::Error> {
+/// // The client under test; here a few raw lines standing in for a real one.
 /// let report = ClientConformance::stdio()
 ///     .run_in_process(|link| async move {
 ///         let MockLink::Stdio(pipe) = link else { unreachable!() };
-///         // drive the client under test over `pipe`: discover, list tools,
-///         // call `slow` and cancel it, call `ask` ...
-///         # drop(pipe);
+///         let (read, mut write) = tokio::io::split(pipe);
+///         let discover = json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover",
+///             "params": {"_meta": {
+///                 "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+///                 "io.modelcontextprotocol/clientCapabilities": {},
+///             }}});
+///         write.write_all(format!("{discover}\n").as_bytes()).await.unwrap();
+///         let answer = BufReader::new(read).lines().next_line().await.unwrap();
+///         assert!(answer.unwrap().contains("supportedVersions"));
 ///     })
 ///     .await?;
-/// report.assert_conforms();
+/// assert_eq!(report.verdict("sep-2575-client-request-meta"), Some(Verdict::Pass));
+/// // No clientInfo in _meta: a SHOULD rule, so a warning.
+/// assert_eq!(report.verdict("sep-2575-client-info"), Some(Verdict::Warn));
 /// # Ok(()) }
 /// ```
 #[derive(Debug, Clone)]
@@ -111,7 +123,9 @@ impl ClientConformance {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.filter.only.extend(patterns.into_iter().map(Into::into));
+        self.filter
+            .only
+            .extend(patterns.into_iter().map(Into::into));
         self
     }
 
@@ -121,7 +135,9 @@ impl ClientConformance {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.filter.except.extend(patterns.into_iter().map(Into::into));
+        self.filter
+            .except
+            .extend(patterns.into_iter().map(Into::into));
         self
     }
 
@@ -141,7 +157,10 @@ impl ClientConformance {
         let started = Instant::now();
         self.filter.select(Role::Client)?;
         let recording = Arc::new(Recording::default());
-        let label = self.label.clone().unwrap_or_else(|| "in-process client".into());
+        let label = self
+            .label
+            .clone()
+            .unwrap_or_else(|| "in-process client".into());
         match self.transport {
             Transport::Stdio => {
                 let (ours, theirs) = tokio::io::duplex(256 * 1024);
@@ -175,7 +194,10 @@ impl ClientConformance {
         self.filter.select(Role::Client)?;
         let (program, args) = split(command_line)?;
         let recording = Arc::new(Recording::default());
-        let label = self.label.clone().unwrap_or_else(|| command_line.to_owned());
+        let label = self
+            .label
+            .clone()
+            .unwrap_or_else(|| command_line.to_owned());
         match self.transport {
             Transport::Stdio => {
                 let spawned = ChildProcess::spawn(&Launch {
@@ -239,8 +261,8 @@ impl ClientConformance {
                     checks::evaluate(id, &sent)
                 } else {
                     let other = match check.applies {
-                        Applies::Http => "Streamable HTTP",
-                        _ => "stdio",
+                        Applies::Http => "Streamable HTTP; this client is checked over stdio",
+                        _ => "stdio; this client is checked over Streamable HTTP",
                     };
                     (
                         Finding::NotApplicable(format!("the rule is for {other}")),
