@@ -358,20 +358,16 @@ impl Probe {
         let started = Instant::now();
         let timeout = self.settings.timeout;
         let transport = self.transport;
+        let headers = self.http_headers_for(ch, None);
         let (reply, response) = match &mut self.channels[ch.0] {
             Channel::Stdio(connection) => {
                 stdio_raw(connection, body, &sentinel, timeout, started).await
             }
             #[cfg(feature = "http")]
-            Channel::Http { session, version } => {
-                let headers = classic_headers(session, version);
+            Channel::Http { .. } => {
                 let http = self.http.as_ref().expect("an HTTP probe has a client");
                 http_exchange(http, body.to_owned(), &headers).await
             }
-        };
-        let headers = match transport {
-            Transport::Http => self.http_headers_for(ch, None),
-            Transport::Stdio => Vec::new(),
         };
         self.evidence.push(Exchange {
             transport,

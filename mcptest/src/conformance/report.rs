@@ -98,12 +98,9 @@ impl Report {
     pub fn to_json(&self) -> Value {
         let mut value = serde_json::to_value(self).expect("a report serializes");
         value["counts"] = serde_json::to_value(self.counts()).expect("counts serialize");
-        value["elapsed_ms"] = self
-            .elapsed
-            .as_millis()
-            .to_string()
-            .parse()
-            .unwrap_or(Value::Null);
+        value["elapsed_ms"] = u64::try_from(self.elapsed.as_millis())
+            .unwrap_or(u64::MAX)
+            .into();
         value
     }
 

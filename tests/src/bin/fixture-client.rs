@@ -95,13 +95,18 @@ impl Client {
         (id, message)
     }
 
-    /// Sends a request and returns its answer (`None` on no answer in time).
-    async fn request(&mut self, method: &str, params: Value, version: &str) -> Option<Value> {
+    /// Sends a request and returns its answer (`None`: no answer in time).
+    async fn call(&mut self, method: &str, params: Value, version: &str) -> Option<Value> {
         let (id, message) = self.message(method, params, version);
-        self.send(&message, version).await?;
-        self.answer(&id).await
+        let answer = self.send(&message, version).await?;
+        match self.link {
+            Link::Stdio { .. } => self.answer(&id).await,
+            Link::Http { .. } => Some(answer),
+        }
     }
 
+    /// Writes `message`; over HTTP returns the answer that came back, over
+    /// stdio `Null` (the answer arrives on stdin).
     async fn send(&mut self, message: &Value, version: &str) -> Option<Value> {
         let header_version = if self.has("--header-mismatch") {
             "2025-11-25"
@@ -147,32 +152,23 @@ impl Client {
         }
     }
 
+    /// The next response with `id` on stdin.
     async fn answer(&mut self, id: &Value) -> Option<Value> {
-        match &mut self.link {
-            Link::Stdio { input, .. } => loop {
-                let line = tokio::time::timeout(WAIT, input.next_line())
-                    .await
-                    .ok()?
-                    .ok()??;
-                let Ok(message) = serde_json::from_str::<Value>(&line) else {
-                    continue;
-                };
-                if message.get("id") == Some(id) && message.get("method").is_none() {
-                    return Some(message);
-                }
-            },
-            // Over HTTP `send` already has the answer; ask for it again is not
-            // possible, so requests over HTTP go through `http_request`.
-            Link::Http { .. } => None,
+        let Link::Stdio { input, .. } = &mut self.link else {
+            return None;
+        };
+        loop {
+            let line = tokio::time::timeout(WAIT, input.next_line())
+                .await
+                .ok()?
+                .ok()??;
+            let Ok(message) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            if message.get("id") == Some(id) && message.get("method").is_none() {
+                return Some(message);
+            }
         }
-    }
-
-    async fn call(&mut self, method: &str, params: Value, version: &str) -> Option<Value> {
-        if matches!(self.link, Link::Http { .. }) {
-            let (_, message) = self.message(method, params, version);
-            return self.send(&message, version).await;
-        }
-        self.request(method, params, version).await
     }
 
     async fn notify(&mut self, method: &str, params: Value) {

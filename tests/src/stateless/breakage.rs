@@ -530,8 +530,7 @@ impl Breakages {
             }
         }
         if self.has(IgnoreVersionHeader)
-            && let (Some(header), Some(version)) =
-                (version_header, meta_version(&message))
+            && let (Some(header), Some(version)) = (version_header, meta_version(&message))
         {
             *header = Some(version.to_owned());
         }
