@@ -34,11 +34,14 @@
 #[doc(hidden)]
 pub mod __private;
 mod client;
+pub mod conformance;
 mod error;
 pub mod expect;
 mod fixture;
 mod notifications;
 mod raw;
+#[cfg(feature = "http")]
+mod raw_http;
 mod server;
 pub mod snapshot;
 #[cfg(feature = "suite")]
@@ -53,6 +56,8 @@ pub use error::{Error, ServerOutput};
 pub use fixture::Fixture;
 pub use notifications::{ListKind, LogLevel, LogMessage, Notifications, ServerMessage};
 pub use raw::RawConnection;
+#[cfg(feature = "http")]
+pub use raw_http::{HttpReply, RawHttp};
 pub use server::{
     DEFAULT_PROTOCOL_VERSION, Elicitation, Roots, STATELESS_PROTOCOL_VERSION, Sampling, Server,
 };

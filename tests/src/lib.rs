@@ -4,9 +4,13 @@
 //! [`everything::Everything`] is a server that exercises every MCP feature mcptest must
 //! handle, so tests can host it in-process or, through the `fixture-everything` binary,
 //! as a child process or over Streamable HTTP. The `fixture-chaos` binary, which
-//! misbehaves on purpose, lives only under `src/bin`.
+//! misbehaves on purpose, lives only under `src/bin`. [`stateless`] is the
+//! conformance fixture: `fixture-stateless` conforms to 2025-11-25 and 2026-07-28,
+//! `fixture-broken` breaks one rule per flag, and `fixture-client` is a client
+//! for the client checks.
 
 pub mod e2e;
 pub mod everything;
 pub mod http;
 pub mod procs;
+pub mod stateless;

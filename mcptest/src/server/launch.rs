@@ -105,7 +105,7 @@ pub(crate) fn start(server: &Server, notifications: Notifications) -> Result<Sta
 }
 
 /// Replaces `{{fixture}}` with the fixture directory, when there is one.
-fn substitute_fixture(value: &str, options: &Options) -> String {
+pub(crate) fn substitute_fixture(value: &str, options: &Options) -> String {
     match &options.fixture_dir {
         Some(dir) if value.contains(FIXTURE_PLACEHOLDER) => {
             value.replace(FIXTURE_PLACEHOLDER, &dir.to_string_lossy())

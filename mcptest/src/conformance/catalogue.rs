@@ -1,0 +1,351 @@
+//! Every check, by stable id: the rule, where the spec states it, its level.
+
+use super::check::{Applies, Check, Level, Role};
+
+/// The classic revision (the last one with an `initialize` handshake).
+pub(crate) const CLASSIC: &str = "2025-11-25";
+/// The stateless revision (SEP-2575).
+pub(crate) const STATELESS: &str = "2026-07-28";
+
+macro_rules! catalogue {
+    ($(
+        $variant:ident {
+            id: $id:literal,
+            rule: $rule:literal,
+            revision: $revision:expr,
+            section: $section:literal,
+            level: $level:ident,
+            role: $role:ident,
+            applies: $applies:ident $(,)?
+        }
+    ),* $(,)?) => {
+        /// A check's identity inside the crate; the order is the report's order.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub(crate) enum CheckId {
+            $($variant),*
+        }
+
+        impl CheckId {
+            pub(crate) const ALL: &'static [CheckId] = &[$(CheckId::$variant),*];
+
+            pub(crate) fn check(self) -> &'static Check {
+                &CATALOGUE[self as usize]
+            }
+        }
+
+        pub(crate) static CATALOGUE: &[Check] = &[$(
+            Check {
+                id: $id,
+                rule: $rule,
+                revision: $revision,
+                section: $section,
+                level: Level::$level,
+                role: Role::$role,
+                applies: Applies::$applies,
+            }
+        ),*];
+    };
+}
+
+catalogue! {
+    // ---- classic server checks (2025-11-25) ----
+    ClassicInitializeResult {
+        id: "classic-initialize-result",
+        rule: "initialize is answered with protocolVersion, capabilities and serverInfo {name, version}",
+        revision: CLASSIC, section: "basic/lifecycle#initialization",
+        level: Must, role: Server, applies: Any,
+    },
+    ClassicVersionNegotiation {
+        id: "classic-version-negotiation",
+        rule: "an unsupported protocolVersion in initialize gets a counter-offer of a supported version, not an error",
+        revision: CLASSIC, section: "basic/lifecycle#version-negotiation",
+        level: Must, role: Server, applies: Any,
+    },
+    ClassicRequestBeforeInitialize {
+        id: "classic-request-before-initialize",
+        rule: "a request sent before initialize is answered with its id, and initialize still works afterwards",
+        revision: CLASSIC, section: "basic/lifecycle#initialization",
+        level: Must, role: Server, applies: Any,
+    },
+    ClassicPing {
+        id: "classic-ping",
+        rule: "ping is answered with an empty result",
+        revision: CLASSIC, section: "basic/utilities/ping#behavior-requirements",
+        level: Must, role: Server, applies: Any,
+    },
+    ClassicToolNames {
+        id: "classic-tool-names",
+        rule: "tool names are unique and use 1 to 128 of the characters A-Z a-z 0-9 _ - .",
+        revision: CLASSIC, section: "server/tools#tool-names",
+        level: Should, role: Server, applies: Any,
+    },
+    ClassicToolInputSchemas {
+        id: "classic-tool-input-schemas",
+        rule: "every tool's inputSchema is a valid JSON Schema with type \"object\"",
+        revision: CLASSIC, section: "server/tools#tool",
+        level: Must, role: Server, applies: Any,
+    },
+    ClassicDeclaredCapabilitiesAnswer {
+        id: "classic-declared-capabilities-answer",
+        rule: "the methods of every declared capability answer (not -32601)",
+        revision: CLASSIC, section: "basic/lifecycle#capability-negotiation",
+        level: Must, role: Server, applies: Any,
+    },
+    ClassicUndeclaredCapabilitiesRejected {
+        id: "classic-undeclared-capabilities-rejected",
+        rule: "the methods of undeclared capabilities are answered with -32601",
+        revision: CLASSIC, section: "basic/lifecycle#capability-negotiation",
+        level: Should, role: Server, applies: Any,
+    },
+    ClassicUnknownToolRejected {
+        id: "classic-unknown-tool-rejected",
+        rule: "calling an unknown tool does not succeed: a JSON-RPC error or a result with isError: true",
+        revision: CLASSIC, section: "server/tools#error-handling",
+        level: Must, role: Server, applies: Any,
+    },
+    ClassicUnknownToolProtocolError {
+        id: "classic-unknown-tool-protocol-error",
+        rule: "calling an unknown tool is answered with JSON-RPC error -32602",
+        revision: CLASSIC, section: "server/tools#error-handling",
+        level: Should, role: Server, applies: Any,
+    },
+    ClassicUnknownResource {
+        id: "classic-unknown-resource",
+        rule: "reading an unknown resource is answered with a JSON-RPC error",
+        revision: CLASSIC, section: "server/resources#error-handling",
+        level: Must, role: Server, applies: Any,
+    },
+    ClassicMissingPromptArgument {
+        id: "classic-missing-prompt-argument",
+        rule: "prompts/get without a required argument is answered with a JSON-RPC error",
+        revision: CLASSIC, section: "server/prompts#error-handling",
+        level: Must, role: Server, applies: Any,
+    },
+    ClassicToolInputErrorIsToolResult {
+        id: "classic-tool-input-error-is-tool-result",
+        rule: "a tool called without its required arguments reports a result with isError: true, not a JSON-RPC error",
+        revision: CLASSIC, section: "server/tools#error-handling",
+        level: Should, role: Server, applies: Any,
+    },
+    ClassicErrorId {
+        id: "classic-error-id",
+        rule: "every error response carries the id of the request it answers",
+        revision: CLASSIC, section: "basic#responses",
+        level: Must, role: Server, applies: Any,
+    },
+    ClassicInvalidJson {
+        id: "classic-invalid-json",
+        rule: "a message that is not JSON is answered with -32700 (over HTTP: status 400)",
+        revision: CLASSIC, section: "basic (JSON-RPC 2.0 section 5.1)",
+        level: Should, role: Server, applies: Any,
+    },
+    ClassicInvalidRequest {
+        id: "classic-invalid-request",
+        rule: "JSON that is not a valid request is answered with -32600 (over HTTP: status 400)",
+        revision: CLASSIC, section: "basic (JSON-RPC 2.0 section 5.1)",
+        level: Should, role: Server, applies: Any,
+    },
+    ClassicPagination {
+        id: "classic-pagination",
+        rule: "nextCursor values round-trip: each page is answered and the cursors come to an end",
+        revision: CLASSIC, section: "server/utilities/pagination",
+        level: Must, role: Server, applies: Any,
+    },
+    ClassicInvalidCursor {
+        id: "classic-invalid-cursor",
+        rule: "a cursor the server never issued is answered with -32602",
+        revision: CLASSIC, section: "server/utilities/pagination#error-handling",
+        level: Should, role: Server, applies: Any,
+    },
+
+    // ---- SEP-2575 server checks (2026-07-28) ----
+    StatelessDiscover {
+        id: "sep-2575-discover",
+        rule: "server/discover answers with non-empty supportedVersions, capabilities, and serverInfo {name, version} in _meta",
+        revision: STATELESS, section: "SEP-2575: server/discover",
+        level: Must, role: Server, applies: Any,
+    },
+    StatelessMetaRequired {
+        id: "sep-2575-meta-required",
+        rule: "a request without _meta is rejected with -32602 (HTTP 400)",
+        revision: STATELESS, section: "SEP-2575: per-request _meta",
+        level: Must, role: Server, applies: Any,
+    },
+    StatelessMetaProtocolVersionRequired {
+        id: "sep-2575-meta-protocol-version-required",
+        rule: "a request whose _meta lacks io.modelcontextprotocol/protocolVersion is rejected with -32602 (HTTP 400)",
+        revision: STATELESS, section: "SEP-2575: per-request _meta",
+        level: Must, role: Server, applies: Any,
+    },
+    StatelessMetaClientCapabilitiesRequired {
+        id: "sep-2575-meta-client-capabilities-required",
+        rule: "a request whose _meta lacks io.modelcontextprotocol/clientCapabilities is rejected with -32602 (HTTP 400)",
+        revision: STATELESS, section: "SEP-2575: per-request _meta",
+        level: Must, role: Server, applies: Any,
+    },
+    StatelessMetaClientInfoOptional {
+        id: "sep-2575-meta-client-info-optional",
+        rule: "a request whose _meta lacks io.modelcontextprotocol/clientInfo (optional) is served",
+        revision: STATELESS, section: "SEP-2575: per-request _meta",
+        level: Must, role: Server, applies: Any,
+    },
+    StatelessUnsupportedVersion {
+        id: "sep-2575-unsupported-version",
+        rule: "an unsupported _meta protocolVersion is rejected with -32022 carrying data.supported and data.requested (HTTP 400)",
+        revision: STATELESS, section: "SEP-2575: version negotiation",
+        level: Must, role: Server, applies: Any,
+    },
+    StatelessUnsupportedVersionNoDrift {
+        id: "sep-2575-unsupported-version-no-drift",
+        rule: "the data.supported of -32022 equals the supportedVersions server/discover advertises",
+        revision: STATELESS, section: "SEP-2575: version negotiation",
+        level: Must, role: Server, applies: Any,
+    },
+    StatelessSupportedVersionsAccepted {
+        id: "sep-2575-supported-versions-accepted",
+        rule: "every 2026-07-28-era version server/discover advertises is accepted on a real request",
+        revision: STATELESS, section: "SEP-2575: version negotiation",
+        level: Must, role: Server, applies: Any,
+    },
+    StatelessDiscoverUnsupportedVersion {
+        id: "sep-2575-discover-unsupported-version",
+        rule: "server/discover with an unsupported version is rejected with -32022 and still lists data.supported (HTTP 400)",
+        revision: STATELESS, section: "SEP-2575: version negotiation",
+        level: Must, role: Server, applies: Any,
+    },
+    StatelessHttpHeaderMismatch {
+        id: "sep-2575-http-header-mismatch",
+        rule: "an MCP-Protocol-Version header that is missing or differs from _meta is rejected with -32020 and HTTP 400",
+        revision: STATELESS, section: "SEP-2575: HTTP transport",
+        level: Must, role: Server, applies: Http,
+    },
+    StatelessMissingClientCapability {
+        id: "sep-2575-missing-client-capability",
+        rule: "a tool that needs an undeclared client capability is rejected with -32021 and data.requiredCapabilities (HTTP 400)",
+        revision: STATELESS, section: "SEP-2575: errors",
+        level: Must, role: Server, applies: Any,
+    },
+    StatelessRemovedMethods {
+        id: "sep-2575-removed-methods",
+        rule: "initialize, ping, logging/setLevel, resources/subscribe and resources/unsubscribe are answered with -32601 (HTTP 404)",
+        revision: STATELESS, section: "SEP-2575: removed RPCs",
+        level: Must, role: Server, applies: Any,
+    },
+    StatelessUnknownMethod {
+        id: "sep-2575-unknown-method",
+        rule: "an unknown method is answered with -32601 (HTTP 404)",
+        revision: STATELESS, section: "SEP-2575: HTTP transport",
+        level: Must, role: Server, applies: Any,
+    },
+    StatelessCapabilitiesHonored {
+        id: "sep-2575-capabilities-honored",
+        rule: "the capabilities server/discover declares match the methods that answer",
+        revision: STATELESS, section: "SEP-2575: server/discover",
+        level: Must, role: Server, applies: Any,
+    },
+    StatelessNoLogWithoutLevel {
+        id: "sep-2575-no-log-without-level",
+        rule: "no notifications/message is sent for a request without io.modelcontextprotocol/logLevel in _meta",
+        revision: STATELESS, section: "SEP-2575: per-request _meta",
+        level: Must, role: Server, applies: Any,
+    },
+    StatelessErrorId {
+        id: "sep-2575-error-id",
+        rule: "every error response carries the id of the request it answers",
+        revision: STATELESS, section: "SEP-2575: errors",
+        level: Must, role: Server, applies: Any,
+    },
+
+    // ---- SEP-2575 client checks (2026-07-28) ----
+    ClientRequestMeta {
+        id: "sep-2575-client-request-meta",
+        rule: "every request carries _meta io.modelcontextprotocol/protocolVersion and clientCapabilities",
+        revision: STATELESS, section: "SEP-2575: per-request _meta",
+        level: Must, role: Client, applies: Any,
+    },
+    ClientInfo {
+        id: "sep-2575-client-info",
+        rule: "every request carries _meta io.modelcontextprotocol/clientInfo {name, version}",
+        revision: STATELESS, section: "SEP-2575: per-request _meta",
+        level: Should, role: Client, applies: Any,
+    },
+    ClientConsistentVersion {
+        id: "sep-2575-client-consistent-version",
+        rule: "once a protocol version is accepted, every later request uses it",
+        revision: STATELESS, section: "SEP-2575: version negotiation",
+        level: Must, role: Client, applies: Any,
+    },
+    ClientVersionRetry {
+        id: "sep-2575-client-version-retry",
+        rule: "after -32022 the client retries with a version from data.supported",
+        revision: STATELESS, section: "SEP-2575: version negotiation",
+        level: Must, role: Client, applies: Any,
+    },
+    ClientHttpVersionHeader {
+        id: "sep-2575-client-http-version-header",
+        rule: "every HTTP request's MCP-Protocol-Version header equals its _meta protocolVersion",
+        revision: STATELESS, section: "SEP-2575: HTTP transport",
+        level: Must, role: Client, applies: Http,
+    },
+    ClientStdioCancellation {
+        id: "sep-2575-client-stdio-cancellation",
+        rule: "a request the client abandons is cancelled with notifications/cancelled naming its id",
+        revision: STATELESS, section: "SEP-2575: cancellation",
+        level: Must, role: Client, applies: Stdio,
+    },
+    ClientHonestCapabilities {
+        id: "sep-2575-client-honest-capabilities",
+        rule: "every client capability declared in _meta is honored when the server asks for that input",
+        revision: STATELESS, section: "SEP-2575: per-request _meta",
+        level: Must, role: Client, applies: Any,
+    },
+}
+
+/// Every check mcptest knows, in report order: the classic server checks,
+/// the SEP-2575 server checks, then the SEP-2575 client checks.
+///
+/// ```
+/// let ids: Vec<&str> = mcptest::conformance::catalogue().iter().map(|c| c.id).collect();
+/// assert!(ids.contains(&"sep-2575-unsupported-version"));
+/// ```
+pub fn catalogue() -> &'static [Check] {
+    CATALOGUE
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_prefixed_by_their_revision() {
+        let mut seen = HashSet::new();
+        for check in CATALOGUE {
+            assert!(seen.insert(check.id), "duplicate id {}", check.id);
+            let prefix = if check.revision == CLASSIC {
+                "classic-"
+            } else {
+                "sep-2575-"
+            };
+            assert!(check.id.starts_with(prefix), "{}", check.id);
+        }
+        assert_eq!(CheckId::ALL.len(), CATALOGUE.len());
+        for id in CheckId::ALL {
+            assert!(std::ptr::eq(id.check(), &CATALOGUE[*id as usize]));
+        }
+    }
+
+    #[test]
+    fn client_checks_come_last() {
+        let first_client = CATALOGUE
+            .iter()
+            .position(|c| c.role == Role::Client)
+            .unwrap();
+        assert!(
+            CATALOGUE[first_client..]
+                .iter()
+                .all(|c| c.role == Role::Client)
+        );
+    }
+}

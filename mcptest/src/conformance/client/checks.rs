@@ -1,0 +1,557 @@
+//! Client checks: judged from what the recording mock server saw.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Value, json};
+
+use super::mock::{ASKABLE, Event};
+use crate::conformance::{
+    catalogue::CheckId,
+    check::{Exchange, Finding, Problems, RawRequest, RawResponse, Transport},
+    probe::{META_CAPABILITIES, META_CLIENT_INFO, META_VERSION},
+};
+
+/// One message from the client, with the mock's answer to it.
+#[derive(Debug, Clone)]
+pub(crate) struct Sent {
+    pub(crate) transport: Transport,
+    /// The message; `Value::Null` for a line that was not JSON.
+    pub(crate) message: Value,
+    pub(crate) raw: String,
+    pub(crate) headers: Vec<(String, String)>,
+    /// The JSON-RPC response the mock sent for it.
+    pub(crate) answer: Option<Value>,
+    /// Over HTTP: status, content type and every message of the answer.
+    pub(crate) http: Option<(u16, Option<String>, Vec<Value>)>,
+}
+
+impl Sent {
+    fn is_request(&self) -> bool {
+        self.message.get("id").is_some() && self.message.get("method").is_some()
+    }
+
+    fn method(&self) -> &str {
+        self.message
+            .get("method")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+    }
+
+    fn meta(&self) -> Option<&Value> {
+        self.message.get("params")?.get("_meta")
+    }
+
+    fn version(&self) -> Option<&str> {
+        self.meta()?.get(META_VERSION)?.as_str()
+    }
+
+    fn answer_code(&self) -> Option<i64> {
+        self.answer.as_ref()?.get("error")?.get("code")?.as_i64()
+    }
+
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn tool(&self) -> Option<&str> {
+        (self.method() == "tools/call")
+            .then(|| self.message.get("params")?.get("name")?.as_str())
+            .flatten()
+    }
+
+    /// How this message and its answer appear in a report.
+    pub(crate) fn exchange(&self) -> Exchange {
+        let response = match &self.http {
+            Some((status, content_type, messages)) => RawResponse::Http {
+                status: *status,
+                content_type: content_type.clone(),
+                messages: messages.clone(),
+                body: None,
+            },
+            None => RawResponse::Messages {
+                messages: self.answer.iter().cloned().collect(),
+            },
+        };
+        Exchange {
+            transport: self.transport,
+            request: RawRequest {
+                headers: self
+                    .headers
+                    .iter()
+                    .filter(|(n, _)| {
+                        let n = n.to_ascii_lowercase();
+                        n.starts_with("mcp-")
+                    })
+                    .cloned()
+                    .collect(),
+                body: self.raw.clone(),
+            },
+            response,
+        }
+    }
+}
+
+/// The client's messages in order, each with the mock's answer.
+pub(crate) async fn sent_messages(events: &[Event]) -> Vec<Sent> {
+    let mut sent: Vec<Sent> = Vec::new();
+    for event in events {
+        match event {
+            Event::FromClient { message, raw } => sent.push(Sent {
+                transport: Transport::Stdio,
+                message: message.clone().unwrap_or(Value::Null),
+                raw: raw.clone(),
+                headers: Vec::new(),
+                answer: None,
+                http: None,
+            }),
+            Event::FromMock { message } => {
+                let is_response = message.get("method").is_none()
+                    && (message.get("result").is_some() || message.get("error").is_some());
+                let id = message.get("id");
+                if !is_response || id.is_none_or(Value::is_null) {
+                    continue;
+                }
+                if let Some(request) = sent
+                    .iter_mut()
+                    .rev()
+                    .find(|s| s.answer.is_none() && s.is_request() && s.message.get("id") == id)
+                {
+                    request.answer = Some(message.clone());
+                }
+            }
+            Event::Http {
+                headers,
+                body,
+                status,
+                content_type,
+                answer,
+            } => {
+                let bytes = answer.lock().unwrap_or_else(|p| p.into_inner()).clone();
+                let messages = decode_answer(&bytes, content_type.as_deref()).await;
+                let response = messages
+                    .iter()
+                    .find(|m| {
+                        m.get("method").is_none()
+                            && (m.get("result").is_some() || m.get("error").is_some())
+                    })
+                    .cloned();
+                let parsed: Vec<Value> = match serde_json::from_str::<Value>(body) {
+                    Ok(Value::Array(batch)) => batch,
+                    Ok(one) => vec![one],
+                    Err(_) => vec![Value::Null],
+                };
+                for message in parsed {
+                    sent.push(Sent {
+                        transport: Transport::Http,
+                        message,
+                        raw: body.clone(),
+                        headers: headers.clone(),
+                        answer: response.clone(),
+                        http: Some((*status, content_type.clone(), messages.clone())),
+                    });
+                }
+            }
+        }
+    }
+    sent
+}
+
+/// The JSON-RPC messages in an HTTP answer body (JSON or SSE).
+#[cfg(feature = "http-mock")]
+async fn decode_answer(bytes: &[u8], content_type: Option<&str>) -> Vec<Value> {
+    use futures::StreamExt;
+
+    if content_type == Some("text/event-stream") {
+        let chunk: Result<bytes::Bytes, std::convert::Infallible> =
+            Ok(bytes::Bytes::copy_from_slice(bytes));
+        let events = sse_stream::SseStream::from_bytes_stream(futures::stream::iter([chunk]));
+        return events
+            .filter_map(
+                |event| async move { serde_json::from_str(event.ok()?.data.as_deref()?).ok() },
+            )
+            .collect()
+            .await;
+    }
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(Value::Array(batch)) => batch,
+        Ok(value) => vec![value],
+        Err(_) => Vec::new(),
+    }
+}
+
+#[cfg(not(feature = "http-mock"))]
+async fn decode_answer(_bytes: &[u8], _content_type: Option<&str>) -> Vec<Value> {
+    unreachable!("HTTP exchanges are only recorded with the http-mock feature")
+}
+
+/// Judges one client check; returns the finding and its evidence.
+pub(crate) fn evaluate(id: CheckId, sent: &[Sent]) -> (Finding, Vec<Exchange>) {
+    let requests: Vec<&Sent> = sent.iter().filter(|s| s.is_request()).collect();
+    match id {
+        CheckId::ClientRequestMeta => request_meta(&requests),
+        CheckId::ClientInfo => client_info(&requests),
+        CheckId::ClientConsistentVersion => consistent_version(&requests),
+        CheckId::ClientVersionRetry => version_retry(&requests),
+        CheckId::ClientHttpVersionHeader => http_version_header(&requests),
+        CheckId::ClientStdioCancellation => stdio_cancellation(sent),
+        CheckId::ClientHonestCapabilities => honest_capabilities(&requests),
+        other => unreachable!("{other:?} is not a client check"),
+    }
+}
+
+fn all(requests: &[&Sent]) -> Vec<Exchange> {
+    requests.iter().map(|s| s.exchange()).collect()
+}
+
+/// Checks every request with `problem`; evidence is the offending requests,
+/// or all of them when none offends.
+fn every_request(
+    requests: &[&Sent],
+    problem: impl Fn(&Sent) -> Option<String>,
+) -> (Finding, Vec<Exchange>) {
+    if requests.is_empty() {
+        return (
+            Finding::NotApplicable("the client sent no request".into()),
+            Vec::new(),
+        );
+    }
+    let mut problems = Problems::default();
+    let mut offending = Vec::new();
+    for request in requests {
+        if let Some(text) = problem(request) {
+            problems.push(format!(
+                "{} (id {}): {text}",
+                request.method(),
+                request.message["id"]
+            ));
+            offending.push(request.exchange());
+        }
+    }
+    if problems.is_empty() {
+        (Finding::holds(), all(requests))
+    } else {
+        (problems.into_finding(), offending)
+    }
+}
+
+fn request_meta(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+    if requests.is_empty() {
+        return (
+            Finding::Broken("the client sent no request to the mock server".into()),
+            Vec::new(),
+        );
+    }
+    every_request(requests, |request| {
+        let Some(meta) = request.meta() else {
+            return Some("no _meta".into());
+        };
+        let mut missing = Vec::new();
+        if !meta.get(META_VERSION).is_some_and(Value::is_string) {
+            missing.push(META_VERSION);
+        }
+        if !meta.get(META_CAPABILITIES).is_some_and(Value::is_object) {
+            missing.push(META_CAPABILITIES);
+        }
+        (!missing.is_empty()).then(|| format!("_meta lacks {}", missing.join(" and ")))
+    })
+}
+
+fn client_info(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+    every_request(requests, |request| {
+        let info = request.meta().and_then(|m| m.get(META_CLIENT_INFO));
+        match info {
+            Some(info)
+                if ["name", "version"]
+                    .iter()
+                    .all(|f| info.get(f).is_some_and(Value::is_string)) =>
+            {
+                None
+            }
+            Some(info) => Some(format!("clientInfo {info} lacks a name or version string")),
+            None => Some(format!("_meta has no {META_CLIENT_INFO}")),
+        }
+    })
+}
+
+fn consistent_version(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+    let Some(first) = requests
+        .iter()
+        .position(|r| r.answer.is_some() && r.answer_code() != Some(-32022))
+    else {
+        return (
+            Finding::NotApplicable("the mock accepted no request, so no version was chosen".into()),
+            all(requests),
+        );
+    };
+    let chosen = requests[first].version();
+    let mut problems = Problems::default();
+    let mut evidence = vec![requests[first].exchange()];
+    for request in &requests[first + 1..] {
+        if request.version() != chosen {
+            problems.push(format!(
+                "{} (id {}) uses version {} after {} was chosen",
+                request.method(),
+                request.message["id"],
+                json!(request.version()),
+                json!(chosen)
+            ));
+            evidence.push(request.exchange());
+        }
+    }
+    if problems.is_empty() {
+        (
+            Finding::Holds(Some(format!("every request used {}", json!(chosen)))),
+            all(requests),
+        )
+    } else {
+        (problems.into_finding(), evidence)
+    }
+}
+
+fn version_retry(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+    let mut problems = Problems::default();
+    let mut evidence = Vec::new();
+    let mut rejections = 0;
+    for (at, request) in requests.iter().enumerate() {
+        if request.answer_code() != Some(-32022) {
+            continue;
+        }
+        rejections += 1;
+        evidence.push(request.exchange());
+        let supported: BTreeSet<String> = request
+            .answer
+            .as_ref()
+            .and_then(|a| a["error"]["data"]["supported"].as_array().cloned())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect();
+        match requests.get(at + 1) {
+            None => problems.push(format!(
+                "after -32022 for {} (id {}) the client sent no further request",
+                request.method(),
+                request.message["id"]
+            )),
+            Some(next) => {
+                evidence.push(next.exchange());
+                match next.version() {
+                    Some(v) if supported.contains(v) => {}
+                    other => problems.push(format!(
+                        "after -32022 listing {supported:?} the client sent version {}",
+                        json!(other)
+                    )),
+                }
+            }
+        }
+    }
+    if rejections == 0 {
+        return (
+            Finding::NotApplicable(
+                "the mock never answered -32022: the client's first version was supported".into(),
+            ),
+            Vec::new(),
+        );
+    }
+    (problems.into_finding(), evidence)
+}
+
+fn http_version_header(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+    every_request(requests, |request| {
+        let header = request.header("mcp-protocol-version");
+        let meta = request.version();
+        (header != meta || header.is_none()).then(|| {
+            format!(
+                "MCP-Protocol-Version header {} but _meta protocolVersion {}",
+                json!(header),
+                json!(meta)
+            )
+        })
+    })
+}
+
+fn stdio_cancellation(sent: &[Sent]) -> (Finding, Vec<Exchange>) {
+    let mut problems = Problems::default();
+    let mut evidence = Vec::new();
+    let mut slow_calls = 0;
+    for (at, call) in sent.iter().enumerate() {
+        if !(call.is_request() && call.tool() == Some("slow")) {
+            continue;
+        }
+        slow_calls += 1;
+        evidence.push(call.exchange());
+        let id = &call.message["id"];
+        let cancellations: Vec<&Sent> = sent[at + 1..]
+            .iter()
+            .filter(|s| s.method() == "notifications/cancelled" && s.message.get("id").is_none())
+            .collect();
+        evidence.extend(cancellations.iter().map(|s| s.exchange()));
+        let named = cancellations
+            .iter()
+            .any(|s| s.message["params"]["requestId"] == *id);
+        if !named {
+            problems.push(if cancellations.is_empty() {
+                format!("the slow call (id {id}) was never cancelled with notifications/cancelled")
+            } else {
+                format!("no notifications/cancelled names the slow call's id {id}")
+            });
+        }
+    }
+    if slow_calls == 0 {
+        return (
+            Finding::NotApplicable("the client never called the mock's `slow` tool".into()),
+            Vec::new(),
+        );
+    }
+    (problems.into_finding(), evidence)
+}
+
+fn honest_capabilities(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+    let mut problems = Problems::default();
+    let mut evidence = Vec::new();
+    let mut rounds = 0;
+    let mut declined = Vec::new();
+    for (at, ask) in requests.iter().enumerate() {
+        if ask.tool() != Some("ask") || ask.message["params"].get("inputResponses").is_some() {
+            continue;
+        }
+        let Some(result) = ask.answer.as_ref().and_then(|a| a.get("result")) else {
+            if ask.answer_code() == Some(-32021) {
+                declined.push(ask.exchange());
+            }
+            continue;
+        };
+        let Some(asked) = result.get("inputRequests").and_then(Value::as_object) else {
+            continue;
+        };
+        rounds += 1;
+        evidence.push(ask.exchange());
+        let declared: Vec<&str> = ASKABLE
+            .iter()
+            .copied()
+            .filter(|c| asked.contains_key(*c))
+            .collect();
+        let retry = requests[at + 1..].iter().find(|r| r.tool() == Some("ask"));
+        let Some(retry) = retry else {
+            problems.push(format!(
+                "the client declared {declared:?} but never answered the mock's input requests"
+            ));
+            continue;
+        };
+        evidence.push(retry.exchange());
+        let responses = retry.message["params"].get("inputResponses");
+        for key in asked.keys() {
+            match responses.and_then(|r| r.get(key)) {
+                None | Some(Value::Null) => problems.push(format!(
+                    "the client declared {key} but its retry has no inputResponses.{key}"
+                )),
+                Some(answer) if answer.get("error").is_some() || answer.get("code").is_some() => {
+                    problems.push(format!(
+                        "the client declared {key} but answered the {key} request with an error: {answer}"
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    if rounds == 0 {
+        let reason = if declined.is_empty() {
+            "the client never called the mock's `ask` tool".to_owned()
+        } else {
+            "the client declared none of elicitation, sampling, roots (the mock answered -32021)"
+                .to_owned()
+        };
+        return (Finding::NotApplicable(reason), declined);
+    }
+    (problems.into_finding(), evidence)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(message: Value) -> Event {
+        Event::FromClient {
+            raw: message.to_string(),
+            message: Some(message),
+        }
+    }
+
+    fn mock(message: Value) -> Event {
+        Event::FromMock { message }
+    }
+
+    fn meta(version: &str) -> Value {
+        json!({
+            META_VERSION: version,
+            META_CAPABILITIES: {},
+            META_CLIENT_INFO: {"name": "c", "version": "1"},
+        })
+    }
+
+    #[tokio::test]
+    async fn answers_are_matched_to_requests_by_id() {
+        let events = [
+            line(
+                json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta("2099-12-31")}}),
+            ),
+            mock(
+                json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32022, "data": {"supported": ["2026-07-28"], "requested": "2099-12-31"}}}),
+            ),
+            line(
+                json!({"jsonrpc": "2.0", "id": 2, "method": "server/discover", "params": {"_meta": meta("2026-07-28")}}),
+            ),
+            mock(json!({"jsonrpc": "2.0", "id": 2, "result": {}})),
+            line(
+                json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": meta("2026-07-28")}}),
+            ),
+        ];
+        let sent = sent_messages(&events).await;
+        assert_eq!(sent.len(), 3);
+        assert_eq!(sent[0].answer_code(), Some(-32022));
+        assert!(sent[1].answer.is_some());
+        assert!(sent[2].answer.is_none());
+        let (finding, _) = evaluate(CheckId::ClientVersionRetry, &sent);
+        assert_eq!(finding, Finding::holds());
+        let (finding, _) = evaluate(CheckId::ClientConsistentVersion, &sent);
+        assert!(matches!(finding, Finding::Holds(_)), "{finding:?}");
+        let (finding, _) = evaluate(CheckId::ClientRequestMeta, &sent);
+        assert_eq!(finding, Finding::holds());
+    }
+
+    #[tokio::test]
+    async fn a_flip_after_the_version_is_chosen_is_reported() {
+        let events = [
+            line(
+                json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta("2026-07-28")}}),
+            ),
+            mock(json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": []}})),
+            line(
+                json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": meta("2025-11-25")}}),
+            ),
+        ];
+        let sent = sent_messages(&events).await;
+        let (finding, evidence) = evaluate(CheckId::ClientConsistentVersion, &sent);
+        assert!(
+            matches!(&finding, Finding::Broken(r) if r.contains("uses version \"2025-11-25\" after \"2026-07-28\"")),
+            "{finding:?}"
+        );
+        assert_eq!(evidence.len(), 2);
+    }
+
+    #[cfg(feature = "http-mock")]
+    #[tokio::test]
+    async fn sse_answers_are_decoded() {
+        let body = b"event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n";
+        assert_eq!(
+            decode_answer(body, Some("text/event-stream")).await,
+            [json!({"jsonrpc": "2.0", "id": 1, "result": {}})]
+        );
+        assert_eq!(
+            decode_answer(b"{\"a\":1}", Some("application/json")).await,
+            [json!({"a": 1})]
+        );
+    }
+}

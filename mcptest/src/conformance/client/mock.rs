@@ -1,0 +1,425 @@
+//! The recording mock server client checks talk to: a stateless
+//! (2026-07-28-only) MCP server on rmcp, behind a recorder that keeps every
+//! line or HTTP exchange exactly as it went over the wire.
+//!
+//! Its tools exist to provoke what the checks look for: `echo` answers,
+//! `slow` never finishes on its own (a client must cancel it), and `ask`
+//! needs client input — it asks, with an `input_required` result, for every
+//! one of elicitation, sampling and roots the request declares, and rejects
+//! a request that declares none with -32021.
+
+use std::{
+    borrow::Cow,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use rmcp::{
+    ErrorData, RoleServer, ServerHandler,
+    model::{
+        CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ContentBlock,
+        Implementation, InputRequiredResult, ListToolsResult, PaginatedRequestParams,
+        ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
+    },
+    service::RequestContext,
+};
+use serde_json::{Value, json};
+use tokio::{
+    io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader},
+    task::JoinHandle,
+};
+
+/// The longest a `slow` call waits for its cancellation.
+const SLOW_LIMIT: Duration = Duration::from_secs(120);
+
+/// The mock's name in `server/discover`.
+pub(crate) const MOCK_NAME: &str = "mcptest-mock";
+
+/// Everything that went over the wire, in order.
+#[derive(Debug, Default)]
+pub(crate) struct Recording {
+    events: Mutex<Vec<Event>>,
+}
+
+/// One thing on the wire.
+#[derive(Debug, Clone)]
+pub(crate) enum Event {
+    /// A line the client wrote (stdio).
+    FromClient { message: Option<Value>, raw: String },
+    /// A line the mock wrote (stdio).
+    FromMock { message: Value },
+    /// One HTTP request from the client and the mock's answer.
+    #[cfg_attr(not(feature = "http-mock"), allow(dead_code))]
+    Http {
+        headers: Vec<(String, String)>,
+        body: String,
+        status: u16,
+        content_type: Option<String>,
+        /// The answer's body, filled while it streams.
+        answer: Arc<Mutex<Vec<u8>>>,
+    },
+}
+
+impl Recording {
+    pub(crate) fn push(&self, event: Event) {
+        self.events
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(event);
+    }
+
+    pub(crate) fn events(&self) -> Vec<Event> {
+        self.events
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+}
+
+/// The mock's MCP behaviour.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct MockServer;
+
+fn object_schema(schema: Value) -> Arc<serde_json::Map<String, Value>> {
+    match schema {
+        Value::Object(map) => Arc::new(map),
+        _ => Arc::default(),
+    }
+}
+
+fn text(text: impl Into<String>) -> CallToolResult {
+    CallToolResult::success(vec![ContentBlock::text(text)])
+}
+
+/// The input request the mock sends for each client capability.
+fn input_request(capability: &str) -> Value {
+    match capability {
+        "elicitation" => json!({
+            "method": "elicitation/create",
+            "params": {
+                "mode": "form",
+                "message": "mcptest's mock server asks for a name",
+                "requestedSchema": {
+                    "type": "object",
+                    "properties": { "name": { "type": "string" } },
+                    "required": ["name"],
+                },
+            },
+        }),
+        "sampling" => json!({
+            "method": "sampling/createMessage",
+            "params": {
+                "messages": [{ "role": "user", "content": { "type": "text", "text": "Say hi" } }],
+                "maxTokens": 16,
+            },
+        }),
+        _ => json!({ "method": "roots/list" }),
+    }
+}
+
+/// The client capabilities `ask` asks for, in the order it asks.
+pub(crate) const ASKABLE: &[&str] = &["elicitation", "sampling", "roots"];
+
+impl ServerHandler for MockServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(MOCK_NAME, env!("CARGO_PKG_VERSION")))
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Owned(vec![ProtocolVersion::V_2026_07_28])
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(vec![
+            Tool::new(
+                "echo",
+                "Returns `text`.",
+                object_schema(json!({
+                    "type": "object",
+                    "properties": { "text": { "type": "string" } },
+                    "required": ["text"],
+                })),
+            ),
+            Tool::new(
+                "slow",
+                "Never finishes on its own: cancel it.",
+                object_schema(json!({ "type": "object" })),
+            ),
+            Tool::new(
+                "ask",
+                "Asks the client for input with every client capability the request declares \
+                 (elicitation, sampling, roots).",
+                object_schema(json!({ "type": "object" })),
+            ),
+        ]))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        match request.name.as_ref() {
+            "echo" => {
+                let said = request
+                    .arguments
+                    .as_ref()
+                    .and_then(|a| a.get("text"))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
+                Ok(text(said).into())
+            }
+            "slow" => {
+                tokio::select! {
+                    () = context.ct.cancelled() => {
+                        Err(ErrorData::internal_error("cancelled by the client", None))
+                    }
+                    () = tokio::time::sleep(SLOW_LIMIT) => Ok(text("slow finished uncancelled").into()),
+                }
+            }
+            "ask" => {
+                if request.input_responses.is_some() {
+                    return Ok(text("thank you for the input").into());
+                }
+                let declared = context
+                    .meta
+                    .client_capabilities()
+                    .and_then(|c| serde_json::to_value(c).ok())
+                    .unwrap_or(Value::Null);
+                let asked: Vec<&str> = ASKABLE
+                    .iter()
+                    .copied()
+                    .filter(|c| declared.get(c).is_some_and(|v| !v.is_null()))
+                    .collect();
+                if asked.is_empty() {
+                    let required: ClientCapabilities =
+                        serde_json::from_value(json!({ "elicitation": {} }))
+                            .expect("elicitation is a client capability");
+                    return Err(ErrorData::missing_required_client_capability(required));
+                }
+                let requests: serde_json::Map<String, Value> = asked
+                    .iter()
+                    .map(|c| ((*c).to_owned(), input_request(c)))
+                    .collect();
+                let result: InputRequiredResult = serde_json::from_value(json!({
+                    "resultType": "input_required",
+                    "inputRequests": requests,
+                }))
+                .map_err(|e| ErrorData::internal_error(format!("input request: {e}"), None))?;
+                Ok(CallToolResponse::InputRequired(result))
+            }
+            other => Err(ErrorData::invalid_params(
+                format!("unknown tool {other:?}"),
+                None,
+            )),
+        }
+    }
+}
+
+/// Serves the mock over a pair of byte streams from and to the client,
+/// recording every line. Returns the tasks; they end when the client closes
+/// its side.
+pub(crate) fn serve_stdio<R, W>(
+    from_client: R,
+    to_client: W,
+    recording: Arc<Recording>,
+) -> Vec<JoinHandle<()>>
+where
+    R: AsyncRead + Send + Unpin + 'static,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    let (server_io, pump_io) = tokio::io::duplex(256 * 1024);
+    let server = tokio::spawn(async move {
+        if let Ok(service) = rmcp::serve_server(MockServer, server_io).await {
+            let _ = service.waiting().await;
+        }
+    });
+    let (from_mock, mut to_mock) = tokio::io::split(pump_io);
+    let inbound = {
+        let recording = recording.clone();
+        tokio::spawn(async move {
+            let mut lines = BufReader::new(from_client).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                let message = serde_json::from_str::<Value>(&line).ok();
+                recording.push(Event::FromClient {
+                    message,
+                    raw: line.clone(),
+                });
+                let mut bytes = line.into_bytes();
+                bytes.push(b'\n');
+                if to_mock.write_all(&bytes).await.is_err() {
+                    break;
+                }
+            }
+            let _ = to_mock.shutdown().await;
+        })
+    };
+    let outbound = tokio::spawn(async move {
+        let mut to_client = to_client;
+        let mut lines = BufReader::new(from_mock).lines();
+        while let Ok(Some(line)) = lines.next_line().await {
+            if let Ok(message) = serde_json::from_str::<Value>(&line) {
+                recording.push(Event::FromMock { message });
+            }
+            let mut bytes = line.into_bytes();
+            bytes.push(b'\n');
+            if to_client.write_all(&bytes).await.is_err() || to_client.flush().await.is_err() {
+                break;
+            }
+        }
+        let _ = to_client.shutdown().await;
+    });
+    vec![server, inbound, outbound]
+}
+
+#[cfg(feature = "http-mock")]
+pub(crate) mod http {
+    //! The mock over Streamable HTTP on 127.0.0.1, every exchange recorded.
+
+    use std::{
+        convert::Infallible,
+        net::Ipv4Addr,
+        sync::{Arc, Mutex},
+    };
+
+    use bytes::Bytes;
+    use http_body_util::{BodyExt, Full, combinators::BoxBody};
+    use hyper::{Request, Response, body::Incoming, service::service_fn};
+    use hyper_util::rt::TokioIo;
+    use rmcp::transport::streamable_http_server::{
+        StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
+    };
+    use tokio::{net::TcpListener, task::JoinHandle};
+
+    use super::{Event, MockServer, Recording};
+    use crate::Error;
+
+    /// A running HTTP mock: its URL and the task serving it. Dropping it
+    /// stops the server and ends the HTTP service's open streams.
+    pub(crate) struct HttpMock {
+        pub(crate) url: String,
+        task: JoinHandle<()>,
+        cancel: Option<Box<dyn FnOnce() + Send + Sync>>,
+    }
+
+    impl Drop for HttpMock {
+        fn drop(&mut self) {
+            self.task.abort();
+            if let Some(cancel) = self.cancel.take() {
+                cancel();
+            }
+        }
+    }
+
+    /// Binds 127.0.0.1 on a free port and serves the mock there.
+    pub(crate) async fn serve(recording: Arc<Recording>) -> Result<HttpMock, Error> {
+        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+            .await
+            .map_err(|e| Error::InvalidConfig {
+                message: format!("the mock server cannot bind 127.0.0.1: {e}"),
+            })?;
+        let port = listener
+            .local_addr()
+            .map_err(|e| Error::InvalidConfig {
+                message: format!("the mock server's address: {e}"),
+            })?
+            .port();
+        let config = StreamableHttpServerConfig::default()
+            .with_sse_keep_alive(None)
+            .with_legacy_session_mode(false)
+            .with_json_response(true)
+            .with_stateless_protocol_metadata_required(true);
+        let token = config.cancellation_token.clone();
+        let service = Arc::new(StreamableHttpService::new(
+            || Ok(MockServer),
+            Arc::new(LocalSessionManager::default()),
+            config,
+        ));
+        let task = tokio::spawn(async move {
+            let mut connections = Vec::new();
+            while let Ok((stream, _)) = listener.accept().await {
+                let service = service.clone();
+                let recording = recording.clone();
+                let handler = service_fn(move |request: Request<Incoming>| {
+                    let service = service.clone();
+                    let recording = recording.clone();
+                    async move { Ok::<_, Infallible>(record(&service, &recording, request).await) }
+                });
+                connections.retain(|c: &JoinHandle<()>| !c.is_finished());
+                connections.push(tokio::spawn(async move {
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), handler)
+                        .await;
+                }));
+            }
+        });
+        Ok(HttpMock {
+            url: format!("http://127.0.0.1:{port}/mcp"),
+            task,
+            cancel: Some(Box::new(move || token.cancel())),
+        })
+    }
+
+    async fn record(
+        service: &StreamableHttpService<MockServer, LocalSessionManager>,
+        recording: &Recording,
+        request: Request<Incoming>,
+    ) -> Response<BoxBody<Bytes, Infallible>> {
+        let (parts, body) = request.into_parts();
+        let bytes = match body.collect().await {
+            Ok(collected) => collected.to_bytes(),
+            Err(_) => Bytes::new(),
+        };
+        let headers = parts
+            .headers
+            .iter()
+            .map(|(n, v)| {
+                (
+                    n.as_str().to_owned(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
+            .collect();
+        let body_text = String::from_utf8_lossy(&bytes).into_owned();
+        let is_post = parts.method == hyper::Method::POST;
+        let response = service
+            .handle(Request::from_parts(parts, Full::new(bytes)))
+            .await;
+        if !is_post {
+            return response;
+        }
+        let status = response.status().as_u16();
+        let content_type = response
+            .headers()
+            .get(hyper::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(|v| v.split(';').next().unwrap_or_default().trim().to_owned());
+        let answer = Arc::new(Mutex::new(Vec::new()));
+        recording.push(Event::Http {
+            headers,
+            body: body_text,
+            status,
+            content_type,
+            answer: answer.clone(),
+        });
+        let (parts, body) = response.into_parts();
+        let body = body
+            .map_frame(move |frame| {
+                if let Some(data) = frame.data_ref() {
+                    answer
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .extend_from_slice(data);
+                }
+                frame
+            })
+            .boxed();
+        Response::from_parts(parts, body)
+    }
+}

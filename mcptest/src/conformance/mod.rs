@@ -1,0 +1,430 @@
+//! Protocol conformance: one call that says, rule by rule, where a server
+//! (or a client) departs from the MCP spec — the classic revision
+//! (2025-11-25, with its `initialize` handshake) and the stateless one
+//! (2026-07-28, SEP-2575).
+//!
+//! Every check has a stable id, the spec revision and section it comes from,
+//! and a level: a broken MUST rule is a failure, a broken SHOULD rule a
+//! warning. A check that does not apply is skipped with the reason (a server
+//! that does not speak 2026-07-28 gets every SEP-2575 check skipped, saying
+//! what `server/discover` was answered with). Each verdict carries its
+//! evidence: the exact requests sent and what came back, HTTP status
+//! included.
+//!
+//! Checks speak raw JSON-RPC — over stdio each check starts a fresh server,
+//! over HTTP each request is sent with exactly the headers the rule needs —
+//! because what they probe (missing `_meta`, malformed JSON, contradicting
+//! headers) is what a well-behaved client never sends.
+//!
+//! ```no_run
+//! use mcptest::{Server, conformance::Conformance};
+//!
+//! #[tokio::test]
+//! async fn my_server_conforms() -> Result<(), mcptest::Error> {
+//!     let report = Conformance::new(Server::program(env!("CARGO_BIN_EXE_my-server")))
+//!         .except(["classic-invalid-json"])
+//!         .run()
+//!         .await?;
+//!     println!("{report}"); // the table
+//!     report.assert_conforms(); // fails listing each broken MUST rule and its evidence
+//!     Ok(())
+//! }
+//! ```
+//!
+//! Clients are checked against a recording mock server with
+//! [`ClientConformance`].
+
+mod catalogue;
+mod check;
+mod classic;
+mod client;
+mod probe;
+mod report;
+mod stateless;
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+pub use catalogue::catalogue;
+pub use check::{
+    Applies, Check, CheckResult, Exchange, Level, RawRequest, RawResponse, Role, Transport, Verdict,
+};
+pub use client::{ClientConformance, MockLink, URL_PLACEHOLDER};
+pub use report::{Counts, Report};
+
+use crate::{Error, Server};
+use catalogue::{CLASSIC, CheckId};
+use check::Finding;
+use classic::ClassicFacts;
+use probe::{Probe, Settings};
+use stateless::StatelessFacts;
+
+/// Runs server checks against a [`Server`] and reports rule by rule.
+///
+/// A server started by command (or in-process) is checked over stdio, a
+/// [`Server::url`] over Streamable HTTP; rules for the other transport are
+/// skipped. The server's own options apply (environment, working
+/// directory, headers, bearer token).
+///
+/// ```
+/// use mcptest::{Server, conformance::{Conformance, Verdict}};
+/// use mcptest::rmcp::ServerHandler;
+///
+/// #[derive(Clone)]
+/// struct Minimal;
+/// impl ServerHandler for Minimal {}
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), mcptest::Error> {
+/// let report = Conformance::new(Server::in_process(Minimal))
+///     .only(["classic-initialize-result", "classic-ping", "sep-2575-unknown-method"])
+///     .run()
+///     .await?;
+/// assert_eq!(report.verdict("classic-ping"), Some(Verdict::Pass));
+/// assert_eq!(report.verdict("sep-2575-unknown-method"), Some(Verdict::Pass));
+/// report.assert_conforms();
+/// # Ok(()) }
+/// ```
+///
+/// Over HTTP, with the checks that need a named tool:
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), mcptest::Error> {
+/// use mcptest::{Server, conformance::{Conformance, Verdict}};
+/// use serde_json::json;
+///
+/// let report = Conformance::new(Server::url("http://127.0.0.1:3001/mcp"))
+///     .only(["sep-2575-*"])
+///     .capability_tool("confirm_delete", json!({"path": "a.txt"}))
+///     .run()
+///     .await?;
+/// assert_eq!(report.verdict("sep-2575-unknown-method"), Some(Verdict::Pass));
+/// println!("{}", report.to_json());
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone)]
+pub struct Conformance {
+    server: Server,
+    settings: Settings,
+    filter: Filter,
+    label: Option<String>,
+}
+
+impl Conformance {
+    /// Checks for `server`; every server check unless filtered.
+    pub fn new(server: Server) -> Self {
+        Conformance {
+            server,
+            settings: Settings::default(),
+            filter: Filter::default(),
+            label: None,
+        }
+    }
+
+    /// Runs only the checks whose id matches one of `patterns`: an exact id,
+    /// or a prefix ending in `*` (`"sep-2575-*"`).
+    pub fn only<I, S>(mut self, patterns: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.filter
+            .only
+            .extend(patterns.into_iter().map(Into::into));
+        self
+    }
+
+    /// Leaves out the checks whose id matches one of `patterns` (as in
+    /// [`only`](Self::only)).
+    pub fn except<I, S>(mut self, patterns: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.filter
+            .except
+            .extend(patterns.into_iter().map(Into::into));
+        self
+    }
+
+    /// How long to wait for each answer (default 10 s).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.settings.timeout = timeout;
+        self
+    }
+
+    /// How long to listen for messages that must not come, e.g. log
+    /// notifications after a request without a log level (default 500 ms).
+    pub fn quiet_period(mut self, quiet: Duration) -> Self {
+        self.settings.quiet = quiet;
+        self
+    }
+
+    /// A tool that needs a client capability (elicitation, sampling, roots)
+    /// and arguments for it: `sep-2575-missing-client-capability` calls it
+    /// without declaring any and expects -32021. Without one the check is
+    /// skipped.
+    pub fn capability_tool(mut self, name: impl Into<String>, arguments: Value) -> Self {
+        self.settings.capability_tool = Some((name.into(), arguments));
+        self
+    }
+
+    /// A tool that sends log messages, and arguments for it:
+    /// `sep-2575-no-log-without-level` calls it without a log level and
+    /// expects no `notifications/message`. Without one the check is skipped.
+    pub fn log_tool(mut self, name: impl Into<String>, arguments: Value) -> Self {
+        self.settings.log_tool = Some((name.into(), arguments));
+        self
+    }
+
+    /// How the report names the server (default: its command line or URL).
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = Some(label.into());
+        self
+    }
+
+    /// Runs the checks, one after the other, and reports.
+    ///
+    /// Fails only when the checks cannot run at all: a bad filter, a server
+    /// that cannot be started or an unusable configuration. Everything the
+    /// server does wrong is in the report.
+    pub async fn run(self) -> Result<Report, Error> {
+        let started = Instant::now();
+        let selected = self.filter.select(Role::Server)?;
+        let target = self
+            .label
+            .clone()
+            .unwrap_or_else(|| self.server.to_string());
+        let mut probe = Probe::new(self.server.clone(), self.settings.clone())?;
+        let transport = probe.transport;
+        let needs = |classic: bool| {
+            selected.iter().any(|id| {
+                let check = id.check();
+                (check.revision == CLASSIC) == classic && check.applies.includes(transport)
+            })
+        };
+        let classic_facts = match needs(true) {
+            true => Some(classic::gate(&mut probe).await?),
+            false => None,
+        };
+        let stateless_facts = match needs(false) {
+            true => Some(stateless::gate(&mut probe).await?),
+            false => None,
+        };
+        let limit = self
+            .settings
+            .timeout
+            .saturating_mul(12)
+            .max(Duration::from_secs(60));
+        let mut results = Vec::new();
+        for id in selected {
+            let check = id.check();
+            let check_started = Instant::now();
+            let finding = if !check.applies.includes(transport) {
+                Finding::NotApplicable(format!("the rule is for {}", applies_text(check.applies)))
+            } else {
+                let run = run_server_check(id, &mut probe, &classic_facts, &stateless_facts);
+                match tokio::time::timeout(limit, run).await {
+                    Ok(finding) => finding,
+                    Err(_) => Finding::Broken(format!(
+                        "the check did not finish within {}",
+                        crate::error::fmt_duration(limit)
+                    )),
+                }
+            };
+            probe.close_all().await;
+            let evidence = probe.take_evidence();
+            let crashed = evidence
+                .iter()
+                .any(|e| matches!(e.response, RawResponse::Failed { .. }));
+            let finding = match finding {
+                Finding::Broken(reason) if crashed => Finding::Crashed(reason),
+                other => other,
+            };
+            let (verdict, reason) = finding.verdict(check.level);
+            results.push(CheckResult {
+                check: *check,
+                transport,
+                verdict,
+                reason,
+                evidence,
+                elapsed: check_started.elapsed(),
+            });
+        }
+        Ok(Report {
+            target,
+            role: Role::Server,
+            transport,
+            results,
+            elapsed: started.elapsed(),
+        })
+    }
+}
+
+fn applies_text(applies: Applies) -> &'static str {
+    match applies {
+        Applies::Any => "any transport",
+        Applies::Stdio => "stdio; this server is reached over HTTP",
+        Applies::Http => "Streamable HTTP; this server is reached over stdio",
+    }
+}
+
+async fn run_server_check(
+    id: CheckId,
+    p: &mut Probe,
+    classic: &Option<Result<ClassicFacts, Finding>>,
+    stateless: &Option<Result<StatelessFacts, String>>,
+) -> Finding {
+    use CheckId::*;
+    let outcome = if id.check().revision == CLASSIC {
+        let facts = match classic {
+            Some(Ok(facts)) => facts,
+            Some(Err(finding)) => return finding.clone(),
+            None => unreachable!("the classic gate runs when a classic check is selected"),
+        };
+        match id {
+            ClassicInitializeResult => classic::initialize_result(p).await,
+            ClassicVersionNegotiation => classic::version_negotiation(p).await,
+            ClassicRequestBeforeInitialize => classic::request_before_initialize(p).await,
+            ClassicPing => classic::ping(p).await,
+            ClassicToolNames => classic::tool_names(p, facts).await,
+            ClassicToolInputSchemas => classic::tool_input_schemas(p, facts).await,
+            ClassicDeclaredCapabilitiesAnswer => {
+                classic::declared_capabilities_answer(p, facts).await
+            }
+            ClassicUndeclaredCapabilitiesRejected => {
+                classic::undeclared_capabilities_rejected(p, facts).await
+            }
+            ClassicUnknownToolRejected => classic::unknown_tool_rejected(p, facts).await,
+            ClassicUnknownToolProtocolError => classic::unknown_tool_protocol_error(p, facts).await,
+            ClassicUnknownResource => classic::unknown_resource(p, facts).await,
+            ClassicMissingPromptArgument => classic::missing_prompt_argument(p, facts).await,
+            ClassicToolInputErrorIsToolResult => {
+                classic::tool_input_error_is_tool_result(p, facts).await
+            }
+            ClassicErrorId => classic::error_id(p).await,
+            ClassicInvalidJson => classic::invalid_json(p).await,
+            ClassicInvalidRequest => classic::invalid_request(p).await,
+            ClassicPagination => classic::pagination(p, facts).await,
+            ClassicInvalidCursor => classic::invalid_cursor(p, facts).await,
+            other => unreachable!("{other:?} is not a classic check"),
+        }
+    } else {
+        let facts = match stateless {
+            Some(Ok(facts)) => facts,
+            Some(Err(reason)) => return Finding::NotApplicable(reason.clone()),
+            None => unreachable!("the stateless gate runs when a SEP-2575 check is selected"),
+        };
+        match id {
+            StatelessDiscover => stateless::discover(p).await,
+            StatelessMetaRequired => stateless::meta_required(p, facts).await,
+            StatelessMetaProtocolVersionRequired => {
+                stateless::meta_protocol_version_required(p, facts).await
+            }
+            StatelessMetaClientCapabilitiesRequired => {
+                stateless::meta_client_capabilities_required(p, facts).await
+            }
+            StatelessMetaClientInfoOptional => stateless::meta_client_info_optional(p, facts).await,
+            StatelessUnsupportedVersion => stateless::unsupported_version(p, facts).await,
+            StatelessUnsupportedVersionNoDrift => {
+                stateless::unsupported_version_no_drift(p, facts).await
+            }
+            StatelessSupportedVersionsAccepted => {
+                stateless::supported_versions_accepted(p, facts).await
+            }
+            StatelessDiscoverUnsupportedVersion => stateless::discover_unsupported_version(p).await,
+            StatelessHttpHeaderMismatch => stateless::http_header_mismatch(p, facts).await,
+            StatelessMissingClientCapability => stateless::missing_client_capability(p).await,
+            StatelessRemovedMethods => stateless::removed_methods(p, facts).await,
+            StatelessUnknownMethod => stateless::unknown_method(p).await,
+            StatelessCapabilitiesHonored => stateless::capabilities_honored(p).await,
+            StatelessNoLogWithoutLevel => stateless::no_log_without_level(p).await,
+            StatelessErrorId => stateless::error_id(p, facts).await,
+            other => unreachable!("{other:?} is not a SEP-2575 server check"),
+        }
+    };
+    match outcome {
+        Ok(finding) | Err(finding) => finding,
+    }
+}
+
+/// Which checks a run includes.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Filter {
+    only: Vec<String>,
+    except: Vec<String>,
+}
+
+impl Filter {
+    fn matches(pattern: &str, id: &str) -> bool {
+        match pattern.strip_suffix('*') {
+            Some(prefix) => id.starts_with(prefix),
+            None => pattern == id,
+        }
+    }
+
+    /// The checks of `role` the filter lets through, in catalogue order.
+    /// A pattern that matches no check at all is an error: it is a typo.
+    pub(crate) fn select(&self, role: Role) -> Result<Vec<CheckId>, Error> {
+        for pattern in self.only.iter().chain(&self.except) {
+            if !catalogue().iter().any(|c| Self::matches(pattern, c.id)) {
+                return Err(Error::InvalidConfig {
+                    message: format!(
+                        "no conformance check matches {pattern:?}; ids look like \
+                         \"classic-ping\" or \"sep-2575-unknown-method\", and a pattern may \
+                         end in * (\"sep-2575-*\")"
+                    ),
+                });
+            }
+        }
+        Ok(CheckId::ALL
+            .iter()
+            .copied()
+            .filter(|id| id.check().role == role)
+            .filter(|id| {
+                let check_id = id.check().id;
+                (self.only.is_empty() || self.only.iter().any(|p| Self::matches(p, check_id)))
+                    && !self.except.iter().any(|p| Self::matches(p, check_id))
+            })
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filters_take_exact_ids_and_prefixes() {
+        let filter = Filter {
+            only: vec!["sep-2575-*".into(), "classic-ping".into()],
+            except: vec!["sep-2575-http-*".into()],
+        };
+        let ids: Vec<&str> = filter
+            .select(Role::Server)
+            .unwrap()
+            .iter()
+            .map(|id| id.check().id)
+            .collect();
+        assert!(ids.contains(&"classic-ping"));
+        assert!(ids.contains(&"sep-2575-unknown-method"));
+        assert!(!ids.contains(&"sep-2575-http-header-mismatch"));
+        assert!(!ids.contains(&"classic-ping-x"));
+        assert!(!ids.iter().any(|id| id.starts_with("sep-2575-client-")));
+    }
+
+    #[test]
+    fn a_pattern_that_matches_nothing_is_an_error() {
+        let filter = Filter {
+            only: vec!["clasic-ping".into()],
+            except: Vec::new(),
+        };
+        let err = filter.select(Role::Server).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("no conformance check matches \"clasic-ping\""),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,421 @@
+//! A conformance run's outcome: one result per check, rendered as a table
+//! for a terminal, as JSON, or as the message of a failing test.
+
+use std::{fmt, time::Duration};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::check::{CheckResult, Exchange, RawResponse, Role, Transport, Verdict};
+
+/// Evidence lines longer than this are cut in the table and in failure
+/// messages (the JSON report keeps them whole).
+const SHOWN_CHARS: usize = 400;
+/// At most this many exchanges are shown per check in the table.
+const SHOWN_EXCHANGES: usize = 8;
+
+/// The outcome of a conformance run.
+///
+/// `Display` renders the table; [`to_json`](Report::to_json) the whole report
+/// with all evidence; [`assert_conforms`](Report::assert_conforms) fails a
+/// test when a MUST rule is broken.
+#[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
+pub struct Report {
+    /// What was checked: the server's command line or URL, or the client's.
+    pub target: String,
+    /// Whether a server or a client was checked.
+    pub role: Role,
+    /// The transport the checks ran over.
+    pub transport: Transport,
+    /// One result per check, in catalogue order.
+    pub results: Vec<CheckResult>,
+    /// How long the whole run took.
+    #[serde(skip)]
+    pub elapsed: Duration,
+}
+
+/// How many checks ended in each verdict.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Counts {
+    /// Checks that passed.
+    pub passed: usize,
+    /// Broken MUST rules.
+    pub failed: usize,
+    /// Broken SHOULD rules.
+    pub warned: usize,
+    /// Checks that did not apply.
+    pub skipped: usize,
+}
+
+impl Report {
+    /// How many checks ended in each verdict.
+    pub fn counts(&self) -> Counts {
+        let mut counts = Counts::default();
+        for result in &self.results {
+            match result.verdict {
+                Verdict::Pass => counts.passed += 1,
+                Verdict::Fail => counts.failed += 1,
+                Verdict::Warn => counts.warned += 1,
+                Verdict::Skipped => counts.skipped += 1,
+            }
+        }
+        counts
+    }
+
+    /// The result of the check with this id, if it ran.
+    pub fn result(&self, id: &str) -> Option<&CheckResult> {
+        self.results.iter().find(|r| r.check.id == id)
+    }
+
+    /// The verdict of the check with this id, if it ran.
+    pub fn verdict(&self, id: &str) -> Option<Verdict> {
+        self.result(id).map(|r| r.verdict)
+    }
+
+    /// The results that broke a MUST rule.
+    pub fn failures(&self) -> impl Iterator<Item = &CheckResult> {
+        self.with(Verdict::Fail)
+    }
+
+    /// The results that broke a SHOULD rule.
+    pub fn warnings(&self) -> impl Iterator<Item = &CheckResult> {
+        self.with(Verdict::Warn)
+    }
+
+    fn with(&self, verdict: Verdict) -> impl Iterator<Item = &CheckResult> {
+        self.results.iter().filter(move |r| r.verdict == verdict)
+    }
+
+    /// True when no MUST rule is broken (warnings and skips allowed).
+    pub fn conforms(&self) -> bool {
+        self.failures().next().is_none()
+    }
+
+    /// The report as JSON: target, role, transport, counts, and every result
+    /// with its full evidence.
+    pub fn to_json(&self) -> Value {
+        let mut value = serde_json::to_value(self).expect("a report serializes");
+        value["counts"] = serde_json::to_value(self.counts()).expect("counts serialize");
+        value["elapsed_ms"] = u64::try_from(self.elapsed.as_millis())
+            .unwrap_or(u64::MAX)
+            .into();
+        value
+    }
+
+    /// The table, the same as `to_string()`.
+    pub fn table(&self) -> String {
+        self.to_string()
+    }
+
+    /// Panics, listing every failed check with its evidence, when a MUST rule
+    /// is broken. Warnings and skipped checks do not fail the test.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), mcptest::Error> {
+    /// use mcptest::{Server, conformance::Conformance};
+    ///
+    /// let report = Conformance::new(Server::command("my-server")).run().await?;
+    /// report.assert_conforms();
+    /// # Ok(()) }
+    /// ```
+    #[track_caller]
+    pub fn assert_conforms(&self) {
+        if let Err(message) = self.check_conforms() {
+            panic!("{message}");
+        }
+    }
+
+    /// The `Result` form of [`assert_conforms`](Self::assert_conforms): the
+    /// failure message as the error.
+    pub fn check_conforms(&self) -> Result<(), String> {
+        let failures: Vec<&CheckResult> = self.failures().collect();
+        if failures.is_empty() {
+            return Ok(());
+        }
+        let counts = self.counts();
+        let mut message = format!(
+            "{} breaks {} MUST rule{} of the MCP spec over {} ({} passed, {} warning{}, {} skipped):\n",
+            self.target,
+            failures.len(),
+            plural(failures.len()),
+            self.transport,
+            counts.passed,
+            counts.warned,
+            plural(counts.warned),
+            counts.skipped
+        );
+        for result in failures {
+            message.push('\n');
+            message.push_str(&format!(
+                "FAIL {} ({} {})\n  rule: {}\n",
+                result.check.id, result.check.revision, result.check.section, result.check.rule
+            ));
+            if let Some(reason) = &result.reason {
+                message.push_str(&format!("  why:  {reason}\n"));
+            }
+            write_evidence(&mut message, self.role, &result.evidence, "  ", usize::MAX);
+        }
+        Err(message)
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let counts = self.counts();
+        let who = match self.role {
+            Role::Server => "server",
+            Role::Client => "client",
+        };
+        writeln!(
+            f,
+            "MCP conformance of {who} {} over {}: {} checks, {} passed, {} failed, {} warning{}, {} skipped",
+            self.target,
+            self.transport,
+            self.results.len(),
+            counts.passed,
+            counts.failed,
+            counts.warned,
+            plural(counts.warned),
+            counts.skipped
+        )?;
+        match self.role {
+            Role::Server => writeln!(f, "(> sent by mcptest, < what came back)")?,
+            Role::Client => writeln!(f, "(> sent by the client, < the mock server's answer)")?,
+        }
+        let id_width = self
+            .results
+            .iter()
+            .map(|r| r.check.id.len())
+            .max()
+            .unwrap_or(0);
+        for result in &self.results {
+            writeln!(
+                f,
+                "{:<4}  {:<6}  {:<id_width$}  {} {}",
+                result.verdict.to_string(),
+                result.check.level.to_string(),
+                result.check.id,
+                result.check.revision,
+                result.check.section,
+            )?;
+            if result.verdict == Verdict::Pass {
+                continue;
+            }
+            let indent = "      ";
+            if let Some(reason) = &result.reason {
+                writeln!(f, "{indent}{reason}")?;
+            }
+            if matches!(result.verdict, Verdict::Fail | Verdict::Warn) {
+                let mut text = String::new();
+                write_evidence(
+                    &mut text,
+                    self.role,
+                    &result.evidence,
+                    indent,
+                    SHOWN_EXCHANGES,
+                );
+                f.write_str(&text)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn write_evidence(out: &mut String, role: Role, evidence: &[Exchange], indent: &str, max: usize) {
+    for exchange in evidence.iter().take(max) {
+        let headers: Vec<String> = exchange
+            .request
+            .headers
+            .iter()
+            .map(|(n, v)| format!("{n}: {v}"))
+            .collect();
+        if exchange.transport == Transport::Http {
+            let what = match role {
+                Role::Server => "POST",
+                Role::Client => "client POST",
+            };
+            if headers.is_empty() {
+                out.push_str(&format!("{indent}> {what}\n"));
+            } else {
+                out.push_str(&format!("{indent}> {what} {}\n", headers.join(", ")));
+            }
+            out.push_str(&format!("{indent}  {}\n", shorten(&exchange.request.body)));
+        } else {
+            out.push_str(&format!("{indent}> {}\n", shorten(&exchange.request.body)));
+        }
+        match &exchange.response {
+            RawResponse::Messages { messages } => {
+                for message in messages {
+                    out.push_str(&format!("{indent}< {}\n", shorten(&message.to_string())));
+                }
+                if messages.is_empty() {
+                    out.push_str(&format!("{indent}< (nothing)\n"));
+                }
+            }
+            RawResponse::Http {
+                status,
+                content_type,
+                messages,
+                body,
+            } => {
+                let kind = content_type.as_deref().unwrap_or("no content type");
+                out.push_str(&format!("{indent}< HTTP {status} {kind}\n"));
+                for message in messages {
+                    out.push_str(&format!("{indent}  {}\n", shorten(&message.to_string())));
+                }
+                if let Some(body) = body.as_deref().filter(|b| !b.trim().is_empty()) {
+                    out.push_str(&format!("{indent}  {}\n", shorten(body.trim())));
+                }
+            }
+            RawResponse::Nothing { waited_ms } => {
+                out.push_str(&format!("{indent}< (nothing within {waited_ms} ms)\n"));
+            }
+            RawResponse::Failed { error } => {
+                out.push_str(&format!("{indent}< (failed: {error})\n"));
+            }
+        }
+    }
+    if evidence.len() > max {
+        out.push_str(&format!(
+            "{indent}… {} more exchange{} in the JSON report\n",
+            evidence.len() - max,
+            plural(evidence.len() - max)
+        ));
+    }
+}
+
+fn shorten(text: &str) -> String {
+    let text = text.replace('\n', "\\n");
+    match text.char_indices().nth(SHOWN_CHARS) {
+        Some((cut, _)) => format!("{}… ({} more bytes)", &text[..cut], text.len() - cut),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conformance::{
+        catalogue::CheckId,
+        check::{RawRequest, Verdict},
+    };
+    use serde_json::json;
+
+    fn result(id: CheckId, verdict: Verdict, reason: Option<&str>) -> CheckResult {
+        CheckResult {
+            check: *id.check(),
+            transport: Transport::Stdio,
+            verdict,
+            reason: reason.map(str::to_owned),
+            evidence: vec![Exchange {
+                transport: Transport::Stdio,
+                request: RawRequest {
+                    headers: Vec::new(),
+                    body: r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.into(),
+                },
+                response: RawResponse::Nothing { waited_ms: 10_000 },
+            }],
+            elapsed: Duration::from_millis(3),
+        }
+    }
+
+    fn report() -> Report {
+        Report {
+            target: "demo-server".into(),
+            role: Role::Server,
+            transport: Transport::Stdio,
+            results: vec![
+                result(CheckId::ClassicInitializeResult, Verdict::Pass, None),
+                result(
+                    CheckId::ClassicPing,
+                    Verdict::Fail,
+                    Some("ping was not answered"),
+                ),
+                result(CheckId::ClassicInvalidJson, Verdict::Warn, Some("dropped")),
+                result(
+                    CheckId::ClassicPagination,
+                    Verdict::Skipped,
+                    Some("no list has pages"),
+                ),
+            ],
+            elapsed: Duration::from_millis(20),
+        }
+    }
+
+    #[test]
+    fn the_table_lists_every_check_and_evidence_for_problems() {
+        let table = report().table();
+        assert!(table.starts_with(
+            "MCP conformance of server demo-server over stdio: 4 checks, 1 passed, 1 failed, 1 warning, 1 skipped\n"
+        ), "{table}");
+        assert!(table.contains("FAIL  MUST    classic-ping "), "{table}");
+        assert!(table.contains("      ping was not answered\n      > {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n      < (nothing within 10000 ms)\n"), "{table}");
+        assert!(
+            table.contains("SKIP  MUST    classic-pagination"),
+            "{table}"
+        );
+        assert!(table.contains("      no list has pages\n"), "{table}");
+    }
+
+    #[test]
+    fn assert_conforms_lists_each_failure_with_its_evidence() {
+        let report = report();
+        assert!(!report.conforms());
+        let message = report.check_conforms().unwrap_err();
+        assert!(message.starts_with("demo-server breaks 1 MUST rule of the MCP spec over stdio (1 passed, 1 warning, 1 skipped):"), "{message}");
+        assert!(
+            message.contains(
+                "FAIL classic-ping (2025-11-25 basic/utilities/ping#behavior-requirements)"
+            ),
+            "{message}"
+        );
+        assert!(
+            message.contains("  why:  ping was not answered\n  > {\"jsonrpc\""),
+            "{message}"
+        );
+        assert!(!message.contains("classic-invalid-json"), "{message}");
+        let passing = Report {
+            results: vec![result(CheckId::ClassicPing, Verdict::Warn, Some("x"))],
+            ..report
+        };
+        passing.assert_conforms();
+    }
+
+    #[test]
+    #[should_panic(expected = "FAIL classic-ping")]
+    fn assert_conforms_panics_on_failure() {
+        report().assert_conforms();
+    }
+
+    #[test]
+    fn json_has_counts_and_full_evidence() {
+        let json = report().to_json();
+        assert_eq!(
+            json["counts"],
+            json!({"passed": 1, "failed": 1, "warned": 1, "skipped": 1})
+        );
+        assert_eq!(json["results"][1]["check"]["id"], "classic-ping");
+        assert_eq!(json["results"][1]["verdict"], "fail");
+        assert_eq!(
+            json["results"][1]["evidence"][0]["response"],
+            json!({"kind": "nothing", "waited_ms": 10000})
+        );
+        assert_eq!(json["results"][1]["elapsed_ms"], 3);
+    }
+
+    #[test]
+    fn long_lines_are_cut_with_a_count() {
+        let long = "x".repeat(SHOWN_CHARS + 10);
+        assert_eq!(
+            shorten(&long),
+            format!("{}… (10 more bytes)", "x".repeat(SHOWN_CHARS))
+        );
+        assert_eq!(shorten("a\nb"), "a\\nb");
+    }
+}

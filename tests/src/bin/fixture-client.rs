@@ -1,0 +1,305 @@
+//! A 2026-07-28 (stateless MCP) client for the client conformance checks,
+//! written with raw JSON so that flags can make it break one rule each.
+//!
+//! It speaks over its own stdin/stdout, or to `--url URL` over Streamable
+//! HTTP, and runs one scenario: `server/discover` (retrying after -32022 with
+//! a supported version), `tools/list`, `tools/call echo`, over stdio
+//! `tools/call slow` and its cancellation, then `tools/call ask` answering
+//! the server's elicitation request.
+
+use std::{process::ExitCode, time::Duration};
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines, Stdin};
+
+const VERSION: &str = "2026-07-28";
+const UNSUPPORTED: &str = "2099-12-31";
+const WAIT: Duration = Duration::from_secs(10);
+
+const FLAGS: &[(&str, &str)] = &[
+    (
+        "--start-unsupported",
+        "start with version 2099-12-31 (provokes -32022)",
+    ),
+    ("--no-retry", "give up after -32022 instead of retrying"),
+    (
+        "--omit-capabilities",
+        "leave clientCapabilities out of _meta",
+    ),
+    ("--omit-client-info", "leave clientInfo out of _meta"),
+    (
+        "--switch-version",
+        "send tools/list with 2025-11-25 after 2026-07-28 was chosen",
+    ),
+    (
+        "--header-mismatch",
+        "HTTP: send MCP-Protocol-Version 2025-11-25",
+    ),
+    (
+        "--no-cancel",
+        "stdio: abandon the slow call without notifications/cancelled",
+    ),
+    (
+        "--ignore-input-requests",
+        "retry `ask` without answering its input requests",
+    ),
+];
+
+struct Client {
+    flags: Vec<String>,
+    next_id: u64,
+    link: Link,
+}
+
+enum Link {
+    Stdio {
+        input: Lines<BufReader<Stdin>>,
+        output: tokio::io::Stdout,
+    },
+    Http {
+        url: String,
+        http: reqwest::Client,
+    },
+}
+
+impl Client {
+    fn has(&self, flag: &str) -> bool {
+        self.flags.iter().any(|f| f == flag)
+    }
+
+    fn meta(&self, version: &str) -> Value {
+        let mut meta = json!({
+            "io.modelcontextprotocol/protocolVersion": version,
+            "io.modelcontextprotocol/clientInfo": { "name": "fixture-client", "version": "1.0.0" },
+            "io.modelcontextprotocol/clientCapabilities": { "elicitation": { "form": {} } },
+        });
+        let map = meta.as_object_mut().expect("an object");
+        if self.has("--omit-capabilities") {
+            map.remove("io.modelcontextprotocol/clientCapabilities");
+        }
+        if self.has("--omit-client-info") {
+            map.remove("io.modelcontextprotocol/clientInfo");
+        }
+        meta
+    }
+
+    fn message(&mut self, method: &str, params: Value, version: &str) -> (Value, Value) {
+        self.next_id += 1;
+        let id = json!(self.next_id);
+        let mut params = match params {
+            Value::Object(map) => map,
+            _ => serde_json::Map::new(),
+        };
+        params.insert("_meta".into(), self.meta(version));
+        let message = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
+        (id, message)
+    }
+
+    /// Sends a request and returns its answer (`None`: no answer in time).
+    async fn call(&mut self, method: &str, params: Value, version: &str) -> Option<Value> {
+        let (id, message) = self.message(method, params, version);
+        let answer = self.send(&message, version).await?;
+        match self.link {
+            Link::Stdio { .. } => self.answer(&id).await,
+            Link::Http { .. } => Some(answer),
+        }
+    }
+
+    /// Writes `message`; over HTTP returns the answer that came back, over
+    /// stdio `Null` (the answer arrives on stdin).
+    async fn send(&mut self, message: &Value, version: &str) -> Option<Value> {
+        let header_version = if self.has("--header-mismatch") {
+            "2025-11-25"
+        } else {
+            version
+        };
+        match &mut self.link {
+            Link::Stdio { output, .. } => {
+                let line = format!("{message}\n");
+                output.write_all(line.as_bytes()).await.ok()?;
+                output.flush().await.ok()?;
+                Some(Value::Null)
+            }
+            Link::Http { url, http } => {
+                let method = message["method"].as_str().unwrap_or_default().to_owned();
+                let mut request = http
+                    .post(url.as_str())
+                    .header("Content-Type", "application/json")
+                    .header("Accept", "application/json, text/event-stream")
+                    .header("MCP-Protocol-Version", header_version)
+                    .header("Mcp-Method", method.as_str())
+                    .body(message.to_string());
+                if let Some(name) = message["params"]["name"].as_str() {
+                    request = request.header("Mcp-Name", name);
+                }
+                let response = tokio::time::timeout(WAIT, request.send())
+                    .await
+                    .ok()?
+                    .ok()?;
+                let body = tokio::time::timeout(WAIT, response.text())
+                    .await
+                    .ok()?
+                    .ok()?;
+                // The mock answers JSON, or SSE whose last data line is the answer.
+                let answer = serde_json::from_str::<Value>(&body).ok().or_else(|| {
+                    body.lines()
+                        .filter_map(|l| l.strip_prefix("data:"))
+                        .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+                        .next_back()
+                });
+                answer.or(Some(Value::Null))
+            }
+        }
+    }
+
+    /// The next response with `id` on stdin.
+    async fn answer(&mut self, id: &Value) -> Option<Value> {
+        let Link::Stdio { input, .. } = &mut self.link else {
+            return None;
+        };
+        loop {
+            let line = tokio::time::timeout(WAIT, input.next_line())
+                .await
+                .ok()?
+                .ok()??;
+            let Ok(message) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            if message.get("id") == Some(id) && message.get("method").is_none() {
+                return Some(message);
+            }
+        }
+    }
+
+    async fn notify(&mut self, method: &str, params: Value) {
+        let message = json!({ "jsonrpc": "2.0", "method": method, "params": params });
+        let _ = self.send(&message, VERSION).await;
+    }
+
+    async fn run(&mut self) {
+        // Version negotiation through server/discover.
+        let mut version = if self.has("--start-unsupported") {
+            UNSUPPORTED.to_owned()
+        } else {
+            VERSION.to_owned()
+        };
+        let answer = self
+            .call("server/discover", json!({}), &version.clone())
+            .await;
+        if answer.as_ref().and_then(|a| a["error"]["code"].as_i64()) == Some(-32022) {
+            if self.has("--no-retry") {
+                return;
+            }
+            let supported = answer
+                .as_ref()
+                .and_then(|a| a["error"]["data"]["supported"].as_array().cloned())
+                .unwrap_or_default();
+            let Some(pick) = supported
+                .iter()
+                .filter_map(Value::as_str)
+                .find(|v| *v == VERSION)
+            else {
+                return;
+            };
+            version = pick.to_owned();
+            self.call("server/discover", json!({}), &version.clone())
+                .await;
+        }
+        let list_version = if self.has("--switch-version") {
+            "2025-11-25".to_owned()
+        } else {
+            version.clone()
+        };
+        self.call("tools/list", json!({}), &list_version).await;
+        self.call(
+            "tools/call",
+            json!({ "name": "echo", "arguments": { "text": "hi" } }),
+            &version,
+        )
+        .await;
+
+        if matches!(self.link, Link::Stdio { .. }) {
+            let (id, message) = self.message(
+                "tools/call",
+                json!({ "name": "slow", "arguments": {} }),
+                &version,
+            );
+            self.send(&message, &version).await;
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            if !self.has("--no-cancel") {
+                self.notify(
+                    "notifications/cancelled",
+                    json!({ "requestId": id, "reason": "the client gave up" }),
+                )
+                .await;
+            }
+        }
+
+        let asked = self
+            .call(
+                "tools/call",
+                json!({ "name": "ask", "arguments": {} }),
+                &version,
+            )
+            .await;
+        let requests = asked
+            .as_ref()
+            .and_then(|a| a["result"]["inputRequests"].as_object().cloned());
+        if let Some(requests) = requests {
+            let mut params = json!({ "name": "ask", "arguments": {} });
+            if !self.has("--ignore-input-requests") {
+                let responses: serde_json::Map<String, Value> = requests
+                    .keys()
+                    .map(|key| {
+                        let answer =
+                            json!({ "action": "accept", "content": { "name": "fixture-client" } });
+                        (key.clone(), answer)
+                    })
+                    .collect();
+                params["inputResponses"] = Value::Object(responses);
+            }
+            self.call("tools/call", params, &version).await;
+        }
+    }
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> ExitCode {
+    let mut url = None;
+    let mut flags = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--url" => url = args.next(),
+            flag if FLAGS.iter().any(|(f, _)| *f == flag) => flags.push(arg),
+            other => {
+                let known: Vec<String> = FLAGS
+                    .iter()
+                    .map(|(f, what)| format!("  {f:<26} {what}"))
+                    .collect();
+                eprintln!(
+                    "fixture-client: unknown argument {other:?}\nusage: fixture-client [--url URL] [FLAG...]\n{}",
+                    known.join("\n")
+                );
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let link = match url {
+        Some(url) => Link::Http {
+            url,
+            http: reqwest::Client::new(),
+        },
+        None => Link::Stdio {
+            input: BufReader::new(tokio::io::stdin()).lines(),
+            output: tokio::io::stdout(),
+        },
+    };
+    let mut client = Client {
+        flags,
+        next_id: 0,
+        link,
+    };
+    client.run().await;
+    ExitCode::SUCCESS
+}
