@@ -31,6 +31,35 @@ pub(crate) enum Got {
 }
 
 impl Failure {
+    /// A test (`what`: "assertion", "case") that did not end within `guard`.
+    pub(crate) fn timed_out(what: &str, guard: std::time::Duration) -> Self {
+        Failure::new(format!(
+            "the {what} to finish within {}",
+            crate::error::fmt_duration(guard)
+        ))
+        .but("it did not")
+    }
+
+    /// A test's outcome; a failure keeps the fixture copy and says where.
+    pub(crate) fn outcome(
+        result: Result<(), Failure>,
+        fixture: Option<tempfile::TempDir>,
+        title: &str,
+    ) -> super::Outcome {
+        match result {
+            Ok(()) => super::Outcome::Passed,
+            Err(mut failure) => {
+                if let Some(dir) = fixture {
+                    failure.notes.push(format!(
+                        "the fixture copy is kept at {}",
+                        dir.keep().display()
+                    ));
+                }
+                super::Outcome::Failed(failure.render(title))
+            }
+        }
+    }
+
     pub(crate) fn new(expected: impl Into<String>) -> Self {
         Failure {
             expected: expected.into(),

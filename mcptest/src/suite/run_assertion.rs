@@ -65,25 +65,8 @@ pub(crate) async fn run(a: &Assertion, cx: &TestContext<'_>) -> Outcome {
         result
     })
     .await
-    .unwrap_or_else(|_| {
-        Err(Failure::new(format!(
-            "the assertion to finish within {}",
-            crate::error::fmt_duration(guard)
-        ))
-        .but("it did not"))
-    });
-    match result {
-        Ok(()) => Outcome::Passed,
-        Err(mut failure) => {
-            if let Some(dir) = fixture {
-                failure.notes.push(format!(
-                    "the fixture copy is kept at {}",
-                    dir.keep().display()
-                ));
-            }
-            Outcome::Failed(failure.render(&title))
-        }
-    }
+    .unwrap_or_else(|_| Err(Failure::timed_out("assertion", guard)));
+    Failure::outcome(result, fixture, &title)
 }
 
 fn server(

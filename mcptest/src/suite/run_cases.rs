@@ -56,25 +56,8 @@ pub(crate) async fn run(case: &Case, cx: &TestContext<'_>) -> Outcome {
         })
     })
     .await
-    .unwrap_or_else(|_| {
-        Err(Failure::new(format!(
-            "the case to finish within {}",
-            crate::error::fmt_duration(guard)
-        ))
-        .but("it did not"))
-    });
-    match result {
-        Ok(()) => Outcome::Passed,
-        Err(mut failure) => {
-            if let Some(dir) = fixture {
-                failure.notes.push(format!(
-                    "the fixture copy is kept at {}",
-                    dir.keep().display()
-                ));
-            }
-            Outcome::Failed(failure.render(&title))
-        }
-    }
+    .unwrap_or_else(|_| Err(Failure::timed_out("case", guard)));
+    Failure::outcome(result, fixture, &title)
 }
 
 /// What arrived and was not yet matched by an `out`.
