@@ -42,6 +42,7 @@ mod notifications;
 mod raw;
 #[cfg(feature = "http")]
 mod raw_http;
+pub mod report;
 mod server;
 pub mod snapshot;
 #[cfg(feature = "suite")]

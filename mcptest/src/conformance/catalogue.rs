@@ -1,6 +1,6 @@
 //! Every check, by stable id: the rule, where the spec states it, its level.
 
-use super::check::{Applies, Check, Level, Role};
+use super::check::{Applies, Level, Role, Rule};
 
 /// The classic revision (the last one with an `initialize` handshake).
 pub(crate) const CLASSIC: &str = "2025-11-25";
@@ -28,13 +28,13 @@ macro_rules! catalogue {
         impl CheckId {
             pub(crate) const ALL: &'static [CheckId] = &[$(CheckId::$variant),*];
 
-            pub(crate) fn check(self) -> &'static Check {
+            pub(crate) fn check(self) -> &'static Rule {
                 &CATALOGUE[self as usize]
             }
         }
 
-        pub(crate) static CATALOGUE: &[Check] = &[$(
-            Check {
+        pub(crate) static CATALOGUE: &[Rule] = &[$(
+            Rule {
                 id: $id,
                 rule: $rule,
                 revision: $revision,
@@ -308,7 +308,7 @@ catalogue! {
 /// let ids: Vec<&str> = mcptest::conformance::catalogue().iter().map(|c| c.id).collect();
 /// assert!(ids.contains(&"sep-2575-unsupported-version"));
 /// ```
-pub fn catalogue() -> &'static [Check] {
+pub fn catalogue() -> &'static [Rule] {
     CATALOGUE
 }
 

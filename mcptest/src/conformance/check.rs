@@ -6,6 +6,8 @@ use std::{fmt, time::Duration};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::report::Status;
+
 /// How binding a rule is, as the spec words it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "UPPERCASE")]
@@ -78,11 +80,11 @@ impl Applies {
     }
 }
 
-/// One rule a check verifies. The [`id`](Check::id) is stable across
+/// One rule a check verifies. The [`id`](Rule::id) is stable across
 /// releases: filter on it, and refer to it in bug reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
-pub struct Check {
+pub struct Rule {
     /// Stable identifier, e.g. `sep-2575-unsupported-version`.
     pub id: &'static str,
     /// The rule, in one sentence.
@@ -97,31 +99,6 @@ pub struct Check {
     pub role: Role,
     /// The transports the rule applies to.
     pub applies: Applies,
-}
-
-/// What running a check concluded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Verdict {
-    /// The rule holds.
-    Pass,
-    /// A MUST rule is broken (or the peer stopped answering).
-    Fail,
-    /// A SHOULD rule is broken.
-    Warn,
-    /// The check did not apply; the result's `reason` says why.
-    Skipped,
-}
-
-impl fmt::Display for Verdict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Verdict::Pass => "PASS",
-            Verdict::Fail => "FAIL",
-            Verdict::Warn => "WARN",
-            Verdict::Skipped => "SKIP",
-        })
-    }
 }
 
 /// A request as it went over the wire.
@@ -191,11 +168,12 @@ pub struct Exchange {
 #[non_exhaustive]
 pub struct CheckResult {
     /// The rule that was checked.
-    pub check: Check,
+    #[serde(rename = "check")]
+    pub rule: Rule,
     /// The transport it ran over.
     pub transport: Transport,
     /// Pass, fail, warn or skipped.
-    pub verdict: Verdict,
+    pub verdict: Status,
     /// Why it failed, warned or was skipped (for a pass: a note, if any).
     pub reason: Option<String>,
     /// The exchanges the verdict rests on, in order.
@@ -228,18 +206,18 @@ impl Finding {
         Finding::Holds(None)
     }
 
-    pub(crate) fn verdict(&self, level: Level) -> (Verdict, Option<String>) {
+    pub(crate) fn verdict(&self, level: Level) -> (Status, Option<String>) {
         match self {
-            Finding::Holds(note) => (Verdict::Pass, note.clone()),
+            Finding::Holds(note) => (Status::Pass, note.clone()),
             Finding::Broken(reason) => (
                 match level {
-                    Level::Must => Verdict::Fail,
-                    Level::Should => Verdict::Warn,
+                    Level::Must => Status::Fail,
+                    Level::Should => Status::Warn,
                 },
                 Some(reason.clone()),
             ),
-            Finding::Crashed(reason) => (Verdict::Fail, Some(reason.clone())),
-            Finding::NotApplicable(reason) => (Verdict::Skipped, Some(reason.clone())),
+            Finding::Crashed(reason) => (Status::Fail, Some(reason.clone())),
+            Finding::NotApplicable(reason) => (Status::Skip, Some(reason.clone())),
         }
     }
 }
@@ -274,14 +252,14 @@ mod tests {
     #[test]
     fn the_level_decides_between_failure_and_warning() {
         let broken = Finding::Broken("no".into());
-        assert_eq!(broken.verdict(Level::Must).0, Verdict::Fail);
-        assert_eq!(broken.verdict(Level::Should).0, Verdict::Warn);
+        assert_eq!(broken.verdict(Level::Must).0, Status::Fail);
+        assert_eq!(broken.verdict(Level::Should).0, Status::Warn);
         let crashed = Finding::Crashed("exited".into());
-        assert_eq!(crashed.verdict(Level::Should).0, Verdict::Fail);
+        assert_eq!(crashed.verdict(Level::Should).0, Status::Fail);
         let skipped = Finding::NotApplicable("no tools".into());
         assert_eq!(
             skipped.verdict(Level::Must),
-            (Verdict::Skipped, Some("no tools".into()))
+            (Status::Skip, Some("no tools".into()))
         );
     }
 

@@ -48,10 +48,10 @@ use serde_json::Value;
 
 pub use catalogue::catalogue;
 pub use check::{
-    Applies, Check, CheckResult, Exchange, Level, RawRequest, RawResponse, Role, Transport, Verdict,
+    Applies, CheckResult, Exchange, Level, RawRequest, RawResponse, Role, Rule, Transport,
 };
 pub use client::{ClientConformance, MockLink, URL_PLACEHOLDER};
-pub use report::{Counts, Report};
+pub use report::ConformanceReport;
 
 use crate::{Error, Server};
 use catalogue::{CLASSIC, CheckId};
@@ -68,7 +68,7 @@ use stateless::StatelessFacts;
 /// directory, headers, bearer token).
 ///
 /// ```
-/// use mcptest::{Server, conformance::{Conformance, Verdict}};
+/// use mcptest::{Server, conformance::Conformance, report::Status};
 /// use mcptest::rmcp::ServerHandler;
 ///
 /// #[derive(Clone)]
@@ -81,8 +81,8 @@ use stateless::StatelessFacts;
 ///     .only(["classic-initialize-result", "classic-ping", "sep-2575-unknown-method"])
 ///     .run()
 ///     .await?;
-/// assert_eq!(report.verdict("classic-ping"), Some(Verdict::Pass));
-/// assert_eq!(report.verdict("sep-2575-unknown-method"), Some(Verdict::Pass));
+/// assert_eq!(report.verdict("classic-ping"), Some(Status::Pass));
+/// assert_eq!(report.verdict("sep-2575-unknown-method"), Some(Status::Pass));
 /// report.assert_conforms();
 /// # Ok(()) }
 /// ```
@@ -91,7 +91,7 @@ use stateless::StatelessFacts;
 ///
 /// ```no_run
 /// # async fn demo() -> Result<(), mcptest::Error> {
-/// use mcptest::{Server, conformance::{Conformance, Verdict}};
+/// use mcptest::{Server, conformance::Conformance, report::Status};
 /// use serde_json::json;
 ///
 /// let report = Conformance::new(Server::url("http://127.0.0.1:3001/mcp"))
@@ -99,7 +99,7 @@ use stateless::StatelessFacts;
 ///     .capability_tool("confirm_delete", json!({"path": "a.txt"}))
 ///     .run()
 ///     .await?;
-/// assert_eq!(report.verdict("sep-2575-unknown-method"), Some(Verdict::Pass));
+/// assert_eq!(report.verdict("sep-2575-unknown-method"), Some(Status::Pass));
 /// println!("{}", report.to_json());
 /// # Ok(()) }
 /// ```
@@ -189,7 +189,7 @@ impl Conformance {
     /// Fails only when the checks cannot run at all: a bad filter, a server
     /// that cannot be started or an unusable configuration. Everything the
     /// server does wrong is in the report.
-    pub async fn run(self) -> Result<Report, Error> {
+    pub async fn run(self) -> Result<ConformanceReport, Error> {
         let started = Instant::now();
         let selected = self.filter.select(Role::Server)?;
         let target = self
@@ -244,7 +244,7 @@ impl Conformance {
             };
             let (verdict, reason) = finding.verdict(check.level);
             results.push(CheckResult {
-                check: *check,
+                rule: *check,
                 transport,
                 verdict,
                 reason,
@@ -252,7 +252,7 @@ impl Conformance {
                 elapsed: check_started.elapsed(),
             });
         }
-        Ok(Report {
+        Ok(ConformanceReport {
             target,
             role: Role::Server,
             transport,

@@ -6,7 +6,12 @@ use std::{fmt, time::Duration};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::check::{CheckResult, Exchange, RawResponse, Role, Transport, Verdict};
+use super::check::{CheckResult, Exchange, RawResponse, Role, Transport};
+use crate::{
+    ServerOutput,
+    expect::{Evidence, Failure, Miss, Shown},
+    report::{Counts, Outcome, Report, Status, TestResult},
+};
 
 /// Evidence lines longer than this are cut in the table and in failure
 /// messages (the JSON report keeps them whole).
@@ -16,12 +21,12 @@ const SHOWN_EXCHANGES: usize = 8;
 
 /// The outcome of a conformance run.
 ///
-/// `Display` renders the table; [`to_json`](Report::to_json) the whole report
-/// with all evidence; [`assert_conforms`](Report::assert_conforms) fails a
+/// `Display` renders the table; [`to_json`](ConformanceReport::to_json) the whole report
+/// with all evidence; [`assert_conforms`](ConformanceReport::assert_conforms) fails a
 /// test when a MUST rule is broken.
 #[derive(Debug, Clone, Serialize)]
 #[non_exhaustive]
-pub struct Report {
+pub struct ConformanceReport {
     /// What was checked: the server's command line or URL, or the client's.
     pub target: String,
     /// Whether a server or a client was checked.
@@ -35,56 +40,37 @@ pub struct Report {
     pub elapsed: Duration,
 }
 
-/// How many checks ended in each verdict.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-#[non_exhaustive]
-pub struct Counts {
-    /// Checks that passed.
-    pub passed: usize,
-    /// Broken MUST rules.
-    pub failed: usize,
-    /// Broken SHOULD rules.
-    pub warned: usize,
-    /// Checks that did not apply.
-    pub skipped: usize,
-}
-
-impl Report {
+impl ConformanceReport {
     /// How many checks ended in each verdict.
     pub fn counts(&self) -> Counts {
         let mut counts = Counts::default();
         for result in &self.results {
-            match result.verdict {
-                Verdict::Pass => counts.passed += 1,
-                Verdict::Fail => counts.failed += 1,
-                Verdict::Warn => counts.warned += 1,
-                Verdict::Skipped => counts.skipped += 1,
-            }
+            counts.add(result.verdict);
         }
         counts
     }
 
     /// The result of the check with this id, if it ran.
     pub fn result(&self, id: &str) -> Option<&CheckResult> {
-        self.results.iter().find(|r| r.check.id == id)
+        self.results.iter().find(|r| r.rule.id == id)
     }
 
     /// The verdict of the check with this id, if it ran.
-    pub fn verdict(&self, id: &str) -> Option<Verdict> {
+    pub fn verdict(&self, id: &str) -> Option<Status> {
         self.result(id).map(|r| r.verdict)
     }
 
     /// The results that broke a MUST rule.
     pub fn failures(&self) -> impl Iterator<Item = &CheckResult> {
-        self.with(Verdict::Fail)
+        self.with(Status::Fail)
     }
 
     /// The results that broke a SHOULD rule.
     pub fn warnings(&self) -> impl Iterator<Item = &CheckResult> {
-        self.with(Verdict::Warn)
+        self.with(Status::Warn)
     }
 
-    fn with(&self, verdict: Verdict) -> impl Iterator<Item = &CheckResult> {
+    fn with(&self, verdict: Status) -> impl Iterator<Item = &CheckResult> {
         self.results.iter().filter(move |r| r.verdict == verdict)
     }
 
@@ -107,6 +93,57 @@ impl Report {
     /// The table, the same as `to_string()`.
     pub fn table(&self) -> String {
         self.to_string()
+    }
+
+    /// The run as a [`Report`], the model every runner shares, for its
+    /// JSON, JUnit and Markdown renderings: one result per check, named by
+    /// its id, grouped by revision and section, with the level, revision,
+    /// section and transport as properties. A failed or warned check's
+    /// failure names the rule, the reason, and the exchanges it rests on.
+    pub fn to_report(&self) -> Report {
+        let who = match self.role {
+            Role::Server => "server",
+            Role::Client => "client",
+        };
+        let mut report = Report::new(format!(
+            "MCP conformance of {who} {} over {}",
+            self.target, self.transport
+        ))
+        .with_duration(self.elapsed);
+        for result in &self.results {
+            let failure = || {
+                let mut exchanges = String::new();
+                write_evidence(&mut exchanges, self.role, &result.evidence, "", usize::MAX);
+                let mut evidence = Evidence::new();
+                if !exchanges.is_empty() {
+                    evidence = evidence.actual(Shown::plain("exchanges", exchanges.trim_end()));
+                }
+                if let Some(reason) = &result.reason {
+                    evidence = evidence.note(reason.clone());
+                }
+                Failure::new(
+                    None,
+                    vec![Miss::new(result.rule.rule, evidence)],
+                    ServerOutput::default(),
+                )
+            };
+            let outcome = match result.verdict {
+                Status::Pass => Outcome::Pass,
+                Status::Fail => Outcome::fail(failure()),
+                Status::Warn => Outcome::warn(failure()),
+                Status::Skip => Outcome::skip(result.reason.clone().unwrap_or_default()),
+            };
+            report.push(
+                TestResult::new(result.rule.id, outcome)
+                    .group(format!("{} {}", result.rule.revision, result.rule.section))
+                    .duration(result.elapsed)
+                    .property("level", result.rule.level.to_string())
+                    .property("revision", result.rule.revision)
+                    .property("section", result.rule.section)
+                    .property("transport", result.transport.to_string()),
+            );
+        }
+        report
     }
 
     /// Panics, listing every failed check with its evidence, when a MUST rule
@@ -150,7 +187,7 @@ impl Report {
             message.push('\n');
             message.push_str(&format!(
                 "FAIL {} ({} {})\n  rule: {}\n",
-                result.check.id, result.check.revision, result.check.section, result.check.rule
+                result.rule.id, result.rule.revision, result.rule.section, result.rule.rule
             ));
             if let Some(reason) = &result.reason {
                 message.push_str(&format!("  why:  {reason}\n"));
@@ -165,7 +202,7 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-impl fmt::Display for Report {
+impl fmt::Display for ConformanceReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let counts = self.counts();
         let who = match self.role {
@@ -191,7 +228,7 @@ impl fmt::Display for Report {
         let id_width = self
             .results
             .iter()
-            .map(|r| r.check.id.len())
+            .map(|r| r.rule.id.len())
             .max()
             .unwrap_or(0);
         for result in &self.results {
@@ -199,19 +236,19 @@ impl fmt::Display for Report {
                 f,
                 "{:<4}  {:<6}  {:<id_width$}  {} {}",
                 result.verdict.to_string(),
-                result.check.level.to_string(),
-                result.check.id,
-                result.check.revision,
-                result.check.section,
+                result.rule.level.to_string(),
+                result.rule.id,
+                result.rule.revision,
+                result.rule.section,
             )?;
-            if result.verdict == Verdict::Pass {
+            if result.verdict == Status::Pass {
                 continue;
             }
             let indent = "      ";
             if let Some(reason) = &result.reason {
                 writeln!(f, "{indent}{reason}")?;
             }
-            if matches!(result.verdict, Verdict::Fail | Verdict::Warn) {
+            if matches!(result.verdict, Status::Fail | Status::Warn) {
                 let mut text = String::new();
                 write_evidence(
                     &mut text,
@@ -301,15 +338,12 @@ fn shorten(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::conformance::{
-        catalogue::CheckId,
-        check::{RawRequest, Verdict},
-    };
+    use crate::conformance::{catalogue::CheckId, check::RawRequest};
     use serde_json::json;
 
-    fn result(id: CheckId, verdict: Verdict, reason: Option<&str>) -> CheckResult {
+    fn result(id: CheckId, verdict: Status, reason: Option<&str>) -> CheckResult {
         CheckResult {
-            check: *id.check(),
+            rule: *id.check(),
             transport: Transport::Stdio,
             verdict,
             reason: reason.map(str::to_owned),
@@ -325,22 +359,22 @@ mod tests {
         }
     }
 
-    fn report() -> Report {
-        Report {
+    fn report() -> ConformanceReport {
+        ConformanceReport {
             target: "demo-server".into(),
             role: Role::Server,
             transport: Transport::Stdio,
             results: vec![
-                result(CheckId::ClassicInitializeResult, Verdict::Pass, None),
+                result(CheckId::ClassicInitializeResult, Status::Pass, None),
                 result(
                     CheckId::ClassicPing,
-                    Verdict::Fail,
+                    Status::Fail,
                     Some("ping was not answered"),
                 ),
-                result(CheckId::ClassicInvalidJson, Verdict::Warn, Some("dropped")),
+                result(CheckId::ClassicInvalidJson, Status::Warn, Some("dropped")),
                 result(
                     CheckId::ClassicPagination,
-                    Verdict::Skipped,
+                    Status::Skip,
                     Some("no list has pages"),
                 ),
             ],
@@ -380,8 +414,8 @@ mod tests {
             "{message}"
         );
         assert!(!message.contains("classic-invalid-json"), "{message}");
-        let passing = Report {
-            results: vec![result(CheckId::ClassicPing, Verdict::Warn, Some("x"))],
+        let passing = ConformanceReport {
+            results: vec![result(CheckId::ClassicPing, Status::Warn, Some("x"))],
             ..report
         };
         passing.assert_conforms();

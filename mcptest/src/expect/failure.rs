@@ -67,6 +67,17 @@ impl Shown {
     pub fn label(&self) -> &str {
         &self.label
     }
+
+    /// The value for a machine-readable report: `{"label": .., "text": ..}`,
+    /// `{"label": .., "json": ..}` or `{"label": .., "plain": ..}`.
+    pub fn to_json(&self) -> Value {
+        let (kind, value) = match &self.value {
+            ShownValue::Text(text) => ("text", Value::String(text.clone())),
+            ShownValue::Json(json) => ("json", json.clone()),
+            ShownValue::Plain(words) => ("plain", Value::String(words.clone())),
+        };
+        serde_json::json!({ "label": self.label, kind: value })
+    }
 }
 
 /// What a check saw: the actual value, a note on why it holds or not, and

@@ -103,7 +103,7 @@ pub use text::{
     text_in_order, text_matches, text_not_contains,
 };
 pub use tool_call::{
-    ContentKind, DurationUnder, HasContent, Outcome, duration_under, has_content, rpc_error,
+    ContentKind, DurationUnder, HasContent, OutcomeIs, duration_under, has_content, rpc_error,
     success, tool_error,
 };
 

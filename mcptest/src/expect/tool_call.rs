@@ -77,7 +77,7 @@ pub(crate) fn outcome_shown(call: &ToolCall) -> Shown {
 
 /// Which way a call is expected to end. See [`success`], [`tool_error`], [`rpc_error`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub enum OutcomeIs {
     /// The tool ran and reported success.
     Success,
     /// The tool ran and reported failure (`isError: true`).
@@ -98,8 +98,8 @@ pub enum Outcome {
 /// # let call = mcptest::expect::samples::failing_call();
 /// call.assert_success();
 /// ```
-pub fn success() -> Outcome {
-    Outcome::Success
+pub fn success() -> OutcomeIs {
+    OutcomeIs::Success
 }
 
 /// The tool reported failure with `isError: true`. Fluent form:
@@ -114,8 +114,8 @@ pub fn success() -> Outcome {
 /// # let call = mcptest::expect::samples::add_call();
 /// call.assert_tool_error();
 /// ```
-pub fn tool_error() -> Outcome {
-    Outcome::ToolError
+pub fn tool_error() -> OutcomeIs {
+    OutcomeIs::ToolError
 }
 
 /// The server answered with a JSON-RPC error; with `Some(code)`, with that
@@ -131,26 +131,26 @@ pub fn tool_error() -> Outcome {
 /// # let call = mcptest::expect::samples::rpc_error_call();
 /// call.assert_rpc_error(-32601);
 /// ```
-pub fn rpc_error(code: impl Into<Option<i32>>) -> Outcome {
-    Outcome::RpcError(code.into())
+pub fn rpc_error(code: impl Into<Option<i32>>) -> OutcomeIs {
+    OutcomeIs::RpcError(code.into())
 }
 
-impl Check<ToolCall> for Outcome {
+impl Check<ToolCall> for OutcomeIs {
     fn describe(&self) -> String {
         match self {
-            Outcome::Success => "the tool succeeds".into(),
-            Outcome::ToolError => "the tool reports an error (isError: true)".into(),
-            Outcome::RpcError(None) => "a JSON-RPC error".into(),
-            Outcome::RpcError(Some(code)) => format!("a JSON-RPC error with code {code}"),
+            OutcomeIs::Success => "the tool succeeds".into(),
+            OutcomeIs::ToolError => "the tool reports an error (isError: true)".into(),
+            OutcomeIs::RpcError(None) => "a JSON-RPC error".into(),
+            OutcomeIs::RpcError(Some(code)) => format!("a JSON-RPC error with code {code}"),
         }
     }
 
     fn evaluate(&self, call: &ToolCall) -> Verdict {
         let holds = match (self, call.outcome()) {
-            (Outcome::Success, ToolOutcome::Success(_)) => true,
-            (Outcome::ToolError, ToolOutcome::ToolError(_)) => true,
-            (Outcome::RpcError(None), ToolOutcome::RpcError(_)) => true,
-            (Outcome::RpcError(Some(code)), ToolOutcome::RpcError(e)) => e.code == *code,
+            (OutcomeIs::Success, ToolOutcome::Success(_)) => true,
+            (OutcomeIs::ToolError, ToolOutcome::ToolError(_)) => true,
+            (OutcomeIs::RpcError(None), ToolOutcome::RpcError(_)) => true,
+            (OutcomeIs::RpcError(Some(code)), ToolOutcome::RpcError(e)) => e.code == *code,
             _ => false,
         };
         Verdict::from_bool(holds, Evidence::new().actual(outcome_shown(call)))

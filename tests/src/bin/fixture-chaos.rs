@@ -29,6 +29,7 @@ A minimal stdio MCP server (one tool, `poke`) that misbehaves as the flags say:
   --wrong-id                answer tools/call with the wrong id
   --slow-start MS           sleep MS milliseconds before reading stdin
   --print-pid               report this process's pid on stderr
+  --pid-file PATH           write this process's pid to PATH before anything else
   --reject-initialize       answer initialize with a JSON-RPC error
   --malformed-result        answer tools/list with a result that breaks the schema";
 
@@ -54,6 +55,7 @@ struct Chaos {
     wrong_id: bool,
     slow_start_ms: Option<u64>,
     print_pid: bool,
+    pid_file: Option<String>,
     reject_initialize: bool,
     malformed_result: bool,
 }
@@ -75,6 +77,10 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Chaos, String> {
             "--print-pid" => &mut chaos.print_pid,
             "--reject-initialize" => &mut chaos.reject_initialize,
             "--malformed-result" => &mut chaos.malformed_result,
+            "--pid-file" => {
+                chaos.pid_file = Some(args.next().ok_or("--pid-file needs a path")?);
+                continue;
+            }
             "--slow-start" => {
                 let value = args.next().ok_or("--slow-start needs milliseconds")?;
                 let ms = value
@@ -99,6 +105,12 @@ fn main() {
         }
     };
 
+    if let Some(path) = &chaos.pid_file
+        && let Err(error) = std::fs::write(path, std::process::id().to_string())
+    {
+        eprintln!("fixture-chaos: cannot write the pid file {path}: {error}");
+        std::process::exit(2);
+    }
     if chaos.print_pid {
         eprintln!("chaos: pid {}", std::process::id());
     }

@@ -13,7 +13,7 @@ use std::{
 use tokio::io::DuplexStream;
 
 use super::{
-    Filter, Report,
+    ConformanceReport, Filter,
     check::{Applies, CheckResult, Finding, Role, Transport},
 };
 use crate::{
@@ -55,7 +55,7 @@ pub enum MockLink {
 /// `{{url}}`), or an async closure that gets a [`MockLink`].
 ///
 /// ```
-/// use mcptest::conformance::{ClientConformance, MockLink, Verdict};
+/// use mcptest::{conformance::{ClientConformance, MockLink}, report::Status};
 /// use serde_json::json;
 /// use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 ///
@@ -76,9 +76,9 @@ pub enum MockLink {
 ///         assert!(answer.unwrap().contains("supportedVersions"));
 ///     })
 ///     .await?;
-/// assert_eq!(report.verdict("sep-2575-client-request-meta"), Some(Verdict::Pass));
+/// assert_eq!(report.verdict("sep-2575-client-request-meta"), Some(Status::Pass));
 /// // No clientInfo in _meta: a SHOULD rule, so a warning.
-/// assert_eq!(report.verdict("sep-2575-client-info"), Some(Verdict::Warn));
+/// assert_eq!(report.verdict("sep-2575-client-info"), Some(Status::Warn));
 /// # Ok(()) }
 /// ```
 #[derive(Debug, Clone)]
@@ -149,7 +149,7 @@ impl ClientConformance {
 
     /// Runs `client` against the mock and reports. The session ends when the
     /// closure's future completes (or the session limit passes).
-    pub async fn run_in_process<F, Fut>(self, client: F) -> Result<Report, Error>
+    pub async fn run_in_process<F, Fut>(self, client: F) -> Result<ConformanceReport, Error>
     where
         F: FnOnce(MockLink) -> Fut,
         Fut: Future<Output = ()>,
@@ -189,7 +189,7 @@ impl ClientConformance {
     /// stdout are connected to the mock; over HTTP `{{url}}` in its
     /// arguments is replaced by the mock's URL. The session ends when the
     /// client exits (or the session limit passes: then it is killed).
-    pub async fn run_command(self, command_line: &str) -> Result<Report, Error> {
+    pub async fn run_command(self, command_line: &str) -> Result<ConformanceReport, Error> {
         let started = Instant::now();
         self.filter.select(Role::Client)?;
         let (program, args) = split(command_line)?;
@@ -247,7 +247,12 @@ impl ClientConformance {
         Ok(self.report(label, &recording, started).await)
     }
 
-    async fn report(&self, target: String, recording: &Recording, started: Instant) -> Report {
+    async fn report(
+        &self,
+        target: String,
+        recording: &Recording,
+        started: Instant,
+    ) -> ConformanceReport {
         let sent = checks::sent_messages(&recording.events()).await;
         let selected = self
             .filter
@@ -271,7 +276,7 @@ impl ClientConformance {
                 };
                 let (verdict, reason) = finding.verdict(check.level);
                 CheckResult {
-                    check: *check,
+                    rule: *check,
                     transport: self.transport,
                     verdict,
                     reason,
@@ -280,7 +285,7 @@ impl ClientConformance {
                 }
             })
             .collect();
-        Report {
+        ConformanceReport {
             target,
             role: Role::Client,
             transport: self.transport,

@@ -1,0 +1,14 @@
+//! The e2e tier: mcptest's public API against real third-party servers,
+//! installed at pinned versions by `.ci/install-e2e.sh`. Every test is
+//! `#[ignore]`d so `cargo test --workspace` does not need them; run with:
+//!
+//! ```sh
+//! bash .ci/install-e2e.sh && source target/e2e/env.sh
+//! cargo test -p mcptest-tests --test e2e -- --ignored
+//! ```
+
+mod conformance;
+mod expect;
+mod harness;
+mod mcp_test;
+mod suites;

@@ -1,0 +1,351 @@
+//! Client conformance checks (SEP-2575): rmcp's own client (in-process, with
+//! `ClientLifecycleMode::Discover`) and `fixture-client` (a command line)
+//! pass every check; each `fixture-client` flag fails the check it breaks.
+
+use std::time::Duration;
+
+use mcptest::{
+    conformance::{
+        Applies, ClientConformance, ConformanceReport, Level, MockLink, Role, Transport, catalogue,
+    },
+    report::Status,
+    rmcp::{
+        ClientHandler, ErrorData, RoleClient,
+        model::{
+            CallToolRequest, CallToolRequestParams, ClientCapabilities, ClientConfig,
+            ClientRequest, ElicitRequestParams, ElicitResult, ElicitationAction, Implementation,
+            ProtocolVersion,
+        },
+        service::{
+            ClientLifecycleMode, PeerRequestOptions, RequestContext, serve_client_with_lifecycle,
+        },
+        transport::{IntoTransport, StreamableHttpClientTransport},
+    },
+};
+use serde_json::json;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+const CLIENT: &str = env!("CARGO_BIN_EXE_fixture-client");
+
+/// A client that declares elicitation and accepts every form.
+#[derive(Clone)]
+struct Accepts;
+
+impl ClientHandler for Accepts {
+    fn get_info(&self) -> ClientConfig {
+        let capabilities: ClientCapabilities =
+            serde_json::from_value(json!({ "elicitation": { "form": {} } })).unwrap();
+        ClientConfig::new(
+            capabilities,
+            Implementation::new("rmcp-under-test", "1.0.0"),
+        )
+    }
+
+    async fn create_elicitation(
+        &self,
+        _request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        Ok(ElicitResult::new(ElicitationAction::Accept).with_content(json!({ "name": "rmcp" })))
+    }
+}
+
+/// rmcp's client, preferring a version from the future so that the mock's
+/// -32022 and the retry happen, then: tools, echo, (stdio) slow + cancel, ask.
+async fn rmcp_session<T, E, A>(transport: T, over_stdio: bool)
+where
+    T: IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let future: ProtocolVersion = serde_json::from_value(json!("2099-12-31")).unwrap();
+    let lifecycle = ClientLifecycleMode::Discover {
+        preferred_versions: vec![future, ProtocolVersion::V_2026_07_28],
+    };
+    let client = serve_client_with_lifecycle(Accepts, transport, lifecycle)
+        .await
+        .expect("rmcp discovers the mock");
+    client.list_tools(None).await.expect("tools/list");
+    let echo = CallToolRequestParams::new("echo")
+        .with_arguments(json!({ "text": "hi" }).as_object().cloned().unwrap());
+    client.call_tool(echo).await.expect("echo");
+    if over_stdio {
+        let slow = ClientRequest::CallToolRequest(CallToolRequest::new(
+            CallToolRequestParams::new("slow"),
+        ));
+        let handle = client
+            .send_request_with_option(slow, PeerRequestOptions::no_options())
+            .await
+            .expect("slow sent");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        handle
+            .cancel(Some("the test gave up".into()))
+            .await
+            .expect("cancelled");
+    }
+    let asked = client
+        .call_tool(CallToolRequestParams::new("ask"))
+        .await
+        .expect("ask");
+    assert_eq!(asked.is_error, Some(false), "{asked:?}");
+    let _ = client.cancel().await;
+}
+
+fn expected(report: &ConformanceReport, id: &str) -> Status {
+    let check = report.result(id).unwrap().rule;
+    let other_transport = match report.transport {
+        Transport::Stdio => Applies::Http,
+        Transport::Http => Applies::Stdio,
+    };
+    if check.applies == other_transport {
+        Status::Skip
+    } else {
+        Status::Pass
+    }
+}
+
+fn assert_all_pass(report: &ConformanceReport) {
+    let client_checks = catalogue()
+        .iter()
+        .filter(|c| c.role == Role::Client)
+        .count();
+    assert_eq!(report.results.len(), client_checks);
+    let wrong: Vec<String> = report
+        .results
+        .iter()
+        .filter(|r| r.verdict != expected(report, r.rule.id))
+        .map(|r| format!("{}: {}", r.rule.id, r.verdict))
+        .collect();
+    assert!(wrong.is_empty(), "{wrong:?}\n{report}");
+    report.assert_conforms();
+}
+
+#[tokio::test]
+async fn rmcp_passes_every_client_check_over_stdio() {
+    let report = ClientConformance::stdio()
+        .label("rmcp client")
+        .run_in_process(|link| async move {
+            let MockLink::Stdio(pipe) = link else {
+                panic!("a stdio link")
+            };
+            rmcp_session(pipe, true).await;
+        })
+        .await
+        .unwrap();
+    assert_all_pass(&report);
+}
+
+#[tokio::test]
+async fn rmcp_passes_every_client_check_over_http() {
+    let report = ClientConformance::http()
+        .run_in_process(|link| async move {
+            let MockLink::Http { url } = link else {
+                panic!("an HTTP link")
+            };
+            rmcp_session(StreamableHttpClientTransport::from_uri(url), false).await;
+        })
+        .await
+        .unwrap();
+    assert_all_pass(&report);
+}
+
+#[tokio::test]
+async fn a_command_line_client_passes_over_stdio() {
+    let report = ClientConformance::stdio()
+        .run_command(&format!("{CLIENT} --start-unsupported"))
+        .await
+        .unwrap();
+    assert_all_pass(&report);
+    assert!(
+        report
+            .target
+            .ends_with("fixture-client --start-unsupported")
+    );
+}
+
+#[tokio::test]
+async fn a_command_line_client_passes_over_http() {
+    let report = ClientConformance::http()
+        .run_command(&format!("{CLIENT} --url {{{{url}}}} --start-unsupported"))
+        .await
+        .unwrap();
+    assert_all_pass(&report);
+}
+
+/// Runs `fixture-client` with `flags` and expects `id` to be broken.
+async fn expect_broken(flags: &str, id: &str, transport: Transport) {
+    let conformance = match transport {
+        Transport::Stdio => ClientConformance::stdio(),
+        Transport::Http => ClientConformance::http(),
+    };
+    let command = match transport {
+        Transport::Stdio => format!("{CLIENT} {flags}"),
+        Transport::Http => format!("{CLIENT} --url {{{{url}}}} {flags}"),
+    };
+    let report = conformance.only([id]).run_command(&command).await.unwrap();
+    let result = report.result(id).unwrap();
+    let expected = match result.rule.level {
+        Level::Must => Status::Fail,
+        Level::Should => Status::Warn,
+    };
+    assert_eq!(
+        result.verdict, expected,
+        "{flags} should break {id}\n{report}"
+    );
+    assert!(!result.evidence.is_empty(), "{report}");
+}
+
+#[tokio::test]
+async fn omitting_capabilities_breaks_request_meta() {
+    expect_broken(
+        "--omit-capabilities",
+        "sep-2575-client-request-meta",
+        Transport::Stdio,
+    )
+    .await;
+    expect_broken(
+        "--omit-capabilities",
+        "sep-2575-client-request-meta",
+        Transport::Http,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn omitting_client_info_is_a_warning() {
+    expect_broken(
+        "--omit-client-info",
+        "sep-2575-client-info",
+        Transport::Stdio,
+    )
+    .await;
+    expect_broken(
+        "--omit-client-info",
+        "sep-2575-client-info",
+        Transport::Http,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn switching_versions_breaks_consistency() {
+    expect_broken(
+        "--switch-version",
+        "sep-2575-client-consistent-version",
+        Transport::Stdio,
+    )
+    .await;
+    expect_broken(
+        "--switch-version",
+        "sep-2575-client-consistent-version",
+        Transport::Http,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn giving_up_after_unsupported_version_breaks_the_retry() {
+    let flags = "--start-unsupported --no-retry";
+    expect_broken(flags, "sep-2575-client-version-retry", Transport::Stdio).await;
+    expect_broken(flags, "sep-2575-client-version-retry", Transport::Http).await;
+}
+
+#[tokio::test]
+async fn a_header_that_differs_from_meta_is_caught() {
+    expect_broken(
+        "--header-mismatch",
+        "sep-2575-client-http-version-header",
+        Transport::Http,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn abandoning_a_call_without_cancelling_it_is_caught() {
+    expect_broken(
+        "--no-cancel",
+        "sep-2575-client-stdio-cancellation",
+        Transport::Stdio,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn declaring_elicitation_without_answering_it_is_caught() {
+    let id = "sep-2575-client-honest-capabilities";
+    expect_broken("--ignore-input-requests", id, Transport::Stdio).await;
+    expect_broken("--ignore-input-requests", id, Transport::Http).await;
+}
+
+#[tokio::test]
+async fn checks_without_their_situation_are_skipped_with_the_reason() {
+    // A client that only discovers: nothing to cancel, no input asked for.
+    let report = ClientConformance::stdio()
+        .run_in_process(|link| async move {
+            let MockLink::Stdio(pipe) = link else { panic!("a stdio link") };
+            let (read, mut write) = tokio::io::split(pipe);
+            let discover = json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
+                "io.modelcontextprotocol/clientCapabilities": {},
+            }}});
+            write.write_all(format!("{discover}\n").as_bytes()).await.unwrap();
+            let mut lines = BufReader::new(read).lines();
+            let answer = lines.next_line().await.unwrap().unwrap();
+            assert!(answer.contains("supportedVersions"), "{answer}");
+        })
+        .await
+        .unwrap();
+    let reason = |id: &str| {
+        report
+            .result(id)
+            .unwrap()
+            .reason
+            .clone()
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        report.verdict("sep-2575-client-request-meta"),
+        Some(Status::Pass),
+        "{report}"
+    );
+    assert_eq!(
+        report.verdict("sep-2575-client-version-retry"),
+        Some(Status::Skip)
+    );
+    assert!(reason("sep-2575-client-version-retry").contains("never answered -32022"));
+    assert_eq!(
+        report.verdict("sep-2575-client-stdio-cancellation"),
+        Some(Status::Skip)
+    );
+    assert!(
+        reason("sep-2575-client-stdio-cancellation")
+            .contains("never called the mock's `slow` tool")
+    );
+    assert!(
+        reason("sep-2575-client-honest-capabilities")
+            .contains("never called the mock's `ask` tool")
+    );
+}
+
+#[tokio::test]
+async fn a_client_that_sends_nothing_fails() {
+    let report = ClientConformance::stdio()
+        .run_in_process(|_link| async {})
+        .await
+        .unwrap();
+    let result = report.result("sep-2575-client-request-meta").unwrap();
+    assert_eq!(result.verdict, Status::Fail, "{report}");
+    assert_eq!(
+        result.reason.as_deref(),
+        Some("the client sent no request to the mock server")
+    );
+}
+
+#[tokio::test]
+async fn an_http_command_needs_the_url_placeholder() {
+    let err = ClientConformance::http()
+        .run_command(CLIENT)
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("has no {{url}} argument"), "{err}");
+}

@@ -1,0 +1,27 @@
+//! mcptest's integration tests, as one test binary with one module per area
+//! (every binary links the whole stack, so one link instead of seventeen).
+//! They use only the public API, against the fixture servers of this
+//! package. Run one area with `cargo test -p mcptest-tests --test
+//! integration chaos::`.
+//!
+//! Tests here run in parallel threads of one process: a test asserts about
+//! what it started itself (its server's pid and process group, its own temp
+//! directory), never about process-wide state that other tests share.
+
+mod chaos;
+mod conformance_client;
+mod conformance_server;
+mod errors;
+mod expect_combine;
+mod expect_replies;
+mod expect_tools;
+mod harness;
+mod mcp_test_fixture;
+mod mcp_test_sources;
+mod mcp_test_teardown;
+mod raw;
+mod raw_http;
+mod snapshot;
+mod suite_mock;
+mod suite_runner;
+mod suites;
