@@ -195,7 +195,12 @@ fn server_builder(config: &Config, krate: &syn::Path) -> TokenStream {
     }
     if let Some(timeout) = config.timeout {
         let (secs, nanos) = (timeout.as_secs(), timeout.subsec_nanos());
-        server.extend(quote!(.timeout(#krate::__private::Duration::new(#secs, #nanos))));
+        // One bound for every wait of the test: each request and the
+        // start-up with its handshake.
+        server.extend(quote!(
+            .timeout(#krate::__private::Duration::new(#secs, #nanos))
+            .connect_timeout(#krate::__private::Duration::new(#secs, #nanos))
+        ));
     }
     if let Some(protocol) = &config.protocol {
         server.extend(quote!(.protocol_version(#protocol)));
@@ -243,7 +248,7 @@ mod tests {
             ":: mcptest :: Server :: command (:: core :: convert :: AsRef :: < str > :: as_ref (& (\"my-server --stdio\")))",
             ". env (\"A\" , \"1\") . env (\"b.c\" , \"2\")",
             ". current_dir (\"x\")",
-            ". timeout (:: mcptest :: __private :: Duration :: new (90u64 , 0u32))",
+            ". timeout (:: mcptest :: __private :: Duration :: new (90u64 , 0u32)) . connect_timeout (:: mcptest :: __private :: Duration :: new (90u64 , 0u32))",
             ". protocol_version (\"2025-03-26\")",
             "let setup : fn (:: mcptest :: Server) -> :: mcptest :: Server = my :: setup ;",
             ". flavor (:: mcptest :: __private :: Flavor :: MultiThread)",

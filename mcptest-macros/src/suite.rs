@@ -517,15 +517,14 @@ mod tests {
             .map_err(|e| e.to_string())
     }
 
-    fn scratch(files: &[(&str, &str)]) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "mcptest-macros-suite-{}-{}",
-            std::process::id(),
-            files.len() * 7 + files.first().map(|f| f.0.len()).unwrap_or(0)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
+    /// A directory of its own for one test, removed when the test ends.
+    fn scratch(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::Builder::new()
+            .prefix("mcptest-macros-suite-")
+            .tempdir()
+            .unwrap();
         for (path, text) in files {
-            let path = dir.join(path);
+            let path = dir.path().join(path);
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, text).unwrap();
         }
@@ -543,8 +542,7 @@ mod tests {
             ),
             ("evals/notes.txt", "not yaml"),
         ]);
-        let out = expand_str(&dir, r#""evals", server = "my-server""#).unwrap();
-        let _ = std::fs::remove_dir_all(&dir);
+        let out = expand_str(dir.path(), r#""evals", server = "my-server""#).unwrap();
         assert!(
             out.starts_with("# [allow (non_snake_case)] mod evals"),
             "{out}"
@@ -570,39 +568,38 @@ mod tests {
             ("bad/x.yaml", "a: [1, 2\n"),
             ("empty/e.yaml", "# nothing\n"),
         ]);
-        let err = expand_str(&dir, r#""bad""#).unwrap_err();
+        let err = expand_str(dir.path(), r#""bad""#).unwrap_err();
         assert!(
             err.ends_with("x.yaml:2:1: invalid YAML: unclosed bracket '['")
                 || err.contains("x.yaml:1:4: invalid YAML"),
             "{err}"
         );
         assert!(
-            expand_str(&dir, r#""empty""#)
+            expand_str(dir.path(), r#""empty""#)
                 .unwrap_err()
                 .contains("e.yaml is empty")
         );
         assert!(
-            expand_str(&dir, r#""nowhere""#)
+            expand_str(dir.path(), r#""nowhere""#)
                 .unwrap_err()
                 .starts_with("nowhere does not exist")
         );
         assert_eq!(
-            expand_str(&dir, r#""bad/*.json""#).unwrap_err(),
+            expand_str(dir.path(), r#""bad/*.json""#).unwrap_err(),
             "\"bad/*.json\" matches no .yaml or .yml files"
         );
         assert_eq!(
-            expand_str(&dir, r#""bad", servre = "x""#).unwrap_err(),
+            expand_str(dir.path(), r#""bad", servre = "x""#).unwrap_err(),
             format!("unknown option `servre`; the options are {OPTIONS}")
         );
         assert_eq!(
-            expand_str(&dir, r#""bad", server = "x", bin = "y""#).unwrap_err(),
+            expand_str(dir.path(), r#""bad", server = "x", bin = "y""#).unwrap_err(),
             "`bin` and `server` both name the server; give one"
         );
         assert_eq!(
-            expand_str(&dir, r#""bad", fixture = "f", fixture = "g""#).unwrap_err(),
+            expand_str(dir.path(), r#""bad", fixture = "f", fixture = "g""#).unwrap_err(),
             "`fixture` given twice"
         );
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

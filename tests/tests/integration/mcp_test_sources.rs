@@ -192,6 +192,14 @@ async fn a_server_that_cannot_start_fails_the_test(_mcp: McpClient) {
     unreachable!("the body never runs");
 }
 
+// The attribute's timeout bounds the handshake too: a server that takes a
+// minute to start fails the test after one second, naming `initialize`.
+#[mcp_test(bin = "fixture-chaos", args = ["--slow-start", "60000"], timeout = "1s")]
+#[should_panic(expected = "initialize timed out after 1s")]
+async fn the_timeout_bounds_the_handshake(_mcp: McpClient) {
+    unreachable!("the body never runs");
+}
+
 #[mcp_test(handler = Everything::new(EverythingConfig::default()))]
 async fn snapshots_are_named_after_the_test(mcp: McpClient) {
     let call = mcp
