@@ -43,6 +43,9 @@ pub(crate) struct Streams {
 /// only resolves the address.
 pub(crate) fn start(server: &Server, notifications: Notifications) -> Result<Started, Error> {
     let options = &server.options;
+    if !matches!(server.target, Target::BadCommand { .. }) {
+        server.check_options_apply()?;
+    }
     match &server.target {
         Target::BadCommand { input, reason } => Err(Error::InvalidCommand {
             input: input.clone(),

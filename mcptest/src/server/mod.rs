@@ -47,6 +47,9 @@ pub const STATELESS_PROTOCOL_VERSION: &str = "2026-07-28";
 pub struct Server {
     pub(crate) target: Target,
     pub(crate) options: Options,
+    /// Options given that do not apply to the target (`.env` on a URL, ...),
+    /// reported by `connect` as [`Error::InvalidConfig`] rather than dropped.
+    pub(crate) misapplied: Vec<&'static str>,
 }
 
 #[derive(Clone)]
@@ -121,6 +124,7 @@ impl Server {
         Server {
             target,
             options: Options::default(),
+            misapplied: Vec::new(),
         }
     }
 
@@ -237,6 +241,8 @@ impl Server {
     pub fn arg(mut self, arg: impl AsRef<std::ffi::OsStr>) -> Self {
         if let Target::Command(spec) = &mut self.target {
             spec.args.push(arg.as_ref().to_string_lossy().into_owned());
+        } else {
+            self.misapplied.push("arg");
         }
         self
     }
@@ -252,6 +258,8 @@ impl Server {
                 args.into_iter()
                     .map(|a| a.as_ref().to_string_lossy().into_owned()),
             );
+        } else {
+            self.misapplied.push("args");
         }
         self
     }
@@ -262,6 +270,8 @@ impl Server {
     pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         if let Target::Command(spec) = &mut self.target {
             spec.env.push((key.into(), value.into()));
+        } else {
+            self.misapplied.push("env");
         }
         self
     }
@@ -270,6 +280,8 @@ impl Server {
     pub fn current_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         if let Target::Command(spec) = &mut self.target {
             spec.current_dir = Some(dir.into());
+        } else {
+            self.misapplied.push("current_dir");
         }
         self
     }
@@ -279,6 +291,8 @@ impl Server {
     pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         if let Target::Url(spec) = &mut self.target {
             spec.headers.push((name.into(), value.into()));
+        } else {
+            self.misapplied.push("header");
         }
         self
     }
@@ -288,6 +302,8 @@ impl Server {
     pub fn bearer_token_env(mut self, var: impl Into<String>) -> Self {
         if let Target::Url(spec) = &mut self.target {
             spec.bearer_env = Some(var.into());
+        } else {
+            self.misapplied.push("bearer_token_env");
         }
         self
     }
@@ -383,6 +399,50 @@ impl Server {
     pub fn fixture_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.options.fixture_dir = Some(Arc::from(dir.into()));
         self
+    }
+
+    /// An error naming the options given that do not apply to this kind of
+    /// server, e.g. `.env(..)` on a URL: silently ignoring them would let a
+    /// test pass against a server configured otherwise than it says.
+    pub(crate) fn check_options_apply(&self) -> Result<(), Error> {
+        if self.misapplied.is_empty() {
+            return Ok(());
+        }
+        let (kind, applies) = match &self.target {
+            Target::Command(_) | Target::BadCommand { .. } => (
+                "a command",
+                "`header` and `bearer_token_env` apply to Server::url",
+            ),
+            Target::Url(_) => (
+                "a URL",
+                "`arg`, `args`, `env` and `current_dir` apply to a server process (Server::command or Server::program)",
+            ),
+            Target::InProcess(_) => (
+                "an in-process handler",
+                "`arg`, `args`, `env` and `current_dir` apply to a server process, `header` and `bearer_token_env` to Server::url",
+            ),
+        };
+        let mut named: Vec<&str> = Vec::new();
+        for option in &self.misapplied {
+            if !named.contains(option) {
+                named.push(option);
+            }
+        }
+        Err(Error::InvalidConfig {
+            message: format!(
+                "{} given for {kind} ({self:?}), where {} no effect; {applies}",
+                named
+                    .iter()
+                    .map(|o| format!("`{o}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if named.len() == 1 {
+                    "it has"
+                } else {
+                    "they have"
+                },
+            ),
+        })
     }
 
     /// Starts (or dials) the server and performs the handshake.

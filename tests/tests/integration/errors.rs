@@ -144,3 +144,32 @@ async fn a_server_that_prints_prose_then_hangs_times_out_showing_the_prose() {
         "{err}"
     );
 }
+
+#[tokio::test]
+async fn an_option_that_does_not_apply_to_the_target_is_named_not_dropped() {
+    let err = Server::url("http://127.0.0.1:9/mcp")
+        .env("TOKEN", "x")
+        .arg("--verbose")
+        .env("OTHER", "y")
+        .connect()
+        .await
+        .unwrap_err();
+    let Error::InvalidConfig { message } = &err else {
+        panic!("expected InvalidConfig, got {err:?}");
+    };
+    assert!(
+        message.starts_with("`env`, `arg` given for a URL (Server::url(\"http://127.0.0.1:9/mcp\")), where they have no effect;"),
+        "{message}"
+    );
+
+    let err = Server::command("mcptest-no-such-program")
+        .header("X-Test", "1")
+        .connect()
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("`header` given for a command")
+            && err.to_string().contains("it has no effect"),
+        "{err}"
+    );
+}
