@@ -206,10 +206,11 @@ async fn handle_post(
             ([(header::CONTENT_TYPE, "text/event-stream")], events).into_response()
         }
     };
-    if is_initialize && !id.is_empty() {
-        if let Ok(value) = HeaderValue::from_str(&id) {
-            response.headers_mut().insert(SESSION_HEADER, value);
-        }
+    if is_initialize
+        && !id.is_empty()
+        && let Ok(value) = HeaderValue::from_str(&id)
+    {
+        response.headers_mut().insert(SESSION_HEADER, value);
     }
     response
 }

@@ -4,6 +4,8 @@
 //! suites produce `report::TestResult`s themselves.
 
 use mcptest::{
+    ServerOutput,
+    expect::{Evidence, Failure, Miss, Shown},
     report::{Location, Outcome, TestResult},
     suite,
 };
@@ -14,9 +16,16 @@ pub fn from_suite(result: suite::TestResult) -> TestResult {
     let outcome = match result.outcome {
         suite::Outcome::Passed => Outcome::Pass,
         suite::Outcome::Skipped(why) => Outcome::skip(why),
-        suite::Outcome::Failed(message) => {
-            Outcome::error("every expectation of the test holds", message)
-        }
+        // The suite's message is already rendered: it is shown whole, and
+        // the one-line summary stays short.
+        suite::Outcome::Failed(message) => Outcome::fail(Failure::new(
+            None,
+            vec![Miss::new(
+                "every expectation of the test holds",
+                Evidence::new().actual(Shown::plain("failure", message)),
+            )],
+            ServerOutput::default(),
+        )),
     };
     TestResult::new(result.name, outcome)
         .group(result.file.clone())

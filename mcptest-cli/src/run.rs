@@ -77,10 +77,10 @@ pub fn run(args: RunArgs) -> Exit {
         &args.reports,
         &trials::markdown(&report, args.trials),
     );
-    if let Some(path) = &args.save_baseline {
-        if let Err(e) = Baseline::of(&report).save(path) {
-            eprintln!("mcptest: {e}");
-        }
+    if let Some(path) = &args.save_baseline
+        && let Err(e) = Baseline::of(&report).save(path)
+    {
+        eprintln!("mcptest: {e}");
     }
     let Some(baseline) = baseline else {
         return if report.passed() {
