@@ -1,0 +1,189 @@
+//! The command line: every command and flag, with an example per command and
+//! the exit statuses in `--help`.
+
+use std::{path::PathBuf, time::Duration};
+
+use clap::{Args, Parser, Subcommand};
+
+const EXIT_CODES: &str = "\
+Exit status:
+  0  everything ran and passed
+  1  a test or check failed, or nothing was checked
+  2  usage error, or a file that cannot be loaded
+  3  regressions: a test that passed in the --baseline no longer passes";
+
+const EXAMPLES: &str = "\
+Examples:
+  mcptest run tests/evals --server 'my-server --stdio' --junit junit.xml
+  mcptest lint 'tests/evals/**/*.yaml'
+  mcptest conformance --server 'my-server --stdio' --expected-failures known.yaml
+  mcptest mock contract.yaml --http 3001";
+
+/// Test MCP servers from the command line: suites, reports, conformance, mocks.
+#[derive(Debug, Parser)]
+#[command(name = "mcptest", version, after_help = format!("{EXAMPLES}\n\n{EXIT_CODES}"))]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run mcp-assert and MCP Cases files against MCP servers.
+    #[command(after_help = format!("\
+Examples:
+  mcptest run tests/evals --server 'my-server --stdio'
+  mcptest run 'tests/**/*.yaml' --jobs 4 --filter echo --junit junit.xml --markdown summary.md
+  mcptest run tests/evals --trials 5 --json report.json
+  mcptest run tests/evals --save-baseline baseline.json
+  mcptest run tests/evals --baseline baseline.json
+
+{EXIT_CODES}"))]
+    Run(RunArgs),
+    /// Load suite files without running them; report every problem with
+    /// file:line:column.
+    #[command(after_help = "\
+Example:
+  mcptest lint tests/evals 'more/**/*.yaml'
+
+Exit status:
+  0  every file loads
+  1  a file has a problem
+  2  usage error (a path that does not exist, a glob that matches nothing)")]
+    Lint(LintArgs),
+    /// Check a server against the MCP specification, rule by rule.
+    #[command(after_help = format!("\
+Examples:
+  mcptest conformance --server 'my-server --stdio'
+  mcptest conformance --url http://127.0.0.1:3001/mcp --protocol 2025-11-25 --junit conformance.xml
+  mcptest conformance --server 'my-server' --expected-failures known-failures.yaml
+
+An expected-failures file is a YAML list of check ids; a listed check that now
+passes fails the run, so the list cannot go stale.
+
+{EXIT_CODES}"))]
+    Conformance(ConformanceArgs),
+    /// Play MCP Cases files as an MCP server (stdio, or Streamable HTTP on
+    /// 127.0.0.1), for testing MCP clients against a contract.
+    #[command(after_help = "\
+Examples:
+  mcptest mock contract.yaml
+  mcptest mock tests/contracts --http 3001
+
+Each request is answered with the `out`s of the case whose `in` matches it; a
+request no case matches gets a JSON-RPC error naming the closest case, also
+reported on stderr. With --http 0 a free port is chosen; the address is
+printed on stderr.
+
+Exit status:
+  0  the client went away
+  2  usage error, or a file that cannot be loaded")]
+    Mock(MockArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Suite files, directories (every .yaml/.yml below) or globs.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<String>,
+    /// How many tests run at once [default: the number of cores].
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+    /// A directory copied afresh for each test ({{fixture}} in the files).
+    #[arg(long, value_name = "DIR")]
+    pub fixture: Option<PathBuf>,
+    /// The server for files that name none (split like a shell, never run
+    /// through one).
+    #[arg(long, value_name = "CMD")]
+    pub server: Option<String>,
+    /// The timeout of tests that set none (e.g. 10s, 1m) [default: 30s].
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    pub timeout: Option<Duration>,
+    /// Run only the tests whose name or file contains this text.
+    #[arg(long, value_name = "TEXT")]
+    pub filter: Option<String>,
+    /// Run each test N times; reports show pass@N and pass^N. A test passes
+    /// only when every trial passes.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub trials: u32,
+    /// Save each test's status to FILE, for a later --baseline.
+    #[arg(long, value_name = "FILE")]
+    pub save_baseline: Option<PathBuf>,
+    /// Compare with a saved baseline: a test that passed there and does not
+    /// now is a regression (exit 3); tests that failed there too are known
+    /// failures and do not fail the run.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    #[command(flatten)]
+    pub reports: ReportArgs,
+}
+
+/// Report files; any combination in one run.
+#[derive(Debug, Args, Default)]
+pub struct ReportArgs {
+    /// Write a JUnit XML report.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Write a JSON report.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write a Markdown report (also appended to $GITHUB_STEP_SUMMARY when
+    /// that is set).
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// Write a shields.io endpoint badge (JSON).
+    #[arg(long, value_name = "FILE")]
+    pub badge: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct LintArgs {
+    /// Suite files, directories (every .yaml/.yml below) or globs.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("target").required(true).args(["server", "url"])))]
+pub struct ConformanceArgs {
+    /// The server's command line (checked over stdio).
+    #[arg(long, value_name = "CMD")]
+    pub server: Option<String>,
+    /// The server's Streamable HTTP URL.
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+    /// The protocol version to speak (e.g. 2025-11-25).
+    #[arg(long, value_name = "VERSION")]
+    pub protocol: Option<String>,
+    /// Run only these checks (an id, or a prefix ending in `*`); repeatable.
+    #[arg(long, value_name = "ID")]
+    pub only: Vec<String>,
+    /// Per-request timeout (e.g. 10s).
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    pub timeout: Option<Duration>,
+    /// A YAML list of check ids known to fail.
+    #[arg(long, value_name = "FILE")]
+    pub expected_failures: Option<PathBuf>,
+    #[command(flatten)]
+    pub reports: ReportArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct MockArgs {
+    /// MCP Cases files or directories.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<String>,
+    /// Serve Streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio.
+    #[arg(long, value_name = "PORT")]
+    pub http: Option<u16>,
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        super::Cli::command().debug_assert();
+    }
+}

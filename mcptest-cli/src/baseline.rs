@@ -1,0 +1,164 @@
+//! `--save-baseline` / `--baseline`: each test's status saved as JSON, and
+//! the regressions of a later run against it (PASS then, not PASS now).
+
+use std::{collections::BTreeMap, path::Path};
+
+use mcptest::report::{Report, Status, TestResult};
+use serde::{Deserialize, Serialize};
+
+/// The saved statuses, keyed by `file::name`.
+#[derive(Debug, Default, Serialize)]
+pub struct Baseline {
+    pub tests: BTreeMap<String, Status>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Saved {
+    tests: BTreeMap<String, String>,
+}
+
+/// How a run compares with a baseline.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Comparison {
+    /// Passed in the baseline, do not pass now.
+    pub regressions: Vec<String>,
+    /// Failed in the baseline and fail now.
+    pub known: Vec<String>,
+    /// Fail now and were not in the baseline.
+    pub new_failures: Vec<String>,
+    /// Did not pass in the baseline and pass now.
+    pub fixed: Vec<String>,
+}
+
+pub fn key(result: &TestResult) -> String {
+    match result
+        .location
+        .as_ref()
+        .map(|l| l.file.as_str())
+        .or(result.group.as_deref())
+    {
+        Some(file) => format!("{file}::{}", result.name),
+        None => result.name.clone(),
+    }
+}
+
+impl Baseline {
+    pub fn of(report: &Report) -> Baseline {
+        Baseline {
+            tests: report
+                .results
+                .iter()
+                .map(|r| (key(r), r.status()))
+                .collect(),
+        }
+    }
+
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        let mut text = serde_json::to_string_pretty(self).expect("a baseline serializes");
+        text.push('\n');
+        std::fs::write(path, text)
+            .map_err(|e| format!("cannot write the baseline to {}: {e}", path.display()))
+    }
+
+    pub fn load(path: &Path) -> Result<Baseline, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("{}: cannot read the baseline: {e}", path.display()))?;
+        let saved: Saved = serde_json::from_str(&text).map_err(|e| {
+            format!(
+                "{}:{}:{}: not a baseline saved by --save-baseline: {e}",
+                path.display(),
+                e.line(),
+                e.column()
+            )
+        })?;
+        let mut tests = BTreeMap::new();
+        for (name, status) in saved.tests {
+            let status = match status.as_str() {
+                "pass" => Status::Pass,
+                "fail" => Status::Fail,
+                "warn" => Status::Warn,
+                "skip" => Status::Skip,
+                other => {
+                    return Err(format!(
+                        "{}: test {name:?} has status {other:?}; expected pass, fail, warn or skip",
+                        path.display()
+                    ));
+                }
+            };
+            tests.insert(name, status);
+        }
+        Ok(Baseline { tests })
+    }
+
+    pub fn compare(&self, report: &Report) -> Comparison {
+        let mut comparison = Comparison::default();
+        for result in &report.results {
+            let key = key(result);
+            let before = self.tests.get(&key).copied();
+            let now = result.status();
+            match (before, now) {
+                (Some(Status::Pass), now) if now != Status::Pass => {
+                    comparison.regressions.push(key)
+                }
+                (Some(_), Status::Fail) => comparison.known.push(key),
+                (None, Status::Fail) => comparison.new_failures.push(key),
+                (Some(before), Status::Pass) if before != Status::Pass => {
+                    comparison.fixed.push(key)
+                }
+                _ => {}
+            }
+        }
+        comparison
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcptest::report::{Location, Outcome};
+
+    fn report(results: &[(&str, Outcome)]) -> Report {
+        let mut report = Report::new("r");
+        for (name, outcome) in results {
+            report.push(TestResult::new(*name, outcome.clone()).location(Location::file("s.yaml")));
+        }
+        report
+    }
+
+    #[test]
+    fn only_pass_to_non_pass_is_a_regression() {
+        let fail = || Outcome::error("x", "y");
+        let before = Baseline::of(&report(&[
+            ("a", Outcome::Pass),
+            ("b", fail()),
+            ("c", Outcome::Pass),
+            ("d", fail()),
+        ]));
+        let now = report(&[
+            ("a", fail()),
+            ("b", fail()),
+            ("c", Outcome::skip("off")),
+            ("d", Outcome::Pass),
+            ("e", fail()),
+        ]);
+        let comparison = before.compare(&now);
+        assert_eq!(comparison.regressions, ["s.yaml::a", "s.yaml::c"]);
+        assert_eq!(comparison.known, ["s.yaml::b"]);
+        assert_eq!(comparison.fixed, ["s.yaml::d"]);
+        assert_eq!(comparison.new_failures, ["s.yaml::e"]);
+    }
+
+    #[test]
+    fn saved_and_loaded() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("b.json");
+        let baseline = Baseline::of(&report(&[("a", Outcome::Pass)]));
+        baseline.save(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("\"s.yaml::a\": \"pass\""), "{text}");
+        assert_eq!(Baseline::load(&path).unwrap().tests, baseline.tests);
+        std::fs::write(&path, "{").unwrap();
+        let error = Baseline::load(&path).unwrap_err();
+        assert!(error.contains("b.json:1:1: not a baseline"), "{error}");
+    }
+}

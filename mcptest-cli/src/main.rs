@@ -1,0 +1,64 @@
+//! `mcptest`: the command line over the mcptest library — run suite files,
+//! write the reports CI systems read, check protocol conformance, lint suite
+//! files and play MCP Cases files as a mock server. Argument parsing and
+//! output only; every check is the library's.
+
+mod args;
+mod baseline;
+mod conformance;
+mod lint;
+mod mock;
+mod output;
+mod paths;
+mod report;
+mod run;
+mod trials;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use args::{Cli, Command};
+
+/// The documented exit statuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Exit {
+    /// Everything ran and passed.
+    Pass = 0,
+    /// A test or check failed (or nothing was checked).
+    Failures = 1,
+    /// Bad arguments, or a file that cannot be loaded.
+    Usage = 2,
+    /// A test that passed in the baseline no longer passes.
+    Regressions = 3,
+}
+
+fn main() -> ExitCode {
+    // clap exits with 2 on a usage error and 0 for --help / --version.
+    let cli = Cli::parse();
+    let exit = match cli.command {
+        Command::Run(args) => run::run(args),
+        Command::Lint(args) => lint::lint(args),
+        Command::Conformance(args) => conformance::conformance(args),
+        Command::Mock(args) => mock::mock(args),
+    };
+    ExitCode::from(exit as u8)
+}
+
+/// A runtime for one command.
+fn runtime(threads: usize) -> Result<tokio::runtime::Runtime, Exit> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(threads.max(1))
+        .enable_all()
+        .build()
+        .map_err(|e| {
+            eprintln!("mcptest: cannot start the async runtime: {e}");
+            Exit::Usage
+        })
+}
+
+/// Whether to colour terminal output: stdout is a colour terminal and
+/// `NO_COLOR` is not set.
+fn color() -> bool {
+    console::colors_enabled() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}

@@ -1,0 +1,255 @@
+//! `mcptest run`: loads suite files, runs their tests in parallel (each
+//! against a fresh server), prints a line per test as it ends, then the
+//! failures in full, the reports, and the baseline comparison.
+
+use std::{
+    any::Any,
+    panic::AssertUnwindSafe,
+    time::{Duration, Instant},
+};
+
+use futures::{FutureExt, StreamExt, stream::FuturesUnordered};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use mcptest::{
+    Server,
+    report::{Location, Outcome, Report, TestResult},
+    suite::{RunOptions, Suite, SuiteTest},
+};
+
+use crate::{
+    Exit,
+    args::RunArgs,
+    baseline::Baseline,
+    output::{self, Palette},
+    paths, report, trials,
+};
+
+pub fn run(args: RunArgs) -> Exit {
+    let tests = match load(&args) {
+        Ok(tests) => tests,
+        Err(exit) => return exit,
+    };
+    let baseline = match args.baseline.as_deref().map(Baseline::load).transpose() {
+        Ok(baseline) => baseline,
+        Err(e) => {
+            eprintln!("mcptest: {e}");
+            return Exit::Usage;
+        }
+    };
+    let mut options = RunOptions::new();
+    if let Some(command) = &args.server {
+        if let Err(e) = check_server(command) {
+            eprintln!("mcptest: {e}");
+            return Exit::Usage;
+        }
+        options = options.server(Server::command(command));
+    }
+    if let Some(fixture) = &args.fixture {
+        if !fixture.is_dir() {
+            eprintln!("mcptest: --fixture {}: not a directory", fixture.display());
+            return Exit::Usage;
+        }
+        options = options.fixture(fixture);
+    }
+    if let Some(timeout) = args.timeout {
+        options = options.timeout(timeout);
+    }
+    let jobs = args.jobs.map(usize::from).unwrap_or_else(cores);
+    let runtime = match crate::runtime(jobs.min(cores())) {
+        Ok(rt) => rt,
+        Err(exit) => return exit,
+    };
+    let palette = Palette::new(crate::color());
+    let title = format!("mcptest run {}", args.paths.join(" "));
+    let started = Instant::now();
+    let results = runtime.block_on(run_tests(tests, options, jobs, args.trials, &palette));
+    let mut report = Report::new(title).with_duration(started.elapsed());
+    for result in results {
+        report.push(result);
+    }
+    report
+        .title
+        .push_str(&trials::title_suffix(&report, args.trials));
+    print!("{}", output::summary(&report, &palette));
+    output::write_reports(
+        &report,
+        &args.reports,
+        &trials::markdown(&report, args.trials),
+    );
+    if let Some(path) = &args.save_baseline
+        && let Err(e) = Baseline::of(&report).save(path)
+    {
+        eprintln!("mcptest: {e}");
+    }
+    let Some(baseline) = baseline else {
+        return if report.passed() {
+            Exit::Pass
+        } else {
+            Exit::Failures
+        };
+    };
+    let comparison = baseline.compare(&report);
+    for key in &comparison.regressions {
+        println!("regression: {key} passed in the baseline and does not now");
+    }
+    for key in &comparison.fixed {
+        println!("fixed: {key} did not pass in the baseline and passes now");
+    }
+    println!(
+        "baseline: {} regression{}, {} known failure{}, {} new failure{}",
+        comparison.regressions.len(),
+        plural(comparison.regressions.len()),
+        comparison.known.len(),
+        plural(comparison.known.len()),
+        comparison.new_failures.len(),
+        plural(comparison.new_failures.len()),
+    );
+    if !comparison.regressions.is_empty() {
+        Exit::Regressions
+    } else if !comparison.new_failures.is_empty() {
+        Exit::Failures
+    } else {
+        Exit::Pass
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// Every test of every file the arguments name, filtered; each file that
+/// cannot be loaded is reported (exit 2).
+fn load(args: &RunArgs) -> Result<Vec<SuiteTest>, Exit> {
+    let files = paths::expand(&args.paths).map_err(|errors| {
+        for e in errors {
+            eprintln!("mcptest: {e}");
+        }
+        Exit::Usage
+    })?;
+    let mut suite = Suite::default();
+    let mut failed = false;
+    for file in &files {
+        match Suite::load(file) {
+            Ok(loaded) => suite.extend(loaded),
+            Err(e) => {
+                eprintln!("{e}");
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        return Err(Exit::Usage);
+    }
+    let tests: Vec<SuiteTest> = suite
+        .tests()
+        .iter()
+        .filter(|t| {
+            args.filter
+                .as_deref()
+                .is_none_or(|f| t.name.contains(f) || t.file.contains(f))
+        })
+        .cloned()
+        .collect();
+    if tests.is_empty() {
+        match &args.filter {
+            Some(filter) => eprintln!(
+                "mcptest: no test matches --filter {filter:?} ({} test{} loaded)",
+                suite.tests().len(),
+                plural(suite.tests().len())
+            ),
+            None => eprintln!("mcptest: the files hold no test"),
+        }
+        return Err(Exit::Usage);
+    }
+    Ok(tests)
+}
+
+/// The server's program must exist before any test starts: a missing one
+/// is a usage error, not a run of failures.
+pub fn check_server(command: &str) -> Result<(), String> {
+    let words = shell_words::split(command)
+        .map_err(|e| format!("--server {command:?}: not a command line: {e}"))?;
+    let Some(program) = words.first() else {
+        return Err("--server is empty".into());
+    };
+    which::which(program)
+        .map(|_| ())
+        .map_err(|e| format!("--server {command:?}: server not found: {program}: {e}"))
+}
+
+async fn run_tests(
+    tests: Vec<SuiteTest>,
+    options: RunOptions,
+    jobs: usize,
+    trial_count: u32,
+    palette: &Palette,
+) -> Vec<TestResult> {
+    let progress = if console::Term::stderr().is_term() {
+        let bar =
+            ProgressBar::with_draw_target(Some(tests.len() as u64), ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed} {msg}")
+                .expect("a valid template"),
+        );
+        bar.enable_steady_tick(Duration::from_millis(200));
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let jobs = jobs.max(1);
+    let mut pending = tests.into_iter().enumerate();
+    let mut running = FuturesUnordered::new();
+    let mut results: Vec<Option<TestResult>> = Vec::new();
+    let options = &options;
+    // Suite test futures are not `Send`, so they share this task; the work
+    // is waiting on servers, and the runtime's threads serve the I/O.
+    let start = |(index, test): (usize, SuiteTest)| async move {
+        let mut runs = Vec::with_capacity(trial_count as usize);
+        for _ in 0..trial_count {
+            // A panic in one test is that test's failure, not a hole in
+            // the report.
+            let result = match AssertUnwindSafe(test.run(options)).catch_unwind().await {
+                Ok(result) => report::from_suite(result),
+                Err(panic) => TestResult::new(
+                    test.name.clone(),
+                    Outcome::error(
+                        "the test runs to its end",
+                        format!("it panicked: {}", panic_message(&*panic)),
+                    ),
+                )
+                .location(Location::file(test.file.clone())),
+            };
+            runs.push(result);
+        }
+        (index, trials::combine(runs))
+    };
+    for test in pending.by_ref().take(jobs) {
+        running.push(start(test));
+    }
+    while let Some((index, result)) = running.next().await {
+        if let Some(test) = pending.next() {
+            running.push(start(test));
+        }
+        progress.suspend(|| println!("{}", palette.line(&result)));
+        progress.inc(1);
+        if results.len() <= index {
+            results.resize(index + 1, None);
+        }
+        results[index] = Some(result);
+    }
+    progress.finish_and_clear();
+    results.into_iter().flatten().collect()
+}
+
+fn panic_message(panic: &(dyn Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into())
+}
