@@ -43,16 +43,17 @@ impl Failure {
     /// A test's outcome; a failure keeps the fixture copy and says where.
     pub(crate) fn outcome(
         result: Result<(), Failure>,
-        fixture: Option<tempfile::TempDir>,
+        fixture: Option<crate::Fixture>,
         title: &str,
     ) -> super::Outcome {
         match result {
             Ok(()) => super::Outcome::Passed,
             Err(mut failure) => {
                 if let Some(dir) = fixture {
+                    dir.keep_failed();
                     failure.notes.push(format!(
                         "the fixture copy is kept at {}",
-                        dir.keep().display()
+                        dir.path().display()
                     ));
                 }
                 super::Outcome::Failed(failure.render(title))

@@ -37,6 +37,7 @@ mod mock;
 mod pattern;
 mod run_assertion;
 mod run_cases;
+mod substitute;
 mod yaml;
 
 use std::{
@@ -47,7 +48,7 @@ use std::{
 
 pub use mock::MockServer;
 
-use crate::Server;
+use crate::{Fixture, Server};
 
 /// A suite file that cannot be used: where, and what was expected.
 ///
@@ -130,7 +131,6 @@ pub struct SuiteTest {
     pub file: String,
     /// Which format the file is in.
     pub format: Format,
-    dir: PathBuf,
     kind: TestKind,
 }
 
@@ -173,8 +173,7 @@ impl Suite {
         Ok(suite)
     }
 
-    /// Parses one file's text; `file` names it in messages, and relative
-    /// paths in it (`audit_log`) resolve against its directory.
+    /// Parses one file's text; `file` names it in messages.
     pub fn parse(file: &str, text: &str) -> Result<Suite, LoadError> {
         let docs = yaml::parse_documents(file, text)?;
         if docs.is_empty() {
@@ -183,10 +182,6 @@ impl Suite {
                 "the file is empty: expected an mcp-assert assertion or MCP Cases documents",
             ));
         }
-        let dir = Path::new(file)
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
         let format = format_of(&docs);
         let tests = match format {
             Format::McpAssert => {
@@ -199,7 +194,6 @@ impl Suite {
                     name: a.name.clone(),
                     file: file.to_owned(),
                     format,
-                    dir,
                     kind: TestKind::Assertion(Box::new(a)),
                 }]
             }
@@ -212,7 +206,6 @@ impl Suite {
                         .unwrap_or_else(|| format!("case {}", c.number)),
                     file: file.to_owned(),
                     format,
-                    dir: dir.clone(),
                     kind: TestKind::Case(Box::new(c)),
                 })
                 .collect(),
@@ -262,7 +255,6 @@ impl SuiteTest {
         let started = Instant::now();
         let cx = TestContext {
             file: &self.file,
-            dir: &self.dir,
             default_server: options.server.clone(),
             fixture: options.fixture.as_deref(),
             timeout: options.timeout,
@@ -313,7 +305,9 @@ impl RunOptions {
     }
 
     /// A directory copied afresh for each test; `{{fixture}}` stands for the
-    /// copy, and relative `file_*` paths resolve inside it. A copy is removed
+    /// copy (`<temp>/<the directory's name>`). Relative `file_*` and
+    /// `audit_log` paths resolve against the working directory, as in
+    /// mcp-assert: write `{{fixture}}/notes.txt` for a file of the copy. A copy is removed
     /// after a passing test and kept (and named in the message) after a
     /// failing one.
     pub fn fixture(mut self, dir: impl Into<PathBuf>) -> Self {
@@ -363,50 +357,22 @@ impl Outcome {
 
 pub(crate) struct TestContext<'a> {
     pub(crate) file: &'a str,
-    pub(crate) dir: &'a Path,
     pub(crate) default_server: Option<Server>,
     pub(crate) fixture: Option<&'a Path>,
     pub(crate) timeout: Option<Duration>,
 }
 
 impl TestContext<'_> {
-    /// A fresh copy of the fixture directory, if there is one.
-    pub(crate) fn copy_fixture(&self) -> Result<Option<tempfile::TempDir>, String> {
+    /// A fresh copy of the fixture directory, if there is one: named like the
+    /// original (`<temp>/fixtures` for `tests/fixtures`), as mcp-assert names it.
+    pub(crate) fn copy_fixture(&self) -> Result<Option<Fixture>, String> {
         let Some(source) = self.fixture else {
             return Ok(None);
         };
-        let copy = tempfile::Builder::new()
-            .prefix("mcptest-fixture-")
-            .tempdir()
-            .map_err(|e| format!("cannot create a directory for the fixture copy: {e}"))?;
-        copy_dir(source, copy.path())
-            .map_err(|e| format!("cannot copy the fixture {}: {e}", source.display()))?;
-        Ok(Some(copy))
+        Fixture::copy_from(source)
+            .map(Some)
+            .map_err(|e| format!("cannot copy the fixture {}: {e}", source.display()))
     }
-
-    /// A path from the file, relative to the file's directory.
-    pub(crate) fn resolve(&self, path: &str) -> PathBuf {
-        let p = PathBuf::from(path);
-        if p.is_relative() { self.dir.join(p) } else { p }
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let kind = entry.file_type()?;
-        let target = to.join(entry.file_name());
-        if kind.is_dir() {
-            std::fs::create_dir(&target)?;
-            copy_dir(&entry.path(), &target)?;
-        } else if kind.is_symlink() {
-            #[cfg(unix)]
-            std::os::unix::fs::symlink(std::fs::read_link(entry.path())?, &target)?;
-        } else {
-            std::fs::copy(entry.path(), &target)?;
-        }
-    }
-    Ok(())
 }
 
 /// What the macro-generated tests call. Not a public API.
@@ -445,11 +411,6 @@ pub mod generated {
                 file.path
             ));
         };
-        // Relative paths in the file resolve from its real location.
-        let mut test = test.clone();
-        if let Some(dir) = Path::new(file.absolute).parent() {
-            test.dir = dir.to_path_buf();
-        }
         let runtime = match tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -459,7 +420,7 @@ pub mod generated {
         };
         let result = runtime.block_on(test.run(&options));
         if let Outcome::Skipped(why) = &result.outcome {
-            eprintln!("skipped {} ({}): {why}", result.name, file.path);
+            eprintln!("skipped: {why} (`{}` in {})", result.name, file.path);
         }
         result.outcome
     }

@@ -18,16 +18,22 @@ fn options() -> RunOptions {
         .fixture("suites/fixtures")
 }
 
-/// The fixture copy's path differs from run to run: `[fixture]` stands for it.
+/// The fixture copy's path (`<temp>/mcptest-XXXX/fixtures`) differs from
+/// run to run: `[fixture]` stands for it.
 fn normalize(text: &str) -> String {
     let mut out = text.to_owned();
-    while let Some(at) = out.find("/mcptest-fixture-") {
+    while let Some(at) = out.find("/mcptest-") {
         let start = out[..at].rfind([' ', '"', '(', '\n']).map_or(0, |s| s + 1);
         let rest = &out[at + 1..];
-        let end = at + 1 + rest.find(['/', ' ', '"', ')', '\n']).unwrap_or(rest.len());
+        let root_end = at + 1 + rest.find(['/', ' ', '"', ')', '\n']).unwrap_or(rest.len());
+        let copy_end = if out[root_end..].starts_with("/fixtures") {
+            root_end + "/fixtures".len()
+        } else {
+            root_end
+        };
         // A failing test keeps its fixture copy for inspection; these fail on purpose.
-        let _ = std::fs::remove_dir_all(&out[start..end]);
-        out.replace_range(start..end, "[fixture]");
+        let _ = std::fs::remove_dir_all(&out[start..root_end]);
+        out.replace_range(start..copy_end, "[fixture]");
     }
     out
 }
@@ -35,7 +41,7 @@ fn normalize(text: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_failing_file_fails_with_its_pinned_message() {
     let suite = Suite::load("suites/fail").expect("the failing corpus loads");
-    assert_eq!(suite.tests().len(), 44);
+    assert_eq!(suite.tests().len(), 52);
     let results = suite.run(&options()).await;
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path("../../suites/fail/snapshots");
@@ -108,6 +114,10 @@ fn broken_files_are_refused_with_file_line_column_and_what_was_expected() {
         (
             "no_block",
             "suites/invalid/no_block.yaml:1:1: an mcp-assert file needs one block saying what to check; expected one of: assert, assert_resources, assert_prompts, assert_completion, assert_sampling, assert_logging, assert_notifications, trajectory",
+        ),
+        (
+            "skip_not_bool",
+            "suites/invalid/skip_not_bool.yaml:2:7: expected `skip` to be true or false, found a string",
         ),
         (
             "sse_transport",
@@ -216,7 +226,7 @@ async fn a_directory_runs_through_the_runtime_api() {
         .iter()
         .filter(|t| t.format == Format::McpCases)
         .count();
-    assert_eq!((assert_files, cases), (29, 8));
+    assert_eq!((assert_files, cases), (35, 8));
     let results = suite.run(&options()).await;
     let failed: Vec<String> = results
         .iter()
@@ -236,7 +246,11 @@ async fn a_directory_runs_through_the_runtime_api() {
 
 #[tokio::test]
 async fn a_file_without_a_server_and_no_default_says_how_to_give_one() {
-    let suite = Suite::parse("x.yaml", "assert: {tool: echo}\n").unwrap();
+    let suite = Suite::parse(
+        "x.yaml",
+        "assert: {tool: echo, expect: {not_error: true}}\n",
+    )
+    .unwrap();
     let result = suite.run(&RunOptions::new()).await.remove(0);
     assert_eq!(
         result.outcome,
