@@ -15,6 +15,8 @@ use super::{
 #[derive(Debug, Clone)]
 pub(crate) struct Assertion {
     pub(crate) name: String,
+    /// Where its block (`assert`, `trajectory`, ..) is written.
+    pub(crate) pos: super::yaml::Pos,
     pub(crate) server: Option<ServerSpec>,
     pub(crate) setup: Vec<SetupStep>,
     pub(crate) timeout: Option<Duration>,
@@ -314,6 +316,7 @@ pub(crate) fn load(file: &str, doc: &Node, default_name: &str) -> Result<Asserti
         }
     }
     let node = top.get(block).expect("present");
+    let block_pos = top.key_pos(block).unwrap_or(doc.pos);
     let block = match block {
         "assert" => Block::Tool(load_tool_block(file, node)?),
         "assert_resources" => Block::Resources(load_resources(file, node)?),
@@ -335,6 +338,7 @@ pub(crate) fn load(file: &str, doc: &Node, default_name: &str) -> Result<Asserti
     }
     Ok(Assertion {
         name,
+        pos: block_pos,
         server,
         setup,
         timeout: top.duration("timeout")?,

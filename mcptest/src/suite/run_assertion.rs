@@ -5,7 +5,7 @@ use std::{collections::BTreeMap, path::Path, time::Duration};
 use serde_json::{Map, Value, json};
 
 use super::{
-    Outcome, TestContext,
+    TestContext,
     assertion::{
         Assertion, Block, CompletionBlock, LoggingBlock, NotificationsBlock, PromptAction,
         PromptsBlock, ResourceAction, ResourcesBlock, ServerSpec, SetupStep, ToolBlock, TraceEntry,
@@ -17,7 +17,7 @@ use super::{
 };
 use crate::{
     CompletionRef, Elicitation, McpClient, Roots, Sampling, Server, ToolCall, ToolOutcome,
-    rmcp::model::Root,
+    report::Outcome, rmcp::model::Root,
 };
 
 /// mcp-assert's default per-assertion timeout.
@@ -29,34 +29,33 @@ const NOTIFICATION_WAIT: Duration = Duration::from_secs(2);
 
 pub(crate) async fn run(a: &Assertion, cx: &TestContext<'_>) -> Outcome {
     if a.skip {
-        return Outcome::Skipped(format!("`skip: true` in {}", cx.file));
+        return Outcome::skip(format!("`skip: true` in {}", cx.file));
     }
     if let Some(var) = &a.skip_unless_env
         && std::env::var_os(var).is_none_or(|v| v.is_empty())
     {
-        return Outcome::Skipped(format!(
+        return Outcome::skip(format!(
             "environment variable {var} is not set (skip_unless_env)"
         ));
     }
-    let title = format!("{}: `{}` failed", cx.file, a.name);
     if let Some(block) = a.checks_nothing() {
-        let failure = Failure::new(format!("at least one expectation in `{block}`")).but(
+        return Outcome::error(
+            format!("at least one expectation in `{block}`"),
             "there is none (no `expect`, or an empty one), so the file would pass whatever the server does",
         );
-        return Outcome::Failed(failure.render(&title));
     }
     let fixture = match cx.copy_fixture() {
         Ok(f) => f,
-        Err(message) => return Outcome::Failed(format!("{title}\n  {message}")),
+        Err(message) => return Outcome::error("a fresh copy of the fixture directory", message),
     };
     let fixture_path = fixture.as_ref().map(|f| f.path().to_path_buf());
     if let Block::Trajectory(block) = &a.block {
-        return Failure::outcome(trajectory(block, fixture_path.as_deref()), fixture, &title);
+        return Failure::outcome(trajectory(block, fixture_path.as_deref()), fixture);
     }
     let timeout = a.timeout.unwrap_or(cx.timeout.unwrap_or(DEFAULT_TIMEOUT));
     let server = match server(a, cx, fixture_path.as_deref(), timeout) {
         Ok(s) => s,
-        Err(message) => return Outcome::Failed(format!("{title}\n  {message}")),
+        Err(message) => return Outcome::error("a server to run the file against", message),
     };
     // Every wait inside has its own timeout; this bounds the sum of them.
     let guard = timeout * 4 + Duration::from_secs(10);
@@ -70,7 +69,7 @@ pub(crate) async fn run(a: &Assertion, cx: &TestContext<'_>) -> Outcome {
     })
     .await
     .unwrap_or_else(|_| Err(Failure::timed_out("assertion", guard)));
-    Failure::outcome(result, fixture, &title)
+    Failure::outcome(result, fixture)
 }
 
 fn server(
@@ -104,7 +103,7 @@ fn server(
 
 fn default(cx: &TestContext<'_>) -> Result<Server, String> {
     cx.default_server.clone().ok_or_else(|| {
-        "no server: the file names none (no `command` or `url` in `server:`) and the suite gives \
+        "the file names none (no `command` or `url` in `server:`) and the suite gives \
          no default (add it to the file, or `server = ..` to `mcptest::suite!`)"
             .to_owned()
     })

@@ -7,7 +7,8 @@ use std::path::Path;
 
 use mcptest::{
     Server,
-    suite::{Format, Outcome, RunOptions, Suite},
+    report::{Outcome, Status},
+    suite::{Format, RunOptions, Suite, failure_message},
 };
 
 const EVERYTHING: &str = env!("CARGO_BIN_EXE_fixture-everything");
@@ -48,18 +49,21 @@ async fn every_failing_file_fails_with_its_pinned_message() {
     settings.set_prepend_module_to_snapshot(false);
     settings.bind(|| {
         for result in &results {
-            let Outcome::Failed(message) = &result.outcome else {
+            let Some(message) = failure_message(result, false) else {
                 panic!(
                     "{} ({}) should fail, but: {:?}",
-                    result.name, result.file, result.outcome
+                    result.name,
+                    result.location.as_ref().unwrap(),
+                    result.outcome
                 );
             };
-            let name = Path::new(&result.file)
+            let file = &result.location.as_ref().unwrap().file;
+            let name = Path::new(file)
                 .file_stem()
                 .unwrap()
                 .to_string_lossy()
                 .into_owned();
-            insta::assert_snapshot!(name, normalize(message));
+            insta::assert_snapshot!(name, normalize(&message));
         }
     });
 }
@@ -230,15 +234,12 @@ async fn a_directory_runs_through_the_runtime_api() {
     let results = suite.run(&options()).await;
     let failed: Vec<String> = results
         .iter()
-        .filter_map(|r| match &r.outcome {
-            Outcome::Failed(m) => Some(m.clone()),
-            _ => None,
-        })
+        .filter_map(|r| failure_message(r, false))
         .collect();
     assert!(failed.is_empty(), "{}", failed.join("\n\n"));
     let skipped: Vec<&str> = results
         .iter()
-        .filter(|r| matches!(r.outcome, Outcome::Skipped(_)))
+        .filter(|r| r.status() == Status::Skip)
         .map(|r| r.name.as_str())
         .collect();
     assert_eq!(skipped, ["skipped on purpose", "needs a token"]);
@@ -253,9 +254,25 @@ async fn a_file_without_a_server_and_no_default_says_how_to_give_one() {
     .unwrap();
     let result = suite.run(&RunOptions::new()).await.remove(0);
     assert_eq!(
-        result.outcome,
-        Outcome::Failed(
-            "x.yaml: `x` failed\n  no server: the file names none (no `command` or `url` in `server:`) and the suite gives no default (add it to the file, or `server = ..` to `mcptest::suite!`)".into()
-        )
+        failure_message(&result, false).unwrap(),
+        "x.yaml:1:1: `x` failed\n\
+         expected: a server to run the file against\n\
+         why:      the file names none (no `command` or `url` in `server:`) and the suite gives no default (add it to the file, or `server = ..` to `mcptest::suite!`)"
     );
+    assert!(matches!(result.outcome, Outcome::Fail(_)));
+}
+
+/// A suite runs into the shared report model, ready for any rendering.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_suite_runs_into_a_report() {
+    let suite = Suite::load("suites/pass/echo_text_checks.yaml").unwrap();
+    let report = suite.run_report("suite echo", &options()).await;
+    report.assert_passed();
+    assert_eq!(report.counts().passed, 1);
+    let result = &report.results[0];
+    assert_eq!(
+        result.group.as_deref(),
+        Some("suites/pass/echo_text_checks.yaml")
+    );
+    assert!(result.location.as_ref().unwrap().line > 0);
 }
