@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group};
-use mcptest::{Server, suite::Outcome};
+use mcptest::{Server, report::Outcome};
 use mcptest_tests::everything::Everything;
 use serde_json::json;
 
@@ -20,12 +20,12 @@ mcptest::suite!(
 /// What each generated test does, without the `#[test]` wrapper.
 fn generated() {
     for &(name, file, index) in overhead::TESTS {
-        let outcome = mcptest::__private::suite::run_embedded(
+        let result = mcptest::__private::suite::run_embedded(
             &overhead::FILES[file],
             index,
             overhead::options(),
         );
-        assert_eq!(outcome, Outcome::Passed, "{name}");
+        assert_eq!(result.outcome, Outcome::Pass, "{name}");
     }
 }
 
@@ -51,7 +51,7 @@ fn preloaded() {
             .build()
             .unwrap();
         let result = runtime.block_on(test.run(&overhead::options()));
-        assert_eq!(result.outcome, Outcome::Passed, "{}", result.name);
+        assert_eq!(result.outcome, Outcome::Pass, "{}", result.name);
     }
 }
 

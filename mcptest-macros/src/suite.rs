@@ -101,6 +101,8 @@ struct Test {
     name: Ident,
     file: usize,
     index: usize,
+    /// `#[ignore = ..]` from the file's `skip: true`.
+    skip: Option<String>,
 }
 
 pub(crate) fn expand(input: TokenStream) -> syn::Result<TokenStream> {
@@ -160,6 +162,7 @@ fn expand_in(manifest: &Path, args: Args) -> syn::Result<TokenStream> {
                     name: unique(&format!("{stem}__{case}"), &mut used),
                     file: file_index,
                     index,
+                    skip: None,
                 });
             }
         } else {
@@ -167,6 +170,7 @@ fn expand_in(manifest: &Path, args: Args) -> syn::Result<TokenStream> {
                 name: unique(&stem, &mut used),
                 file: file_index,
                 index: 0,
+                skip: docs[0].skip.then(|| format!("skip: true in {shown}")),
             });
         }
         let absolute = file.display().to_string();
@@ -206,6 +210,13 @@ fn expand_in(manifest: &Path, args: Args) -> syn::Result<TokenStream> {
     });
     let functions = tests.iter().map(|t| {
         let (name, file, index) = (&t.name, t.file, t.index);
+        // The macro's own `ignore` wins; otherwise a file's `skip: true`
+        // shows as an ignored test with the reason.
+        let ignore = match (&ignore, &t.skip) {
+            (Some(ignore), _) => Some(ignore.clone()),
+            (None, Some(reason)) => Some(quote!(#[ignore = #reason])),
+            (None, None) => None,
+        };
         quote! {
             #[::core::prelude::v1::test]
             #ignore
@@ -331,10 +342,13 @@ fn unique(name: &str, used: &mut HashSet<String>) -> Ident {
     Ident::new(&candidate, Span::call_site())
 }
 
-/// What the macro needs to know of a document: its keys, and its `case`.
+/// What the macro needs to know of a document: its keys, its `case`, and
+/// whether it says `skip: true`.
+#[derive(Default)]
 struct Doc {
     keys: Vec<String>,
     case: Option<String>,
+    skip: bool,
 }
 
 impl Doc {
@@ -398,14 +412,15 @@ impl<'de> Visitor<'de> for AnyDoc {
         f.write_str("a YAML document")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Doc, A::Error> {
-        let mut doc = Doc {
-            keys: Vec::new(),
-            case: None,
-        };
-        while let Some(Key(key)) = map.next_key::<Key>()? {
+        let mut doc = Doc::default();
+        while let Some(Key(key, _)) = map.next_key::<Key>()? {
             match key {
                 Some(k) if k == "case" => {
                     doc.case = map.next_value::<Key>()?.0;
+                    doc.keys.push(k);
+                }
+                Some(k) if k == "skip" => {
+                    doc.skip = map.next_value::<Key>()?.1;
                     doc.keys.push(k);
                 }
                 Some(k) => {
@@ -421,51 +436,31 @@ impl<'de> Visitor<'de> for AnyDoc {
     }
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Doc, A::Error> {
         while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(Doc {
-            keys: Vec::new(),
-            case: None,
-        })
+        Ok(Doc::default())
     }
     fn visit_str<E>(self, _: &str) -> Result<Doc, E> {
-        Ok(Doc {
-            keys: Vec::new(),
-            case: None,
-        })
+        Ok(Doc::default())
     }
     fn visit_bool<E>(self, _: bool) -> Result<Doc, E> {
-        Ok(Doc {
-            keys: Vec::new(),
-            case: None,
-        })
+        Ok(Doc::default())
     }
     fn visit_i64<E>(self, _: i64) -> Result<Doc, E> {
-        Ok(Doc {
-            keys: Vec::new(),
-            case: None,
-        })
+        Ok(Doc::default())
     }
     fn visit_u64<E>(self, _: u64) -> Result<Doc, E> {
-        Ok(Doc {
-            keys: Vec::new(),
-            case: None,
-        })
+        Ok(Doc::default())
     }
     fn visit_f64<E>(self, _: f64) -> Result<Doc, E> {
-        Ok(Doc {
-            keys: Vec::new(),
-            case: None,
-        })
+        Ok(Doc::default())
     }
     fn visit_unit<E>(self) -> Result<Doc, E> {
-        Ok(Doc {
-            keys: Vec::new(),
-            case: None,
-        })
+        Ok(Doc::default())
     }
 }
 
 /// A string (a key, or the `case` name); anything else reads as `None`.
-struct Key(Option<String>);
+/// The flag is true for the boolean `true` (the value of `skip`).
+struct Key(Option<String>, bool);
 
 impl<'de> Deserialize<'de> for Key {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -476,30 +471,30 @@ impl<'de> Deserialize<'de> for Key {
                 f.write_str("a YAML value")
             }
             fn visit_str<E>(self, v: &str) -> Result<Key, E> {
-                Ok(Key(Some(v.to_owned())))
+                Ok(Key(Some(v.to_owned()), false))
             }
-            fn visit_bool<E>(self, _: bool) -> Result<Key, E> {
-                Ok(Key(None))
+            fn visit_bool<E>(self, v: bool) -> Result<Key, E> {
+                Ok(Key(None, v))
             }
             fn visit_i64<E>(self, _: i64) -> Result<Key, E> {
-                Ok(Key(None))
+                Ok(Key(None, false))
             }
             fn visit_u64<E>(self, _: u64) -> Result<Key, E> {
-                Ok(Key(None))
+                Ok(Key(None, false))
             }
             fn visit_f64<E>(self, _: f64) -> Result<Key, E> {
-                Ok(Key(None))
+                Ok(Key(None, false))
             }
             fn visit_unit<E>(self) -> Result<Key, E> {
-                Ok(Key(None))
+                Ok(Key(None, false))
             }
             fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Key, A::Error> {
                 while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Key(None))
+                Ok(Key(None, false))
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Key, A::Error> {
                 while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(Key(None))
+                Ok(Key(None, false))
             }
         }
         d.deserialize_any(KeyVisitor)
@@ -560,6 +555,21 @@ mod tests {
             r#" : & [(& str , usize , usize)] = & [("a_echo_hi" , 0usize , 0usize) , ("b" , 1usize , 0usize) , ("cases__list_tools" , 2usize , 0usize) , ("cases__case_2" , 2usize , 1usize) , ("cases__list_tools_2" , 2usize , 2usize)] "#
         );
         assert!(out.contains("include_str !"), "{out}");
+    }
+
+    #[test]
+    fn a_skipped_file_becomes_an_ignored_test_with_the_reason() {
+        let dir = scratch(&[
+            ("skips/off.yaml", "skip: true\nassert: {tool: echo}\n"),
+            ("skips/on.yaml", "skip: false\nassert: {tool: echo}\n"),
+        ]);
+        let out = expand_str(&dir, r#""skips""#).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(out.matches("# [ignore").count(), 1, "{out}");
+        assert!(
+            out.contains(r#"# [ignore = "skip: true in skips/off.yaml"] fn off"#),
+            "{out}"
+        );
     }
 
     #[test]

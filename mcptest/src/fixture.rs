@@ -70,6 +70,8 @@ struct FixtureCopy {
     dir: Mutex<Option<TempDir>>,
     /// Keep the copy however the test ends ([`Fixture::keep`]).
     keep: AtomicBool,
+    /// The test failed without panicking (a suite test): keep the copy.
+    failed: AtomicBool,
     /// Keep the copy when the test panics. False for `#[should_panic]` tests,
     /// for which a panic is the passing outcome.
     keep_on_panic: AtomicBool,
@@ -122,21 +124,45 @@ impl Fixture {
                         format!("the fixture {} is not a directory", source.display()),
                     ));
                 }
-                copy_tree(&source, dir.path())?;
                 Some(source)
             }
             None => None,
         };
+        // The copy keeps the directory's own name as its last component
+        // (`<temp>/fixtures` for `tests/fixtures`), so a server that reports
+        // its roots by name sees the same name as with the original.
+        let path = match source.as_deref().and_then(Path::file_name) {
+            Some(name) => {
+                let path = dir.path().join(name);
+                fs::create_dir(&path)
+                    .map_err(|e| with_context(e, &format!("cannot create {}", path.display())))?;
+                copy_tree(source.as_deref().expect("named"), &path)?;
+                path
+            }
+            None => {
+                if let Some(source) = &source {
+                    copy_tree(source, dir.path())?;
+                }
+                dir.path().to_path_buf()
+            }
+        };
         Ok(Fixture {
             inner: Arc::new(FixtureCopy {
-                path: dir.path().to_path_buf(),
+                path,
                 source,
                 dir: Mutex::new(Some(dir)),
                 keep: AtomicBool::new(false),
+                failed: AtomicBool::new(false),
                 keep_on_panic: AtomicBool::new(true),
                 test: Mutex::new(test.map(str::to_owned)),
             }),
         })
+    }
+
+    /// The test failed without a panic (a suite test returns its failure):
+    /// keep the copy and say so when it is dropped.
+    pub(crate) fn keep_failed(&self) {
+        self.inner.failed.store(true, Ordering::SeqCst);
     }
 
     /// Remove the copy also when the test panics (a `#[should_panic]` test).
@@ -144,7 +170,8 @@ impl Fixture {
         self.inner.keep_on_panic.store(false, Ordering::SeqCst);
     }
 
-    /// The copy's path (a fresh temporary directory).
+    /// The copy's path: `<temp>/<name of the source directory>` (a fresh
+    /// temporary directory for [`Fixture::empty`]).
     pub fn path(&self) -> &Path {
         &self.inner.path
     }
@@ -214,9 +241,11 @@ impl Drop for FixtureCopy {
         let Some(dir) = self.dir.get_mut().unwrap_or_else(|p| p.into_inner()).take() else {
             return;
         };
-        let failed = std::thread::panicking() && *self.keep_on_panic.get_mut();
+        let failed =
+            (std::thread::panicking() && *self.keep_on_panic.get_mut()) || *self.failed.get_mut();
         if failed || *self.keep.get_mut() {
-            let path = dir.keep();
+            let _kept = dir.keep();
+            let path = &self.path;
             let test = self
                 .test
                 .get_mut()
@@ -346,6 +375,21 @@ mod tests {
     }
 
     #[test]
+    fn the_copy_keeps_the_directory_name() {
+        let parent = tempfile::tempdir().unwrap();
+        let original = parent.path().join("fixtures");
+        fs::create_dir(&original).unwrap();
+        fs::write(original.join("a.txt"), "a").unwrap();
+        let fixture = Fixture::copy_from(&original).unwrap();
+        assert_eq!(fixture.path().file_name().unwrap(), "fixtures");
+        assert_ne!(fixture.path(), original.as_path());
+        assert_eq!(fixture.read_to_string("a.txt").unwrap(), "a");
+        let root = fixture.path().parent().unwrap().to_path_buf();
+        drop(fixture);
+        assert!(!root.exists(), "the whole temporary directory is removed");
+    }
+
+    #[test]
     fn writes_stay_in_the_copy() {
         let original = sample();
         let fixture = Fixture::copy_from(original.path()).unwrap();
@@ -376,7 +420,9 @@ mod tests {
         let fixture = Fixture::create(Some(sample().path()), Some("module::a_test")).unwrap();
         let path = fixture.path().to_path_buf();
         assert!(
-            path.file_name()
+            path.parent()
+                .unwrap()
+                .file_name()
                 .unwrap()
                 .to_str()
                 .unwrap()
@@ -389,7 +435,7 @@ mod tests {
         });
         assert!(result.is_err());
         assert!(path.join("a.txt").exists(), "kept for inspection");
-        fs::remove_dir_all(&path).unwrap();
+        fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }
 
     #[test]

@@ -74,6 +74,7 @@ use std::{
 
 pub use combinators::{AnyOf, CheckGroup, Not, SoftChecks, any_of, not};
 pub use completions::{HasMore, ValuesContain, ValuesEq, has_more, values_contain, values_eq};
+pub(crate) use failure::color_enabled;
 pub use failure::{Evidence, Failure, Miss, Shown, Verdict};
 pub use files::{
     FileContains, FileNotContains, FileNotExists, FileSnapshot, FilesUnchanged, file_contains,

@@ -15,6 +15,8 @@ use super::{
 #[derive(Debug, Clone)]
 pub(crate) struct Assertion {
     pub(crate) name: String,
+    /// Where its block (`assert`, `trajectory`, ..) is written.
+    pub(crate) pos: super::yaml::Pos,
     pub(crate) server: Option<ServerSpec>,
     pub(crate) setup: Vec<SetupStep>,
     pub(crate) timeout: Option<Duration>,
@@ -314,6 +316,7 @@ pub(crate) fn load(file: &str, doc: &Node, default_name: &str) -> Result<Asserti
         }
     }
     let node = top.get(block).expect("present");
+    let block_pos = top.key_pos(block).unwrap_or(doc.pos);
     let block = match block {
         "assert" => Block::Tool(load_tool_block(file, node)?),
         "assert_resources" => Block::Resources(load_resources(file, node)?),
@@ -335,6 +338,7 @@ pub(crate) fn load(file: &str, doc: &Node, default_name: &str) -> Result<Asserti
     }
     Ok(Assertion {
         name,
+        pos: block_pos,
         server,
         setup,
         timeout: top.duration("timeout")?,
@@ -342,6 +346,86 @@ pub(crate) fn load(file: &str, doc: &Node, default_name: &str) -> Result<Asserti
         skip_unless_env: top.string("skip_unless_env")?,
         block,
     })
+}
+
+impl Expect {
+    /// True when no expectation is given: checking it would pass whatever
+    /// the server does.
+    pub(crate) fn is_empty(&self) -> bool {
+        let Expect {
+            contains,
+            contains_any,
+            not_contains,
+            equals,
+            json_path,
+            min_results,
+            max_results,
+            not_empty,
+            not_error,
+            is_error,
+            matches_regex,
+            file_contains,
+            file_not_contains,
+            file_not_exists,
+            file_unchanged,
+            net_delta,
+            in_order,
+            min_progress,
+        } = self;
+        contains.is_empty()
+            && contains_any.is_empty()
+            && not_contains.is_empty()
+            && equals.is_none()
+            && json_path.is_empty()
+            && min_results.is_none()
+            && max_results.is_none()
+            && !not_empty
+            && !not_error
+            && !is_error
+            && matches_regex.is_empty()
+            && file_contains.is_empty()
+            && file_not_contains.is_empty()
+            && file_not_exists.is_empty()
+            && file_unchanged.is_empty()
+            && net_delta.is_none()
+            && in_order.is_empty()
+            && min_progress.is_none()
+    }
+}
+
+impl Assertion {
+    /// The block (by its key) when it checks nothing: such a file would
+    /// pass whatever the server does, so it fails instead.
+    pub(crate) fn checks_nothing(&self) -> Option<&'static str> {
+        match &self.block {
+            Block::Tool(b) if b.expect.is_empty() => Some("assert"),
+            Block::Sampling(b) if b.expect.is_empty() => Some("assert_sampling"),
+            Block::Resources(b) if b.expect.is_empty() && b.expect_notification.is_none() => {
+                Some("assert_resources")
+            }
+            Block::Prompts(b) if b.expect.is_empty() => Some("assert_prompts"),
+            Block::Completion(b) if b.expect.is_empty() => Some("assert_completion"),
+            Block::Logging(b)
+                if b.min_messages.is_none()
+                    && b.contains_level.is_empty()
+                    && b.contains_data.is_empty() =>
+            {
+                Some("assert_logging")
+            }
+            Block::Notifications(b)
+                if b.min_count.is_none()
+                    && b.max_count.is_none()
+                    && b.methods.is_empty()
+                    && b.not_methods.is_empty()
+                    && b.contains_data.is_empty()
+                    && b.not_contains_data.is_empty() =>
+            {
+                Some("assert_notifications")
+            }
+            Block::Trajectory(b) if b.checks.is_empty() => Some("trajectory"),
+            _ => None,
+        }
+    }
 }
 
 fn load_server(file: &str, node: &Node) -> Result<ServerSpec, LoadError> {
@@ -495,6 +579,17 @@ fn load_expect(file: &str, node: Option<&Node>, what: &str) -> Result<Expect, Lo
                 .collect::<Result<_, _>>()?
         }
     };
+    for key in ["contains", "contains_any", "in_order"] {
+        if let Some(list) = f.get(key)
+            && let Kind::Seq(items) = &list.kind
+            && let Some(empty) = items.iter().find(|i| i.as_str() == Some(""))
+        {
+            return Err(f.error(
+                empty,
+                format!("`{key}`: an empty string is in every text, so it would check nothing"),
+            ));
+        }
+    }
     let flag = |key: &str| -> Result<bool, LoadError> { Ok(f.bool(key)?.unwrap_or(false)) };
     Ok(Expect {
         contains: f.strings("contains")?,

@@ -22,17 +22,11 @@ pub(crate) struct Context<'a> {
     pub(crate) progress: Option<usize>,
 }
 
-/// `{{fixture}}` substituted, then resolved against the fixture copy when relative.
+/// `{{fixture}}` substituted; a relative path stays relative, so it resolves
+/// against the working directory of the run (as mcp-assert resolves it), not
+/// silently inside the fixture copy.
 pub(crate) fn file_path(path: &str, fixture: Option<&Path>) -> PathBuf {
-    let substituted = match fixture {
-        Some(dir) => path.replace("{{fixture}}", &dir.to_string_lossy()),
-        None => path.to_owned(),
-    };
-    let p = PathBuf::from(&substituted);
-    match fixture {
-        Some(dir) if p.is_relative() => dir.join(p),
-        _ => p,
-    }
+    PathBuf::from(super::substitute::fixture(path, fixture))
 }
 
 pub(crate) fn check(expect: &Expect, text: &str, cx: &Context<'_>) -> Result<(), Failure> {
@@ -79,6 +73,13 @@ pub(crate) fn check(expect: &Expect, text: &str, cx: &Context<'_>) -> Result<(),
             expect.contains_any
         ))
         .but("none of them is there"));
+    }
+    if !expect.not_contains.is_empty() && text.is_empty() {
+        return Err(Failure::new(format!(
+            "text not containing {:?} (not_contains)",
+            expect.not_contains
+        ))
+        .but("the result has no text, so there is nothing to check"));
     }
     for needle in &expect.not_contains {
         if let Some(at) = text.find(needle.as_str()) {
@@ -220,7 +221,14 @@ pub(crate) fn check(expect: &Expect, text: &str, cx: &Context<'_>) -> Result<(),
     }
     for path in &expect.file_unchanged {
         let resolved = file_path(path, cx.fixture);
-        let before = cx.snapshots.get(path).cloned().flatten();
+        let Some(before) = cx.snapshots.get(path).cloned().flatten() else {
+            return Err(Failure::new(format!(
+                "{} to be unchanged by the call (file_unchanged)",
+                resolved.display()
+            ))
+            .but("it did not exist before the call, so there is nothing to compare"));
+        };
+        let before = Some(before);
         let after = std::fs::read(&resolved).ok();
         if before != after {
             let describe = |c: &Option<Vec<u8>>| match c {
@@ -235,9 +243,10 @@ pub(crate) fn check(expect: &Expect, text: &str, cx: &Context<'_>) -> Result<(),
             .diff(describe(&before), describe(&after)));
         }
     }
-    if let (Some(min), Some(count)) = (expect.min_progress, cx.progress)
-        && count < min
+    if let Some(min) = expect.min_progress
+        && cx.progress.is_none_or(|count| count < min)
     {
+        let count = cx.progress.unwrap_or_default();
         return Err(Failure::new(format!(
             "at least {min} progress notifications (min_progress)"
         ))
@@ -359,6 +368,182 @@ fn result_count(text: &str) -> Option<usize> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Rule: nothing passes vacuously. Each expectation, given a result
+    /// whose subject is missing (no text, no files, no progress), fails
+    /// with a reason. `file_not_exists` is the one exception: a missing file
+    /// is what it asks for. `not_error` looks at the result itself, which
+    /// exists whenever a check runs (a call without an answer fails before).
+    #[test]
+    fn every_expect_field_fails_when_its_subject_is_missing() {
+        let set: Vec<(&str, Expect)> = vec![
+            (
+                "contains",
+                Expect {
+                    contains: vec!["a".into()],
+                    ..Expect::default()
+                },
+            ),
+            (
+                "contains_any",
+                Expect {
+                    contains_any: vec!["a".into()],
+                    ..Expect::default()
+                },
+            ),
+            (
+                "not_contains",
+                Expect {
+                    not_contains: vec!["a".into()],
+                    ..Expect::default()
+                },
+            ),
+            (
+                "equals",
+                Expect {
+                    equals: Some("a".into()),
+                    ..Expect::default()
+                },
+            ),
+            (
+                "json_path",
+                Expect {
+                    json_path: vec![("$.a".into(), json!(1))],
+                    ..Expect::default()
+                },
+            ),
+            (
+                "min_results",
+                Expect {
+                    min_results: Some(0),
+                    ..Expect::default()
+                },
+            ),
+            (
+                "max_results",
+                Expect {
+                    max_results: Some(5),
+                    ..Expect::default()
+                },
+            ),
+            (
+                "not_empty",
+                Expect {
+                    not_empty: true,
+                    ..Expect::default()
+                },
+            ),
+            (
+                "is_error",
+                Expect {
+                    is_error: true,
+                    ..Expect::default()
+                },
+            ),
+            (
+                "matches_regex",
+                Expect {
+                    matches_regex: vec![("a".into(), regex::Regex::new("a").unwrap())],
+                    ..Expect::default()
+                },
+            ),
+            (
+                "file_contains",
+                Expect {
+                    file_contains: vec![("/no/such/file".into(), "a".into())],
+                    ..Expect::default()
+                },
+            ),
+            (
+                "file_not_contains",
+                Expect {
+                    file_not_contains: vec![("/no/such/file".into(), "a".into())],
+                    ..Expect::default()
+                },
+            ),
+            (
+                "file_unchanged",
+                Expect {
+                    file_unchanged: vec!["/no/such/file".into()],
+                    ..Expect::default()
+                },
+            ),
+            (
+                "net_delta",
+                Expect {
+                    net_delta: Some(0),
+                    ..Expect::default()
+                },
+            ),
+            (
+                "in_order",
+                Expect {
+                    in_order: vec!["a".into()],
+                    ..Expect::default()
+                },
+            ),
+            (
+                "min_progress",
+                Expect {
+                    min_progress: Some(1),
+                    ..Expect::default()
+                },
+            ),
+        ];
+        let snapshots = BTreeMap::from([("/no/such/file".to_owned(), None)]);
+        for progress in [None, Some(0)] {
+            let cx = Context {
+                is_error: false,
+                fixture: None,
+                snapshots: &snapshots,
+                progress,
+            };
+            for (field, expect) in &set {
+                assert!(!expect.is_empty(), "{field}");
+                let failure = check(expect, "", &cx)
+                    .err()
+                    .unwrap_or_else(|| panic!("`{field}` passed on a missing subject"));
+                assert!(
+                    failure.but.is_some() || failure.diff.is_some(),
+                    "`{field}` fails without saying why"
+                );
+            }
+        }
+        assert!(Expect::default().is_empty());
+    }
+
+    #[test]
+    fn file_unchanged_needs_the_file_before_the_call() {
+        let snapshots = BTreeMap::from([("/tmp/x".to_owned(), None)]);
+        let cx = Context {
+            is_error: false,
+            fixture: None,
+            snapshots: &snapshots,
+            progress: None,
+        };
+        let expect = Expect {
+            file_unchanged: vec!["/tmp/x".into()],
+            ..Expect::default()
+        };
+        let failure = check(&expect, "", &cx).unwrap_err();
+        assert_eq!(
+            failure.but.as_deref(),
+            Some("it did not exist before the call, so there is nothing to compare")
+        );
+    }
+
+    #[test]
+    fn relative_file_paths_stay_relative_to_the_working_directory() {
+        let copy = Path::new("/tmp/copy/fixtures");
+        assert_eq!(
+            file_path("hello.txt", Some(copy)),
+            PathBuf::from("hello.txt")
+        );
+        assert_eq!(
+            file_path("{{fixture}}/hello.txt", Some(copy)),
+            PathBuf::from("/tmp/copy/fixtures/hello.txt")
+        );
+    }
 
     #[test]
     fn lookups_follow_fields_and_indexes() {

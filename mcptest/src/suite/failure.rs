@@ -1,11 +1,14 @@
-//! A failed suite test as one message that reads top-down: what was called,
-//! what was expected, how it differs, what came back, what the server printed.
-
-use std::fmt::{self, Write as _};
+//! What a suite test found wrong, gathered while it runs and handed on as an
+//! [`expect::Failure`], so a failing suite file prints the same layout as a
+//! failing fluent check.
 
 use serde_json::Value;
 
-use crate::ServerOutput;
+use crate::{
+    Fixture, ServerOutput,
+    expect::{self, Evidence, Miss, Shown},
+    report::Outcome,
+};
 
 #[derive(Debug, Default)]
 pub(crate) struct Failure {
@@ -41,21 +44,18 @@ impl Failure {
     }
 
     /// A test's outcome; a failure keeps the fixture copy and says where.
-    pub(crate) fn outcome(
-        result: Result<(), Failure>,
-        fixture: Option<tempfile::TempDir>,
-        title: &str,
-    ) -> super::Outcome {
+    pub(crate) fn outcome(result: Result<(), Failure>, fixture: Option<Fixture>) -> Outcome {
         match result {
-            Ok(()) => super::Outcome::Passed,
+            Ok(()) => Outcome::Pass,
             Err(mut failure) => {
                 if let Some(dir) = fixture {
+                    dir.keep_failed();
                     failure.notes.push(format!(
                         "the fixture copy is kept at {}",
-                        dir.keep().display()
+                        dir.path().display()
                     ));
                 }
-                super::Outcome::Failed(failure.render(title))
+                Outcome::fail(failure.into_failure())
             }
         }
     }
@@ -97,109 +97,30 @@ impl Failure {
         self
     }
 
-    /// The whole message under a first line naming the test.
-    pub(crate) fn render(&self, title: &str) -> String {
-        format!("{title}\n{self}")
+    /// The failure in the one layout every check shares (call, expected,
+    /// actual, why, diff, server stderr).
+    pub(crate) fn into_failure(self) -> expect::Failure {
+        let mut evidence = Evidence::new();
+        match self.got.map(|g| *g) {
+            Some(Got::Json(value)) => evidence = evidence.actual(Shown::json("answer", value)),
+            Some(Got::Text(text)) => evidence = evidence.actual(Shown::text("text", text)),
+            None => {}
+        }
+        let why: Vec<String> = self.but.into_iter().chain(self.notes).collect();
+        if !why.is_empty() {
+            evidence = evidence.note(why.join("\n"));
+        }
+        if let Some((expected, actual)) = self.diff.map(|d| *d) {
+            evidence = evidence.diff(expected, actual);
+        }
+        expect::Failure::new(
+            self.called,
+            vec![Miss::new(self.expected, evidence)],
+            *self.output,
+        )
     }
 }
 
 pub(crate) fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
-}
-
-fn indent(text: &str, by: &str) -> String {
-    let mut out = String::new();
-    for (i, line) in text.lines().enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
-        out.push_str(by);
-        out.push_str(line);
-    }
-    if text.is_empty() {
-        out.push_str(by);
-        out.push_str("(empty)");
-    }
-    out
-}
-
-/// A unified line diff, `-` for expected and `+` for actual.
-pub(crate) fn line_diff(expected: &str, actual: &str) -> String {
-    // Both end in a newline, so a one-line value does not read as a change
-    // of its line ending.
-    let expected = format!("{}\n", expected.trim_end_matches('\n'));
-    let actual = format!("{}\n", actual.trim_end_matches('\n'));
-    let diff = similar::TextDiff::from_lines(&expected, &actual);
-    let mut out = String::new();
-    for change in diff.iter_all_changes() {
-        let sign = match change.tag() {
-            similar::ChangeTag::Delete => '-',
-            similar::ChangeTag::Insert => '+',
-            similar::ChangeTag::Equal => ' ',
-        };
-        let line = change.value();
-        let _ = write!(out, "{sign}{}", line.strip_suffix('\n').unwrap_or(line));
-        out.push('\n');
-    }
-    out.trim_end_matches('\n').to_owned()
-}
-
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(called) = &self.called {
-            writeln!(f, "  called:   {called}")?;
-        }
-        write!(f, "  expected: {}", self.expected)?;
-        if let Some(but) = &self.but {
-            write!(f, "\n  but:      {but}")?;
-        }
-        if let Some((expected, actual)) = self.diff.as_deref() {
-            write!(
-                f,
-                "\n  diff (- expected, + actual):\n{}",
-                indent(&line_diff(expected, actual), "    ")
-            )?;
-        }
-        match self.got.as_deref() {
-            Some(Got::Json(value)) => write!(f, "\n  got:\n{}", indent(&pretty(value), "    "))?,
-            Some(Got::Text(text)) => write!(f, "\n  got:\n{}", indent(text, "    "))?,
-            None => {}
-        }
-        for note in &self.notes {
-            write!(f, "\n  note:     {note}")?;
-        }
-        write!(f, "{}", self.output)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn reads_top_down() {
-        let failure = Failure::new("text equal to \"b\" (whitespace trimmed)")
-            .called("tools/call echo {\"message\":\"a\"}")
-            .diff("b", "a")
-            .got_json(json!({"content": [{"type": "text", "text": "a"}]}));
-        assert_eq!(
-            failure.render("t.yaml: `echo` failed"),
-            "t.yaml: `echo` failed
-  called:   tools/call echo {\"message\":\"a\"}
-  expected: text equal to \"b\" (whitespace trimmed)
-  diff (- expected, + actual):
-    -b
-    +a
-  got:
-    {
-      \"content\": [
-        {
-          \"text\": \"a\",
-          \"type\": \"text\"
-        }
-      ]
-    }"
-        );
-    }
 }

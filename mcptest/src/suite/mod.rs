@@ -20,7 +20,7 @@
 //! let suite = Suite::load("tests/evals")?;
 //! let options = RunOptions::new().server(Server::command("my-mcp-server --stdio"));
 //! for result in suite.run(&options).await {
-//!     println!("{}: {:?}", result.name, result.outcome);
+//!     println!("{} {}", result.status(), result.name);
 //! }
 //! # Ok(()) }
 //! ```
@@ -37,6 +37,7 @@ mod mock;
 mod pattern;
 mod run_assertion;
 mod run_cases;
+mod substitute;
 mod yaml;
 
 use std::{
@@ -47,7 +48,10 @@ use std::{
 
 pub use mock::MockServer;
 
-use crate::Server;
+use crate::{
+    Fixture, Server,
+    report::{Location, Outcome, Report, TestResult},
+};
 
 /// A suite file that cannot be used: where, and what was expected.
 ///
@@ -130,7 +134,8 @@ pub struct SuiteTest {
     pub file: String,
     /// Which format the file is in.
     pub format: Format,
-    dir: PathBuf,
+    /// Where it is written: the assertion's block, or the case's document.
+    pub location: Location,
     kind: TestKind,
 }
 
@@ -173,8 +178,7 @@ impl Suite {
         Ok(suite)
     }
 
-    /// Parses one file's text; `file` names it in messages, and relative
-    /// paths in it (`audit_log`) resolve against its directory.
+    /// Parses one file's text; `file` names it in messages.
     pub fn parse(file: &str, text: &str) -> Result<Suite, LoadError> {
         let docs = yaml::parse_documents(file, text)?;
         if docs.is_empty() {
@@ -183,10 +187,6 @@ impl Suite {
                 "the file is empty: expected an mcp-assert assertion or MCP Cases documents",
             ));
         }
-        let dir = Path::new(file)
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
         let format = format_of(&docs);
         let tests = match format {
             Format::McpAssert => {
@@ -199,7 +199,7 @@ impl Suite {
                     name: a.name.clone(),
                     file: file.to_owned(),
                     format,
-                    dir,
+                    location: location(file, a.pos),
                     kind: TestKind::Assertion(Box::new(a)),
                 }]
             }
@@ -212,7 +212,7 @@ impl Suite {
                         .unwrap_or_else(|| format!("case {}", c.number)),
                     file: file.to_owned(),
                     format,
-                    dir: dir.clone(),
+                    location: location(file, c.pos),
                     kind: TestKind::Case(Box::new(c)),
                 })
                 .collect(),
@@ -238,6 +238,33 @@ impl Suite {
         }
         results
     }
+
+    /// Runs every test, one after the other, into a [`Report`] titled
+    /// `title` (`suite tests/evals`), for any of its renderings.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), mcptest::suite::LoadError> {
+    /// use mcptest::{Server, suite::{RunOptions, Suite}};
+    ///
+    /// let options = RunOptions::new().server(Server::command("my-mcp-server --stdio"));
+    /// let report = Suite::load("tests/evals")?.run_report("suite tests/evals", &options).await;
+    /// println!("{report}");
+    /// report.assert_passed();
+    /// # Ok(()) }
+    /// ```
+    pub async fn run_report(&self, title: impl Into<String>, options: &RunOptions) -> Report {
+        let started = Instant::now();
+        let mut report = Report::new(title);
+        for result in self.run(options).await {
+            report.push(result);
+        }
+        report.with_duration(started.elapsed())
+    }
+}
+
+fn location(file: &str, pos: yaml::Pos) -> Location {
+    let narrow = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+    Location::new(file, narrow(pos.line), narrow(pos.column))
 }
 
 fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
@@ -257,12 +284,12 @@ fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 
 impl SuiteTest {
     /// Runs the test: starts the server (a fresh one), does what the file
-    /// says, stops the server.
+    /// says, stops the server. The result is named after the test, grouped
+    /// by its file, and located at its block (or case).
     pub async fn run(&self, options: &RunOptions) -> TestResult {
         let started = Instant::now();
         let cx = TestContext {
             file: &self.file,
-            dir: &self.dir,
             default_server: options.server.clone(),
             fixture: options.fixture.as_deref(),
             timeout: options.timeout,
@@ -271,13 +298,27 @@ impl SuiteTest {
             TestKind::Assertion(a) => run_assertion::run(a, &cx).await,
             TestKind::Case(c) => run_cases::run(c, &cx).await,
         };
-        TestResult {
-            name: self.name.clone(),
-            file: self.file.clone(),
-            outcome,
-            elapsed: started.elapsed(),
-        }
+        TestResult::new(self.name.clone(), outcome)
+            .group(self.file.clone())
+            .location(self.location.clone())
+            .duration(started.elapsed())
     }
+}
+
+/// A failed result as a suite prints it: `file:line:column: `name` failed`,
+/// then the failure in the layout every check shares. `None` unless it failed.
+pub fn failure_message(result: &TestResult, color: bool) -> Option<String> {
+    let failure = result.outcome.failure()?;
+    let place = result
+        .location
+        .as_ref()
+        .map(|l| format!("{l}: "))
+        .unwrap_or_default();
+    Some(format!(
+        "{place}`{}` failed\n{}",
+        result.name,
+        failure.render(color)
+    ))
 }
 
 /// How a suite runs: the server for files that name none, the fixture
@@ -313,7 +354,9 @@ impl RunOptions {
     }
 
     /// A directory copied afresh for each test; `{{fixture}}` stands for the
-    /// copy, and relative `file_*` paths resolve inside it. A copy is removed
+    /// copy (`<temp>/<the directory's name>`). Relative `file_*` and
+    /// `audit_log` paths resolve against the working directory, as in
+    /// mcp-assert: write `{{fixture}}/notes.txt` for a file of the copy. A copy is removed
     /// after a passing test and kept (and named in the message) after a
     /// failing one.
     pub fn fixture(mut self, dir: impl Into<PathBuf>) -> Self {
@@ -329,84 +372,24 @@ impl RunOptions {
     }
 }
 
-/// The outcome of one [`SuiteTest`].
-#[derive(Debug, Clone)]
-pub struct TestResult {
-    /// The test's name.
-    pub name: String,
-    /// Its file.
-    pub file: String,
-    /// Passed, failed (with the full failure message) or skipped.
-    pub outcome: Outcome,
-    /// How long it took.
-    pub elapsed: Duration,
-}
-
-/// Passed, failed or skipped.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
-    /// Every expectation held.
-    Passed,
-    /// The failure message: what was called, expected, came back, and the
-    /// server's stderr.
-    Failed(String),
-    /// The file said to skip it (`skip`, `skip_unless_env`), and why.
-    Skipped(String),
-}
-
-impl Outcome {
-    /// True unless the test failed.
-    pub fn is_ok(&self) -> bool {
-        !matches!(self, Outcome::Failed(_))
-    }
-}
-
 pub(crate) struct TestContext<'a> {
     pub(crate) file: &'a str,
-    pub(crate) dir: &'a Path,
     pub(crate) default_server: Option<Server>,
     pub(crate) fixture: Option<&'a Path>,
     pub(crate) timeout: Option<Duration>,
 }
 
 impl TestContext<'_> {
-    /// A fresh copy of the fixture directory, if there is one.
-    pub(crate) fn copy_fixture(&self) -> Result<Option<tempfile::TempDir>, String> {
+    /// A fresh copy of the fixture directory, if there is one: named like the
+    /// original (`<temp>/fixtures` for `tests/fixtures`), as mcp-assert names it.
+    pub(crate) fn copy_fixture(&self) -> Result<Option<Fixture>, String> {
         let Some(source) = self.fixture else {
             return Ok(None);
         };
-        let copy = tempfile::Builder::new()
-            .prefix("mcptest-fixture-")
-            .tempdir()
-            .map_err(|e| format!("cannot create a directory for the fixture copy: {e}"))?;
-        copy_dir(source, copy.path())
-            .map_err(|e| format!("cannot copy the fixture {}: {e}", source.display()))?;
-        Ok(Some(copy))
+        Fixture::copy_from(source)
+            .map(Some)
+            .map_err(|e| format!("cannot copy the fixture {}: {e}", source.display()))
     }
-
-    /// A path from the file, relative to the file's directory.
-    pub(crate) fn resolve(&self, path: &str) -> PathBuf {
-        let p = PathBuf::from(path);
-        if p.is_relative() { self.dir.join(p) } else { p }
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let kind = entry.file_type()?;
-        let target = to.join(entry.file_name());
-        if kind.is_dir() {
-            std::fs::create_dir(&target)?;
-            copy_dir(&entry.path(), &target)?;
-        } else if kind.is_symlink() {
-            #[cfg(unix)]
-            std::os::unix::fs::symlink(std::fs::read_link(entry.path())?, &target)?;
-        } else {
-            std::fs::copy(entry.path(), &target)?;
-        }
-    }
-    Ok(())
 }
 
 /// What the macro-generated tests call. Not a public API.
@@ -426,42 +409,42 @@ pub mod generated {
     }
 
     /// Runs test `index` of `file` (0 for an mcp-assert file, the document
-    /// for MCP Cases) on a fresh runtime; panics with the failure message.
+    /// for MCP Cases) on a fresh runtime; panics with the failure message
+    /// (the shared layout, under the file:line of the expectation), and
+    /// prints `skipped: <reason>` for a test skipped at run time.
     pub fn run_test(file: &EmbeddedFile, index: usize, options: RunOptions) {
-        if let Outcome::Failed(message) = run_embedded(file, index, options) {
+        let result = run_embedded(file, index, options);
+        if let Some(why) = result.outcome.skip_reason() {
+            eprintln!("skipped: {why}");
+        }
+        if let Some(message) = failure_message(&result, crate::expect::color_enabled()) {
             panic!("{message}");
         }
     }
 
-    /// Like [`run_test`], returning the outcome.
-    pub fn run_embedded(file: &EmbeddedFile, index: usize, options: RunOptions) -> Outcome {
+    /// Like [`run_test`], returning the result.
+    pub fn run_embedded(file: &EmbeddedFile, index: usize, options: RunOptions) -> TestResult {
+        let failed = |outcome: Outcome| {
+            TestResult::new(file.path, outcome).location(Location::file(file.path))
+        };
         let suite = match Suite::parse(file.path, file.text) {
             Ok(suite) => suite,
-            Err(e) => return Outcome::Failed(e.to_string()),
+            Err(e) => return failed(Outcome::error("a suite file that loads", e.to_string())),
         };
         let Some(test) = suite.tests.get(index) else {
-            return Outcome::Failed(format!(
-                "{}: has no test {index}; the file changed since it was compiled, so rebuild",
-                file.path
+            return failed(Outcome::error(
+                format!("test {index} in {}", file.path),
+                "the file changed since it was compiled, so rebuild",
             ));
         };
-        // Relative paths in the file resolve from its real location.
-        let mut test = test.clone();
-        if let Some(dir) = Path::new(file.absolute).parent() {
-            test.dir = dir.to_path_buf();
-        }
         let runtime = match tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
         {
             Ok(rt) => rt,
-            Err(e) => return Outcome::Failed(format!("cannot start a tokio runtime: {e}")),
+            Err(e) => return failed(Outcome::error("a tokio runtime", e.to_string())),
         };
-        let result = runtime.block_on(test.run(&options));
-        if let Outcome::Skipped(why) = &result.outcome {
-            eprintln!("skipped {} ({}): {why}", result.name, file.path);
-        }
-        result.outcome
+        runtime.block_on(test.run(&options))
     }
 
     /// What a `server = ..` option of `suite!` may be: a command line or a

@@ -5,7 +5,7 @@ use std::{collections::BTreeMap, path::Path, time::Duration};
 use serde_json::{Map, Value, json};
 
 use super::{
-    Outcome, TestContext,
+    TestContext,
     assertion::{
         Assertion, Block, CompletionBlock, LoggingBlock, NotificationsBlock, PromptAction,
         PromptsBlock, ResourceAction, ResourcesBlock, ServerSpec, SetupStep, ToolBlock, TraceEntry,
@@ -13,10 +13,11 @@ use super::{
     },
     expect::{self, Context, as_compared},
     failure::Failure,
+    substitute,
 };
 use crate::{
     CompletionRef, Elicitation, McpClient, Roots, Sampling, Server, ToolCall, ToolOutcome,
-    rmcp::model::Root,
+    report::Outcome, rmcp::model::Root,
 };
 
 /// mcp-assert's default per-assertion timeout.
@@ -28,31 +29,33 @@ const NOTIFICATION_WAIT: Duration = Duration::from_secs(2);
 
 pub(crate) async fn run(a: &Assertion, cx: &TestContext<'_>) -> Outcome {
     if a.skip {
-        return Outcome::Skipped("skip: true".into());
+        return Outcome::skip(format!("`skip: true` in {}", cx.file));
     }
     if let Some(var) = &a.skip_unless_env
         && std::env::var_os(var).is_none_or(|v| v.is_empty())
     {
-        return Outcome::Skipped(format!(
+        return Outcome::skip(format!(
             "environment variable {var} is not set (skip_unless_env)"
         ));
     }
-    let title = format!("{}: `{}` failed", cx.file, a.name);
-    if let Block::Trajectory(block) = &a.block {
-        return match trajectory(block, cx) {
-            Ok(()) => Outcome::Passed,
-            Err(f) => Outcome::Failed(f.render(&title)),
-        };
+    if let Some(block) = a.checks_nothing() {
+        return Outcome::error(
+            format!("at least one expectation in `{block}`"),
+            "there is none (no `expect`, or an empty one), so the file would pass whatever the server does",
+        );
     }
-    let timeout = a.timeout.unwrap_or(cx.timeout.unwrap_or(DEFAULT_TIMEOUT));
     let fixture = match cx.copy_fixture() {
         Ok(f) => f,
-        Err(message) => return Outcome::Failed(format!("{title}\n  {message}")),
+        Err(message) => return Outcome::error("a fresh copy of the fixture directory", message),
     };
     let fixture_path = fixture.as_ref().map(|f| f.path().to_path_buf());
+    if let Block::Trajectory(block) = &a.block {
+        return Failure::outcome(trajectory(block, fixture_path.as_deref()), fixture);
+    }
+    let timeout = a.timeout.unwrap_or(cx.timeout.unwrap_or(DEFAULT_TIMEOUT));
     let server = match server(a, cx, fixture_path.as_deref(), timeout) {
         Ok(s) => s,
-        Err(message) => return Outcome::Failed(format!("{title}\n  {message}")),
+        Err(message) => return Outcome::error("a server to run the file against", message),
     };
     // Every wait inside has its own timeout; this bounds the sum of them.
     let guard = timeout * 4 + Duration::from_secs(10);
@@ -66,7 +69,7 @@ pub(crate) async fn run(a: &Assertion, cx: &TestContext<'_>) -> Outcome {
     })
     .await
     .unwrap_or_else(|_| Err(Failure::timed_out("assertion", guard)));
-    Failure::outcome(result, fixture, &title)
+    Failure::outcome(result, fixture)
 }
 
 fn server(
@@ -100,7 +103,7 @@ fn server(
 
 fn default(cx: &TestContext<'_>) -> Result<Server, String> {
     cx.default_server.clone().ok_or_else(|| {
-        "no server: the file names none (no `command` or `url` in `server:`) and the suite gives \
+        "the file names none (no `command` or `url` in `server:`) and the suite gives \
          no default (add it to the file, or `server = ..` to `mcptest::suite!`)"
             .to_owned()
     })
@@ -134,12 +137,17 @@ fn from_spec(
             None => Server::command(&command),
         }
     };
+    // mcp-assert's meaning: `{{fixture}}`, then `$VAR` / `${VAR}` /
+    // `${VAR:-default}`, an unset variable becoming "".
     for (k, v) in &spec.env {
-        server = server.env(k, v);
+        let value = substitute::expand_env(&substitute::fixture(v, fixture), |name| {
+            std::env::var(name).ok()
+        });
+        server = server.env(k, value);
     }
     if !spec.roots.is_empty() {
         let roots = spec.roots.iter().map(|path| {
-            let path = substitute_fixture(path, fixture);
+            let path = substitute::fixture(path, fixture);
             let uri = if path.contains("://") {
                 path.clone()
             } else {
@@ -181,33 +189,11 @@ fn from_spec(
     Ok(server)
 }
 
-fn substitute_fixture(text: &str, fixture: Option<&Path>) -> String {
-    match fixture {
-        Some(dir) => text.replace("{{fixture}}", &dir.to_string_lossy()),
-        None => text.to_owned(),
-    }
-}
-
-/// `{{fixture}}` and `{{captured}}` in every string of `value`.
-fn substitute(value: &Value, fixture: Option<&Path>, vars: &BTreeMap<String, String>) -> Value {
-    match value {
-        Value::String(s) => {
-            let mut s = substitute_fixture(s, fixture);
-            for (name, v) in vars {
-                s = s.replace(&format!("{{{{{name}}}}}", name = name), v);
-            }
-            Value::String(s)
-        }
-        Value::Array(items) => {
-            Value::Array(items.iter().map(|v| substitute(v, fixture, vars)).collect())
-        }
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| (k.clone(), substitute(v, fixture, vars)))
-                .collect::<Map<_, _>>(),
-        ),
-        other => other.clone(),
-    }
+/// A result as JSON text with its keys in the protocol's order (the order
+/// the SDKs send and mcp-assert compares), not sorted: `contains` and
+/// `in_order` on `{"type":"resource",...}` see what the server sent.
+fn as_sent<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
 }
 
 fn describe_call(tool: &str, args: &Value) -> String {
@@ -226,7 +212,7 @@ async fn run_block(
         ..
     }) = &a.block
     {
-        let uri = substitute_fixture(uri, fixture);
+        let uri = substitute::fixture(uri, fixture);
         mcp.subscribe(&uri).await.map_err(|e| {
             Failure::new("resources/subscribe to succeed")
                 .called(format!("resources/subscribe {uri}"))
@@ -261,7 +247,7 @@ async fn setup(
 ) -> Result<BTreeMap<String, String>, Failure> {
     let mut vars = BTreeMap::new();
     for (i, step) in steps.iter().enumerate() {
-        let args = substitute(&step.args, fixture, &vars);
+        let args = substitute::value(&step.args, fixture, &vars);
         let call = mcp.call_tool(&step.tool, args.clone()).await;
         let called = describe_call(&step.tool, &args);
         let (text, _) = answered(&call).map_err(|f| Failure {
@@ -310,7 +296,7 @@ async fn tool(
     fixture: Option<&Path>,
     vars: &BTreeMap<String, String>,
 ) -> Result<(), Failure> {
-    let args = substitute(&block.args, fixture, vars);
+    let args = substitute::value(&block.args, fixture, vars);
     let called = describe_call(&block.tool, &args);
     let mut snapshots = BTreeMap::new();
     for path in &block.expect.file_unchanged {
@@ -344,7 +330,7 @@ fn no_files() -> &'static BTreeMap<String, Option<Vec<u8>>> {
 fn check_text(
     expect: &super::assertion::Expect,
     text: &str,
-    raw: &Value,
+    raw: Option<&Value>,
     called: &str,
     mcp: &McpClient,
     fixture: Option<&Path>,
@@ -356,9 +342,13 @@ fn check_text(
         progress: None,
     };
     expect::check(expect, text, &cx).map_err(|f| {
-        f.called(called)
-            .got_json(raw.clone())
-            .output(mcp.origin().server_output())
+        // Without a separate answer to show, the text itself is what was
+        // checked (a list or completion result, keys in the order sent).
+        let f = match raw {
+            Some(raw) => f.got_json(raw.clone()),
+            None => f.got_text(text),
+        };
+        f.called(called).output(mcp.origin().server_output())
     })
 }
 
@@ -385,11 +375,17 @@ async fn resources(
                         .called(&called)
                         .but(e.to_string())
                 })?;
-            let raw = reply.raw().first().cloned().unwrap_or(Value::Null);
-            check_text(&block.expect, &raw.to_string(), &raw, &called, mcp, fixture)?;
+            check_text(
+                &block.expect,
+                &as_sent(reply.value()),
+                None,
+                &called,
+                mcp,
+                fixture,
+            )?;
         }
         ResourceAction::Read(uri) => {
-            let uri = substitute_fixture(uri, fixture);
+            let uri = substitute::fixture(uri, fixture);
             let called = format!("resources/read {uri}");
             let reply = mcp.read_resource(&uri).await.map_err(|e| {
                 Failure::new("an answer to resources/read")
@@ -422,7 +418,7 @@ async fn resources(
             check_text(
                 &block.expect,
                 &parts.join("\n"),
-                &raw,
+                Some(&raw),
                 &called,
                 mcp,
                 fixture,
@@ -431,7 +427,7 @@ async fn resources(
         ResourceAction::None => {}
     }
     if let (Some(want), Some(uri)) = (block.expect_notification, &block.subscribe) {
-        let uri = substitute_fixture(uri, fixture);
+        let uri = substitute::fixture(uri, fixture);
         let log = mcp.notifications();
         let wait = timeout.min(NOTIFICATION_WAIT);
         if want {
@@ -456,7 +452,7 @@ async fn resources(
         }
     }
     if let Some(uri) = &block.unsubscribe {
-        let uri = substitute_fixture(uri, fixture);
+        let uri = substitute::fixture(uri, fixture);
         mcp.unsubscribe(&uri).await.map_err(|e| {
             Failure::new("resources/unsubscribe to succeed")
                 .called(format!("resources/unsubscribe {uri}"))
@@ -483,17 +479,23 @@ async fn prompts(
                         .called(&called)
                         .but(e.to_string())
                 })?;
-            let raw = reply.raw().first().cloned().unwrap_or(Value::Null);
-            check_text(&block.expect, &raw.to_string(), &raw, &called, mcp, fixture)
+            check_text(
+                &block.expect,
+                &as_sent(reply.value()),
+                None,
+                &called,
+                mcp,
+                fixture,
+            )
         }
         PromptAction::Get { name, arguments } => {
-            let name = substitute(&json!(name), fixture, vars)
+            let name = substitute::value(&json!(name), fixture, vars)
                 .as_str()
                 .unwrap_or_default()
                 .to_owned();
             let args: Map<String, Value> = arguments
                 .iter()
-                .map(|(k, v)| (k.clone(), substitute(&json!(v), fixture, vars)))
+                .map(|(k, v)| (k.clone(), substitute::value(&json!(v), fixture, vars)))
                 .collect();
             let args = Value::Object(args);
             let called = format!("prompts/get {name} {args}");
@@ -511,25 +513,16 @@ async fn prompts(
             {
                 parts.push(d.to_owned());
             }
-            for message in raw
-                .get("messages")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                let content = message.get("content").cloned().unwrap_or(Value::Null);
-                match (
-                    content.get("type").and_then(Value::as_str),
-                    content.get("text").and_then(Value::as_str),
-                ) {
-                    (Some("text"), Some(text)) => parts.push(text.to_owned()),
-                    _ => parts.push(content.to_string()),
+            for message in &reply.value().messages {
+                match message.content.as_text() {
+                    Some(text) => parts.push(text.text.clone()),
+                    None => parts.push(as_sent(&message.content)),
                 }
             }
             check_text(
                 &block.expect,
                 &parts.join("\n"),
-                &raw,
+                Some(&raw),
                 &called,
                 mcp,
                 fixture,
@@ -556,8 +549,14 @@ async fn completion(block: &CompletionBlock, mcp: &McpClient) -> Result<(), Fail
                 .called(&called)
                 .but(e.to_string())
         })?;
-    let raw = reply.raw().first().cloned().unwrap_or(Value::Null);
-    check_text(&block.expect, &raw.to_string(), &raw, &called, mcp, None)
+    check_text(
+        &block.expect,
+        &as_sent(reply.value()),
+        None,
+        &called,
+        mcp,
+        None,
+    )
 }
 
 /// Waits until `count` messages match (at most [`NOTIFICATION_WAIT`]), or
@@ -599,7 +598,7 @@ async fn logging(
     })?;
     let mut called = format!("logging/setLevel {level}");
     if let Some((tool, args)) = &block.tool {
-        let args = substitute(args, fixture, vars);
+        let args = substitute::value(args, fixture, vars);
         called = describe_call(tool, &args);
         let call = mcp.call_tool(tool, args).await;
         answered(&call).map_err(|f| f.called(&called))?;
@@ -659,7 +658,7 @@ async fn notifications(
     fixture: Option<&Path>,
     vars: &BTreeMap<String, String>,
 ) -> Result<(), Failure> {
-    let args = substitute(&block.args, fixture, vars);
+    let args = substitute::value(&block.args, fixture, vars);
     let called = describe_call(&block.tool, &args);
     let call = mcp.call_tool(&block.tool, args).await;
     answered(&call).map_err(|f| f.called(&called))?;
@@ -743,11 +742,29 @@ async fn notifications(
     Ok(())
 }
 
-fn trajectory(block: &TrajectoryBlock, cx: &TestContext<'_>) -> Result<(), Failure> {
+fn trajectory(block: &TrajectoryBlock, fixture: Option<&Path>) -> Result<(), Failure> {
     let trace = match &block.trace {
         TraceSource::Inline(entries) => entries.clone(),
-        TraceSource::AuditLog(path) => audit_log(&cx.resolve(path))?,
+        // A relative path resolves against the working directory of the run,
+        // as mcp-assert resolves it.
+        TraceSource::AuditLog(path) => {
+            let path = substitute::fixture(path, fixture);
+            let trace = audit_log(Path::new(&path))?;
+            if trace.is_empty() {
+                return Err(Failure::new(format!(
+                    "tool calls in the audit log {path} (a trajectory checks them)"
+                ))
+                .but("it has none: every line is blank or names no `tool`, so nothing would be checked"));
+            }
+            trace
+        }
     };
+    if trace.is_empty() {
+        return Err(
+            Failure::new("tool calls in `trace` (a trajectory checks them)")
+                .but("the trace is empty, so nothing would be checked"),
+        );
+    }
     let names = || {
         format!(
             "[{}]",
@@ -860,4 +877,24 @@ fn audit_log(path: &Path) -> Result<Vec<TraceEntry>, Failure> {
         }
     }
     Ok(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rmcp::model::{CompleteResult, CompletionInfo, ListResourcesResult, Resource};
+
+    #[test]
+    fn results_compared_as_json_keep_the_protocol_key_order() {
+        let list =
+            ListResourcesResult::with_all_items(vec![Resource::new("fixture://a", "a-name")]);
+        let text = as_sent(&list);
+        assert!(
+            text.find("\"uri\"").unwrap() < text.find("\"name\"").unwrap(),
+            "{text}"
+        );
+        let completion = CompleteResult::new(CompletionInfo::new(vec!["x".into()]).unwrap());
+        let text = as_sent(&completion);
+        assert!(text.contains("\"completion\":{\"values\""), "{text}");
+    }
 }

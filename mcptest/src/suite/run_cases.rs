@@ -6,34 +6,28 @@ use std::{collections::VecDeque, time::Duration};
 use serde_json::Value;
 
 use super::{
-    Outcome, TestContext,
+    TestContext,
     cases::{Case, Step},
     failure::{Failure, pretty},
     pattern::Pattern,
 };
-use crate::{DEFAULT_PROTOCOL_VERSION, Error, RawConnection};
+use crate::{DEFAULT_PROTOCOL_VERSION, Error, RawConnection, report::Outcome};
 
 /// How long each `out` is waited for unless `_timeout` says otherwise.
 const DEFAULT_WAIT: Duration = Duration::from_secs(10);
 
 pub(crate) async fn run(case: &Case, cx: &TestContext<'_>) -> Outcome {
-    let title = format!(
-        "{}:{}:{}: {} failed",
-        cx.file,
-        case.pos.line,
-        case.pos.column,
-        case.title()
-    );
     let wait = case.timeout.or(cx.timeout).unwrap_or(DEFAULT_WAIT);
     let fixture = match cx.copy_fixture() {
         Ok(f) => f,
-        Err(message) => return Outcome::Failed(format!("{title}\n  {message}")),
+        Err(message) => return Outcome::error("a fresh copy of the fixture directory", message),
     };
     let Some(mut server) = cx.default_server.clone() else {
-        return Outcome::Failed(format!(
-            "{title}\n  no server: an MCP Cases file names none, so the suite must give one \
-             (`server = ..` in `mcptest::suite!`, or `RunOptions::server`)"
-        ));
+        return Outcome::error(
+            "a server to run the case against",
+            "an MCP Cases file names none, so the suite must give one \
+             (`server = ..` in `mcptest::suite!`, or `RunOptions::server`)",
+        );
     };
     server = server.connect_timeout(wait);
     if let Some(dir) = &fixture {
@@ -57,7 +51,7 @@ pub(crate) async fn run(case: &Case, cx: &TestContext<'_>) -> Outcome {
     })
     .await
     .unwrap_or_else(|_| Err(Failure::timed_out("case", guard)));
-    Failure::outcome(result, fixture, &title)
+    Failure::outcome(result, fixture)
 }
 
 /// What arrived and was not yet matched by an `out`.

@@ -7,7 +7,8 @@ use std::path::Path;
 
 use mcptest::{
     Server,
-    suite::{Format, Outcome, RunOptions, Suite},
+    report::{Outcome, Status},
+    suite::{Format, RunOptions, Suite, failure_message},
 };
 
 const EVERYTHING: &str = env!("CARGO_BIN_EXE_fixture-everything");
@@ -18,16 +19,22 @@ fn options() -> RunOptions {
         .fixture("suites/fixtures")
 }
 
-/// The fixture copy's path differs from run to run: `[fixture]` stands for it.
+/// The fixture copy's path (`<temp>/mcptest-XXXX/fixtures`) differs from
+/// run to run: `[fixture]` stands for it.
 fn normalize(text: &str) -> String {
     let mut out = text.to_owned();
-    while let Some(at) = out.find("/mcptest-fixture-") {
+    while let Some(at) = out.find("/mcptest-") {
         let start = out[..at].rfind([' ', '"', '(', '\n']).map_or(0, |s| s + 1);
         let rest = &out[at + 1..];
-        let end = at + 1 + rest.find(['/', ' ', '"', ')', '\n']).unwrap_or(rest.len());
+        let root_end = at + 1 + rest.find(['/', ' ', '"', ')', '\n']).unwrap_or(rest.len());
+        let copy_end = if out[root_end..].starts_with("/fixtures") {
+            root_end + "/fixtures".len()
+        } else {
+            root_end
+        };
         // A failing test keeps its fixture copy for inspection; these fail on purpose.
-        let _ = std::fs::remove_dir_all(&out[start..end]);
-        out.replace_range(start..end, "[fixture]");
+        let _ = std::fs::remove_dir_all(&out[start..root_end]);
+        out.replace_range(start..copy_end, "[fixture]");
     }
     out
 }
@@ -35,25 +42,28 @@ fn normalize(text: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_failing_file_fails_with_its_pinned_message() {
     let suite = Suite::load("suites/fail").expect("the failing corpus loads");
-    assert_eq!(suite.tests().len(), 44);
+    assert_eq!(suite.tests().len(), 52);
     let results = suite.run(&options()).await;
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path("../../suites/fail/snapshots");
     settings.set_prepend_module_to_snapshot(false);
     settings.bind(|| {
         for result in &results {
-            let Outcome::Failed(message) = &result.outcome else {
+            let Some(message) = failure_message(result, false) else {
                 panic!(
                     "{} ({}) should fail, but: {:?}",
-                    result.name, result.file, result.outcome
+                    result.name,
+                    result.location.as_ref().unwrap(),
+                    result.outcome
                 );
             };
-            let name = Path::new(&result.file)
+            let file = &result.location.as_ref().unwrap().file;
+            let name = Path::new(file)
                 .file_stem()
                 .unwrap()
                 .to_string_lossy()
                 .into_owned();
-            insta::assert_snapshot!(name, normalize(message));
+            insta::assert_snapshot!(name, normalize(&message));
         }
     });
 }
@@ -108,6 +118,10 @@ fn broken_files_are_refused_with_file_line_column_and_what_was_expected() {
         (
             "no_block",
             "suites/invalid/no_block.yaml:1:1: an mcp-assert file needs one block saying what to check; expected one of: assert, assert_resources, assert_prompts, assert_completion, assert_sampling, assert_logging, assert_notifications, trajectory",
+        ),
+        (
+            "skip_not_bool",
+            "suites/invalid/skip_not_bool.yaml:2:7: expected `skip` to be true or false, found a string",
         ),
         (
             "sse_transport",
@@ -216,19 +230,16 @@ async fn a_directory_runs_through_the_runtime_api() {
         .iter()
         .filter(|t| t.format == Format::McpCases)
         .count();
-    assert_eq!((assert_files, cases), (29, 8));
+    assert_eq!((assert_files, cases), (35, 8));
     let results = suite.run(&options()).await;
     let failed: Vec<String> = results
         .iter()
-        .filter_map(|r| match &r.outcome {
-            Outcome::Failed(m) => Some(m.clone()),
-            _ => None,
-        })
+        .filter_map(|r| failure_message(r, false))
         .collect();
     assert!(failed.is_empty(), "{}", failed.join("\n\n"));
     let skipped: Vec<&str> = results
         .iter()
-        .filter(|r| matches!(r.outcome, Outcome::Skipped(_)))
+        .filter(|r| r.status() == Status::Skip)
         .map(|r| r.name.as_str())
         .collect();
     assert_eq!(skipped, ["skipped on purpose", "needs a token"]);
@@ -236,12 +247,32 @@ async fn a_directory_runs_through_the_runtime_api() {
 
 #[tokio::test]
 async fn a_file_without_a_server_and_no_default_says_how_to_give_one() {
-    let suite = Suite::parse("x.yaml", "assert: {tool: echo}\n").unwrap();
+    let suite = Suite::parse(
+        "x.yaml",
+        "assert: {tool: echo, expect: {not_error: true}}\n",
+    )
+    .unwrap();
     let result = suite.run(&RunOptions::new()).await.remove(0);
     assert_eq!(
-        result.outcome,
-        Outcome::Failed(
-            "x.yaml: `x` failed\n  no server: the file names none (no `command` or `url` in `server:`) and the suite gives no default (add it to the file, or `server = ..` to `mcptest::suite!`)".into()
-        )
+        failure_message(&result, false).unwrap(),
+        "x.yaml:1:1: `x` failed\n\
+         expected: a server to run the file against\n\
+         why:      the file names none (no `command` or `url` in `server:`) and the suite gives no default (add it to the file, or `server = ..` to `mcptest::suite!`)"
     );
+    assert!(matches!(result.outcome, Outcome::Fail(_)));
+}
+
+/// A suite runs into the shared report model, ready for any rendering.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_suite_runs_into_a_report() {
+    let suite = Suite::load("suites/pass/echo_text_checks.yaml").unwrap();
+    let report = suite.run_report("suite echo", &options()).await;
+    report.assert_passed();
+    assert_eq!(report.counts().passed, 1);
+    let result = &report.results[0];
+    assert_eq!(
+        result.group.as_deref(),
+        Some("suites/pass/echo_text_checks.yaml")
+    );
+    assert!(result.location.as_ref().unwrap().line > 0);
 }
