@@ -10,7 +10,6 @@ mod lint;
 mod mock;
 mod output;
 mod paths;
-mod report;
 mod run;
 mod trials;
 

@@ -22,7 +22,7 @@ use crate::{
     args::RunArgs,
     baseline::Baseline,
     output::{self, Palette},
-    paths, report, trials,
+    paths, trials,
 };
 
 pub fn run(args: RunArgs) -> Exit {
@@ -214,7 +214,7 @@ async fn run_tests(
             // A panic in one test is that test's failure, not a hole in
             // the report.
             let result = match AssertUnwindSafe(test.run(options)).catch_unwind().await {
-                Ok(result) => report::from_suite(result),
+                Ok(result) => result,
                 Err(panic) => TestResult::new(
                     test.name.clone(),
                     Outcome::error(

@@ -198,7 +198,7 @@ mod run {
         assert_eq!(out.code, Some(1), "{out:?}");
         assert!(out.stdout.contains("FAIL  adds wrong ("), "{out:?}");
         assert!(
-            out.stdout.contains("FAIL adds wrong (suite/bad.yaml)"),
+            out.stdout.contains("FAIL adds wrong (suite/bad.yaml:2:1)"),
             "{out:?}"
         );
         assert!(out.stdout.contains("text containing \"6\""), "{out:?}");
@@ -230,7 +230,7 @@ assert:
   args: {a: 2, b: 3}
   expect:
     file_contains:
-      \"hello.txt\": \"Hello\"
+      \"{{fixture}}/hello.txt\": \"Hello\"
 ",
             ),
         ]);
@@ -379,7 +379,7 @@ mod reports {
                 .1
                 .as_deref()
                 .unwrap()
-                .starts_with("expected every expectation"),
+                .starts_with("expected text containing \"6\" (contains): it is not there"),
             "{cases:?}"
         );
         let attr = |k: &str| suite.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
@@ -438,7 +438,7 @@ mod reports {
         let annotations: Vec<&str> = out.stdout.lines().filter(|l| l.starts_with("::")).collect();
         assert_eq!(annotations.len(), 1, "{out:?}");
         assert!(
-            annotations[0].starts_with("::error file=suite/bad.yaml,title=adds wrong::"),
+            annotations[0].starts_with("::error file=suite/bad.yaml,line=2,col=1,title=adds wrong::"),
             "{out:?}"
         );
         let written = std::fs::read_to_string(&summary).unwrap();

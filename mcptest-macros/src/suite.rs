@@ -563,8 +563,7 @@ mod tests {
             ("skips/off.yaml", "skip: true\nassert: {tool: echo}\n"),
             ("skips/on.yaml", "skip: false\nassert: {tool: echo}\n"),
         ]);
-        let out = expand_str(&dir, r#""skips""#).unwrap();
-        let _ = std::fs::remove_dir_all(&dir);
+        let out = expand_str(dir.path(), r#""skips""#).unwrap();
         assert_eq!(out.matches("# [ignore").count(), 1, "{out}");
         assert!(
             out.contains(r#"# [ignore = "skip: true in skips/off.yaml"] fn off"#),

@@ -289,6 +289,7 @@ impl SuiteTest {
     pub async fn run(&self, options: &RunOptions) -> TestResult {
         let started = Instant::now();
         let cx = TestContext {
+            name: &self.name,
             file: &self.file,
             default_server: options.server.clone(),
             fixture: options.fixture.as_deref(),
@@ -373,6 +374,8 @@ impl RunOptions {
 }
 
 pub(crate) struct TestContext<'a> {
+    /// The test's name, for messages about it (a kept fixture copy).
+    pub(crate) name: &'a str,
     pub(crate) file: &'a str,
     pub(crate) default_server: Option<Server>,
     pub(crate) fixture: Option<&'a Path>,
@@ -386,7 +389,7 @@ impl TestContext<'_> {
         let Some(source) = self.fixture else {
             return Ok(None);
         };
-        Fixture::copy_from(source)
+        Fixture::create(Some(source), Some(self.name))
             .map(Some)
             .map_err(|e| format!("cannot copy the fixture {}: {e}", source.display()))
     }
