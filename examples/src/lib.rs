@@ -388,3 +388,10 @@ impl ServerHandler for Notes {
         .into())
     }
 }
+
+/// The README's code blocks, compiled (and, where they can, run) as this
+/// crate's doctests by `cargo test`, so that the README cannot drift from
+/// the API. Its YAML blocks are loaded by `tests/suite.rs`.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
