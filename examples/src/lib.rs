@@ -1,11 +1,22 @@
-//! `notes`: a small MCP server kept in memory, written with rmcp — the server
-//! whose tests (in `tests/`) show what testing with mcptest looks like.
+//! `notes`: a small MCP server written with rmcp — the server whose tests
+//! (in `tests/`, one file per mcptest capability) show what testing with
+//! mcptest looks like.
 //!
-//! Tools: `add_note`, `get_note`, `list_notes`, `search`, `delete_note`.
+//! Tools: `add_note`, `get_note`, `list_notes`, `search`, `delete_note`, and
+//! three that ask the client something: `summarize_note` (sampling),
+//! `shared_folders` (roots) and `delete_all` (elicitation, to confirm).
 //! Resources: every note as `note://<title>`. Prompt: `summarize`.
+//!
+//! Notes live in memory, or, with [`Notes::in_dir`] (`notes-server --dir DIR`),
+//! in `DIR/<title>.txt`, so that tests can give it a fixture directory.
+
+// rmcp marks sampling and roots deprecated (SEP-2577), but every protocol
+// revision clients speak today has them, so the example server uses them.
+#![allow(deprecated)]
 
 use std::{
     collections::BTreeMap,
+    path::{Path, PathBuf},
     sync::{Arc, Mutex},
 };
 
@@ -13,10 +24,12 @@ use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     handler::server::{router::tool::ToolRouter, wrapper::Parameters},
     model::{
-        CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
-        ListPromptsResult, ListResourcesResult, PaginatedRequestParams, Prompt, PromptArgument,
-        PromptMessage, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-        Resource, ResourceContents, Role, ServerCapabilities, ServerConfig,
+        CallToolResult, ClientResult, ContentBlock, CreateMessageRequestParams, ElicitRequest,
+        ElicitRequestParams, ElicitationAction, ElicitationSchema, GetPromptRequestParams,
+        GetPromptResponse, GetPromptResult, ListPromptsResult, ListResourcesResult,
+        PaginatedRequestParams, Prompt, PromptArgument, PromptMessage, ReadResourceRequestParams,
+        ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, Role,
+        SamplingMessage, ServerCapabilities, ServerConfig, ServerRequest,
     },
     service::RequestContext,
     tool, tool_handler, tool_router,
@@ -28,6 +41,8 @@ use serde::Deserialize;
 #[derive(Clone)]
 pub struct Notes {
     notes: Arc<Mutex<BTreeMap<String, String>>>,
+    /// Where each note is also written as `<title>.txt`, if anywhere.
+    dir: Option<PathBuf>,
     tool_router: ToolRouter<Notes>,
 }
 
@@ -68,28 +83,81 @@ fn failure(text: impl Into<String>) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(text)])
 }
 
+/// What a failed request to the client said, for the tool's error text.
+fn peer_error(error: rmcp::ServiceError) -> String {
+    match error {
+        rmcp::ServiceError::McpError(error) => error.message.into_owned(),
+        other => other.to_string(),
+    }
+}
+
+/// A title names a file in the notes directory, so it must not leave it.
+fn valid_title(title: &str) -> Result<(), String> {
+    if title.trim().is_empty() {
+        Err("a note needs a title".into())
+    } else if title.contains(['/', '\\']) || title.starts_with('.') {
+        Err(format!(
+            "a title cannot contain a slash or start with a dot: {title:?}"
+        ))
+    } else {
+        Ok(())
+    }
+}
+
 #[tool_router]
 impl Notes {
-    /// A server with no notes.
+    /// A server with no notes, kept in memory.
     pub fn new() -> Self {
         Notes {
             notes: Arc::default(),
+            dir: None,
             tool_router: Self::tool_router(),
         }
+    }
+
+    /// A server whose notes are the `*.txt` files of `dir` (the file stem
+    /// is the title); added and deleted notes are written there too.
+    pub fn in_dir(dir: impl Into<PathBuf>) -> std::io::Result<Self> {
+        let dir = dir.into();
+        let mut notes = BTreeMap::new();
+        for entry in std::fs::read_dir(&dir)? {
+            let path = entry?.path();
+            if path.extension().is_some_and(|e| e == "txt")
+                && let Some(title) = path.file_stem().and_then(|s| s.to_str())
+            {
+                notes.insert(title.to_owned(), std::fs::read_to_string(&path)?);
+            }
+        }
+        Ok(Notes {
+            notes: Arc::new(Mutex::new(notes)),
+            dir: Some(dir),
+            tool_router: Self::tool_router(),
+        })
     }
 
     fn notes(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, String>> {
         self.notes.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    fn file(&self, title: &str) -> Option<PathBuf> {
+        self.dir
+            .as_deref()
+            .map(|dir: &Path| dir.join(format!("{title}.txt")))
+    }
+
     #[tool(description = "Stores a note under a unique title.")]
     fn add_note(&self, Parameters(note): Parameters<NewNote>) -> CallToolResult {
-        if note.title.trim().is_empty() {
-            return failure("a note needs a title");
+        if let Err(why) = valid_title(&note.title) {
+            return failure(why);
         }
         let mut notes = self.notes();
         if notes.contains_key(&note.title) {
             return failure(format!("a note titled {:?} already exists", note.title));
+        }
+        if let Some(file) = self.file(&note.title)
+            && let Err(e) = std::fs::write(&file, &note.body)
+        {
+            return failure(format!("cannot write {}: {e}", file.display()));
         }
         notes.insert(note.title.clone(), note.body);
         text(format!("saved {:?}", note.title))
@@ -126,8 +194,103 @@ impl Notes {
     #[tool(description = "Deletes the note with this title.")]
     fn delete_note(&self, Parameters(Title { title }): Parameters<Title>) -> CallToolResult {
         match self.notes().remove(&title) {
-            Some(_) => text(format!("deleted {title:?}")),
+            Some(_) => {
+                self.remove_file(&title);
+                text(format!("deleted {title:?}"))
+            }
             None => failure(format!("no note titled {title:?}")),
+        }
+    }
+
+    #[tool(description = "Asks the client's model (sampling) for a one-line summary of a note.")]
+    async fn summarize_note(
+        &self,
+        Parameters(Title { title }): Parameters<Title>,
+        context: RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let Some(body) = self.notes().get(&title).cloned() else {
+            return failure(format!("no note titled {title:?}"));
+        };
+        let request = CreateMessageRequestParams::new(
+            vec![SamplingMessage::user_text(format!(
+                "Summarize this note in one line:\n\n{body}"
+            ))],
+            100,
+        );
+        match context.peer.create_message(request).await {
+            Ok(reply) => {
+                let summary: String = reply
+                    .message
+                    .content
+                    .iter()
+                    .filter_map(|block| block.as_text())
+                    .map(|block| block.text.as_str())
+                    .collect();
+                text(format!("{title}: {summary}"))
+            }
+            Err(error) => failure(format!(
+                "the client could not sample: {}",
+                peer_error(error)
+            )),
+        }
+    }
+
+    #[tool(description = "Lists the folders the client shares (its roots), one URI per line.")]
+    async fn shared_folders(&self, context: RequestContext<RoleServer>) -> CallToolResult {
+        match context.peer.list_roots().await {
+            Ok(reply) => {
+                let uris: Vec<&str> = reply.roots.iter().map(|root| root.uri.as_str()).collect();
+                text(uris.join("\n"))
+            }
+            Err(error) => failure(format!("the client has no roots: {}", peer_error(error))),
+        }
+    }
+
+    #[tool(description = "Deletes every note, once the user confirms (elicitation).")]
+    async fn delete_all(&self, context: RequestContext<RoleServer>) -> CallToolResult {
+        let count = self.notes().len();
+        let schema = match ElicitationSchema::builder()
+            .required_bool("confirm")
+            .build()
+        {
+            Ok(schema) => schema,
+            Err(e) => return failure(format!("cannot build the form: {e}")),
+        };
+        let params = ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message: format!("Delete all {count} notes?"),
+            requested_schema: schema,
+        };
+        // A form needs nothing but the raw request (rmcp's `create_elicitation`
+        // needs its `elicitation` feature, which adds a URL parser).
+        let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
+        let confirmed = match context.peer.send_request(request).await {
+            Ok(ClientResult::ElicitResult(reply)) => {
+                reply.action == ElicitationAction::Accept
+                    && reply
+                        .content
+                        .as_ref()
+                        .and_then(|c| c.get("confirm"))
+                        .and_then(serde_json::Value::as_bool)
+                        == Some(true)
+            }
+            Ok(_) => return failure("the client answered elicitation/create with another result"),
+            Err(error) => return failure(format!("could not ask: {}", peer_error(error))),
+        };
+        if !confirmed {
+            return text(format!("kept {count} notes"));
+        }
+        let titles: Vec<String> = std::mem::take(&mut *self.notes()).into_keys().collect();
+        for title in &titles {
+            self.remove_file(title);
+        }
+        text(format!("deleted {count} notes"))
+    }
+
+    fn remove_file(&self, title: &str) {
+        if let Some(file) = self.file(title) {
+            // Already gone is as good as removed.
+            let _ = std::fs::remove_file(file);
         }
     }
 }
@@ -225,3 +388,10 @@ impl ServerHandler for Notes {
         .into())
     }
 }
+
+/// The README's code blocks, compiled (and, where they can, run) as this
+/// crate's doctests by `cargo test`, so that the README cannot drift from
+/// the API. Its YAML blocks are loaded by `tests/suite.rs`.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

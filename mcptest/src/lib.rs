@@ -91,7 +91,30 @@ pub use rmcp;
 #[doc = include_str!("mcp_test.md")]
 pub use mcptest_macros::mcp_test;
 
+/// pretty_assertions' `assert_eq!` and `assert_ne!`: the same syntax as
+/// std's, but a mismatch prints a line-by-line diff of the two values'
+/// pretty `Debug` forms — handy for a result's JSON.
+///
+/// They are imported by name, next to the prelude, because no glob import
+/// can bring them: a macro from a glob import that has the name of one of
+/// std's is ambiguous (E0659) wherever it is used. A named import shadows
+/// std's cleanly:
+///
+/// ```should_panic
+/// use mcptest::prelude::*;
+/// use mcptest::{assert_eq, assert_ne};
+///
+/// let reply = json!({"city": "Paris", "conditions": "sunny"});
+/// assert_ne!(reply, json!({}));
+/// // panics with a diff: `<` the left value, `>` the right one
+/// assert_eq!(reply, json!({"city": "Paris", "conditions": "rain"}));
+/// ```
+pub use pretty_assertions::{assert_eq, assert_ne};
+
 /// Everything a test file needs: `use mcptest::prelude::*;`
+///
+/// It leaves std's `assert_eq!` alone; for assertions that print a diff,
+/// add `use mcptest::{assert_eq, assert_ne};` (see [`assert_eq`]).
 pub mod prelude {
     pub use crate::{
         CompletionRef, Elicitation, Error, ListKind, LogLevel, McpClient, Notifications, Roots,

@@ -2,7 +2,7 @@
 //! conformance runs, audits and fuzz runs, and every way of showing it.
 //!
 //! A [`Report`] is a list of [`TestResult`]s, each with an [`Outcome`]: it
-//! passed, it failed with a [`Failure`](crate::expect::Failure) (the same
+//! passed, it failed with a [`Failure`] (the same
 //! failure layout a fluent check prints: what was called, what was expected,
 //! what came back, the server's stderr), it warned (a broken SHOULD rule:
 //! shown, but the run still passes), or it was skipped with the reason.
@@ -22,7 +22,7 @@
 //! ```
 //!
 //! Renderings: [`Display`](std::fmt::Display) for a terminal,
-//! [`to_json`](Report::to_json), [`to_junit`](Report::to_junit) (JUnit XML,
+//! [`to_json`](Report::to_json), `to_junit` (JUnit XML,
 //! with the `junit` feature), [`to_markdown`](Report::to_markdown) (a GitHub
 //! step summary) and [`badge`](Report::badge) (a shields.io endpoint).
 
