@@ -103,7 +103,19 @@ impl Fixture {
     /// Makes the copy for the test called `test` (its path, for names and messages).
     pub(crate) fn create(source: Option<&Path>, test: Option<&str>) -> io::Result<Fixture> {
         let prefix = match test.and_then(|t| t.rsplit("::").next()) {
-            Some(name) => format!("mcptest-{}-", name.chars().take(40).collect::<String>()),
+            // Any name (a suite test's may hold spaces, slashes, braces)
+            // becomes a safe file name part.
+            Some(name) => format!(
+                "mcptest-{}-",
+                name.chars()
+                    .take(40)
+                    .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                        c
+                    } else {
+                        '_'
+                    })
+                    .collect::<String>()
+            ),
             None => "mcptest-".to_owned(),
         };
         let dir = tempfile::Builder::new()
