@@ -30,7 +30,7 @@
 
 mod assertion;
 mod cases;
-mod expect;
+mod checks;
 mod failure;
 mod fields;
 mod load;
