@@ -56,6 +56,9 @@ impl<'a, C: Check<Answer<'a>>> Check<Answer<'a>> for Keyed<C> {
     fn describe(&self) -> String {
         format!("{} ({})", self.check.describe(), self.key)
     }
+    fn describe_negated(&self) -> String {
+        format!("{} ({})", self.check.describe_negated(), self.key)
+    }
     fn evaluate(&self, subject: &Answer<'a>) -> Verdict {
         self.check.evaluate(subject)
     }
