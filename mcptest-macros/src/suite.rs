@@ -152,6 +152,11 @@ fn expand_in(manifest: &Path, args: Args) -> syn::Result<TokenStream> {
         let relative = file.strip_prefix(&base).unwrap_or(file).with_extension("");
         let stem = sanitize(&relative.to_string_lossy());
         let is_cases = docs.len() > 1 || docs.iter().any(|d| d.is_cases());
+        let format = if is_cases {
+            quote!(::mcptest::__private::suite::Format::McpCases)
+        } else {
+            quote!(::mcptest::__private::suite::Format::McpAssert)
+        };
         if is_cases {
             for (index, doc) in docs.iter().enumerate() {
                 let case = match &doc.case {
@@ -179,6 +184,7 @@ fn expand_in(manifest: &Path, args: Args) -> syn::Result<TokenStream> {
                 path: #shown,
                 absolute: #absolute,
                 text: include_str!(#absolute),
+                format: #format,
             }
         });
     }

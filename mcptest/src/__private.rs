@@ -215,7 +215,7 @@ pub fn run<Args, B>(
 #[cfg(feature = "suite")]
 pub mod suite {
     pub use crate::suite::{
-        RunOptions, failure_message,
+        Format, RunOptions, failure_message,
         generated::{EmbeddedFile, IntoServer, run_embedded, run_test},
     };
     pub use std::time::Duration;

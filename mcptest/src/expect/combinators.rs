@@ -7,7 +7,9 @@ use super::{Check, Evidence, Failure, Subject, Verdict};
 #[derive(Debug, Clone)]
 pub struct Not<C>(C);
 
-/// Passes when `check` fails, and fails when it passes.
+/// Passes when `check` fails, and fails when it passes. It reads as the
+/// negation (`text does not contain "error"`) and keeps what the check saw
+/// (the text, where a needle was found), leaving out only an equality diff.
 ///
 /// ```
 /// # use mcptest::{ToolCall, ToolOutcome, rmcp::model::{CallToolResult, ContentBlock}};
@@ -32,7 +34,11 @@ pub fn not<C>(check: C) -> Not<C> {
 
 impl<S: ?Sized, C: Check<S>> Check<S> for Not<C> {
     fn describe(&self) -> String {
-        format!("not ({})", self.0.describe())
+        self.0.describe_negated()
+    }
+
+    fn describe_negated(&self) -> String {
+        self.0.describe()
     }
 
     fn evaluate(&self, subject: &S) -> Verdict {
@@ -294,4 +300,57 @@ fn render_failures(failures: &[Failure], color: bool) -> String {
         out.push_str(&failure.render(color));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expect::{self, samples::echo_call};
+
+    #[test]
+    fn not_reads_as_the_negation_and_keeps_the_evidence() {
+        let call = echo_call("all good");
+        let failure = call.check(not(expect::text_contains("good"))).unwrap_err();
+        let [miss] = failure.misses() else {
+            panic!("{failure}")
+        };
+        assert_eq!(miss.expected(), r#"text does not contain "good""#);
+        assert_eq!(miss.evidence().explanation(), Some("found at byte 4"));
+        assert!(miss.evidence().shown().is_some());
+        let cases: [(Box<dyn Check<crate::ToolCall>>, &str); 5] = [
+            (
+                Box::new(not(expect::text_eq("x"))),
+                r#"text does not equal "x""#,
+            ),
+            (
+                Box::new(not(expect::text_not_contains("x"))),
+                r#"text contains "x""#,
+            ),
+            (
+                Box::new(not(expect::text_matches("x+"))),
+                "text does not match /x+/",
+            ),
+            (
+                Box::new(not(expect::success())),
+                "the tool does not succeed",
+            ),
+            (
+                Box::new(not(not(expect::text_contains("x")))),
+                r#"text contains "x""#,
+            ),
+        ];
+        for (check, words) in cases {
+            assert_eq!(check.describe(), words);
+        }
+        // A check without words of its own for the negation says `not (..)`.
+        assert_eq!(
+            not(expect::duration_under(std::time::Duration::from_secs(1))).describe(),
+            format!(
+                "not ({})",
+                Check::<crate::ToolCall>::describe(&expect::duration_under(
+                    std::time::Duration::from_secs(1)
+                ))
+            )
+        );
+    }
 }

@@ -119,6 +119,9 @@ impl Check<ToolCall> for FileContains {
     fn describe(&self) -> String {
         format!("file {} contains {}", self.path, quoted(&self.text))
     }
+    fn describe_negated(&self) -> String {
+        format!("file {} does not contain {}", self.path, quoted(&self.text))
+    }
     fn evaluate(&self, call: &ToolCall) -> Verdict {
         match read_in(call, &self.path) {
             Ok(state) => {
@@ -166,6 +169,9 @@ pub fn file_not_contains(path: &str, text: &str) -> FileNotContains {
 impl Check<ToolCall> for FileNotContains {
     fn describe(&self) -> String {
         format!("file {} does not contain {}", self.path, quoted(&self.text))
+    }
+    fn describe_negated(&self) -> String {
+        format!("file {} contains {}", self.path, quoted(&self.text))
     }
     fn evaluate(&self, call: &ToolCall) -> Verdict {
         match read_in(call, &self.path) {
@@ -216,6 +222,9 @@ pub fn file_not_exists(path: &str) -> FileNotExists {
 impl Check<ToolCall> for FileNotExists {
     fn describe(&self) -> String {
         format!("file {} does not exist", self.path)
+    }
+    fn describe_negated(&self) -> String {
+        format!("file {} exists", self.path)
     }
     fn evaluate(&self, call: &ToolCall) -> Verdict {
         let Some(dir) = call.fixture_dir() else {

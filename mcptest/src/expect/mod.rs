@@ -141,6 +141,11 @@ pub trait Check<S: ?Sized> {
     fn describe(&self) -> String;
     /// Judges `subject`: whether the expectation holds, and what was seen.
     fn evaluate(&self, subject: &S) -> Verdict;
+    /// The opposite expectation in words, for [`not`]: `text does not
+    /// contain "Paris"`. By default `not (<describe>)`.
+    fn describe_negated(&self) -> String {
+        format!("not ({})", self.describe())
+    }
 }
 
 impl<S: ?Sized, C: Check<S> + ?Sized> Check<S> for &C {
@@ -150,6 +155,9 @@ impl<S: ?Sized, C: Check<S> + ?Sized> Check<S> for &C {
     fn evaluate(&self, subject: &S) -> Verdict {
         (**self).evaluate(subject)
     }
+    fn describe_negated(&self) -> String {
+        (**self).describe_negated()
+    }
 }
 
 impl<S: ?Sized, C: Check<S> + ?Sized> Check<S> for Box<C> {
@@ -158,6 +166,9 @@ impl<S: ?Sized, C: Check<S> + ?Sized> Check<S> for Box<C> {
     }
     fn evaluate(&self, subject: &S) -> Verdict {
         (**self).evaluate(subject)
+    }
+    fn describe_negated(&self) -> String {
+        (**self).describe_negated()
     }
 }
 

@@ -106,6 +106,9 @@ impl Check<Notifications> for Seen {
     fn describe(&self) -> String {
         format!("a {} from the server", self.0)
     }
+    fn describe_negated(&self) -> String {
+        format!("no {} from the server", self.0)
+    }
     fn evaluate(&self, log: &Notifications) -> Verdict {
         let all = log.all();
         let found = all.iter().any(|m| m.method == self.0);
@@ -135,6 +138,9 @@ pub fn not_seen(method: impl Into<String>) -> NotSeen {
 impl Check<Notifications> for NotSeen {
     fn describe(&self) -> String {
         format!("no {} from the server", self.0)
+    }
+    fn describe_negated(&self) -> String {
+        format!("a {} from the server", self.0)
     }
     fn evaluate(&self, log: &Notifications) -> Verdict {
         let all = log.all();

@@ -68,6 +68,9 @@ impl<S: HasText + ?Sized> Check<S> for TextEq {
     fn describe(&self) -> String {
         format!("text equals {}", quoted(self.0.trim()))
     }
+    fn describe_negated(&self) -> String {
+        format!("text does not equal {}", quoted(self.0.trim()))
+    }
     fn evaluate(&self, subject: &S) -> Verdict {
         with_text(subject, |t| {
             let expected = self.0.trim();
@@ -103,9 +106,17 @@ impl<S: HasText + ?Sized> Check<S> for TextContains {
     fn describe(&self) -> String {
         format!("text contains {}", quoted(&self.0))
     }
+    fn describe_negated(&self) -> String {
+        format!("text does not contain {}", quoted(&self.0))
+    }
     fn evaluate(&self, subject: &S) -> Verdict {
         with_text(subject, |t| {
-            Verdict::from_bool(t.text.contains(&self.0), Evidence::new().actual(t.shown()))
+            let mut evidence = Evidence::new().actual(t.shown());
+            let found = t.text.find(&self.0);
+            if let Some(at) = found {
+                evidence = evidence.note(format!("found at byte {at}"));
+            }
+            Verdict::from_bool(found.is_some(), evidence)
         })
     }
 }
@@ -132,6 +143,9 @@ pub fn text_contains_any<S: Into<String>>(needles: impl IntoIterator<Item = S>) 
 impl<S: HasText + ?Sized> Check<S> for TextContainsAny {
     fn describe(&self) -> String {
         format!("text contains any of {}", quoted_list(&self.0))
+    }
+    fn describe_negated(&self) -> String {
+        format!("text contains none of {}", quoted_list(&self.0))
     }
     fn evaluate(&self, subject: &S) -> Verdict {
         with_text(subject, |t| {
@@ -167,6 +181,9 @@ pub fn text_not_contains(needle: impl Into<String>) -> TextNotContains {
 impl<S: HasText + ?Sized> Check<S> for TextNotContains {
     fn describe(&self) -> String {
         format!("text does not contain {}", quoted(&self.0))
+    }
+    fn describe_negated(&self) -> String {
+        format!("text contains {}", quoted(&self.0))
     }
     fn evaluate(&self, subject: &S) -> Verdict {
         with_text(subject, |t| {
@@ -209,6 +226,9 @@ pub fn text_matches(pattern: impl Into<String>) -> TextMatches {
 impl<S: HasText + ?Sized> Check<S> for TextMatches {
     fn describe(&self) -> String {
         format!("text matches /{}/", self.pattern)
+    }
+    fn describe_negated(&self) -> String {
+        format!("text does not match /{}/", self.pattern)
     }
     fn evaluate(&self, subject: &S) -> Verdict {
         let regex = match &self.regex {
@@ -257,6 +277,12 @@ pub fn text_in_order<S: Into<String>>(parts: impl IntoIterator<Item = S>) -> Tex
 impl<S: HasText + ?Sized> Check<S> for TextInOrder {
     fn describe(&self) -> String {
         format!("text contains {} in this order", quoted_list(&self.0))
+    }
+    fn describe_negated(&self) -> String {
+        format!(
+            "text does not contain {} in this order",
+            quoted_list(&self.0)
+        )
     }
     fn evaluate(&self, subject: &S) -> Verdict {
         with_text(subject, |t| {
@@ -325,6 +351,9 @@ pub(crate) fn is_empty_text(text: &str) -> bool {
 impl<S: HasText + ?Sized> Check<S> for NotEmpty {
     fn describe(&self) -> String {
         "the result is not empty".into()
+    }
+    fn describe_negated(&self) -> String {
+        "the result is empty".into()
     }
     fn evaluate(&self, subject: &S) -> Verdict {
         if subject.has_non_text_content() {

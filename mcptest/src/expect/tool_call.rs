@@ -145,6 +145,15 @@ impl Check<ToolCall> for OutcomeIs {
         }
     }
 
+    fn describe_negated(&self) -> String {
+        match self {
+            OutcomeIs::Success => "the tool does not succeed".into(),
+            OutcomeIs::ToolError => "the tool does not report an error (isError: true)".into(),
+            OutcomeIs::RpcError(None) => "no JSON-RPC error".into(),
+            OutcomeIs::RpcError(Some(code)) => format!("no JSON-RPC error with code {code}"),
+        }
+    }
+
     fn evaluate(&self, call: &ToolCall) -> Verdict {
         let holds = match (self, call.outcome()) {
             (OutcomeIs::Success, ToolOutcome::Success(_)) => true,

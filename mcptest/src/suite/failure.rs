@@ -17,13 +17,16 @@ pub(crate) struct Failure {
     /// What the check wanted, in words.
     pub(crate) expected: String,
     /// Why what came back does not do.
-    pub(crate) but: Option<String>,
+    pub(crate) but: Option<Box<str>>,
     /// Expected and actual text, shown as a line diff.
     pub(crate) diff: Option<Box<(String, String)>>,
     /// What came back.
     pub(crate) got: Option<Box<Got>>,
     /// Anything else worth knowing (a kept fixture copy, ...).
     pub(crate) notes: Vec<String>,
+    /// The expectation that failed, as a check of [`expect`] judged it;
+    /// when set, it stands for `expected`, `but`, `diff` and `got`.
+    pub(crate) miss: Option<Box<Miss>>,
     pub(crate) output: Box<ServerOutput>,
 }
 
@@ -67,13 +70,21 @@ impl Failure {
         }
     }
 
+    /// A check of [`expect`] that did not hold.
+    pub(crate) fn miss(miss: Miss) -> Self {
+        Failure {
+            miss: Some(Box::new(miss)),
+            ..Failure::default()
+        }
+    }
+
     pub(crate) fn called(mut self, called: impl Into<String>) -> Self {
         self.called = Some(called.into());
         self
     }
 
     pub(crate) fn but(mut self, but: impl Into<String>) -> Self {
-        self.but = Some(but.into());
+        self.but = Some(but.into().into_boxed_str());
         self
     }
 
@@ -100,13 +111,37 @@ impl Failure {
     /// The failure in the one layout every check shares (call, expected,
     /// actual, why, diff, server stderr).
     pub(crate) fn into_failure(self) -> expect::Failure {
+        if let Some(miss) = self.miss {
+            let evidence = miss.evidence().clone();
+            let why: Vec<String> = evidence
+                .explanation()
+                .map(str::to_owned)
+                .into_iter()
+                .chain(self.notes)
+                .collect();
+            let evidence = if why.is_empty() {
+                evidence
+            } else {
+                evidence.note(why.join("\n"))
+            };
+            return expect::Failure::new(
+                self.called,
+                vec![Miss::new(miss.expected(), evidence)],
+                *self.output,
+            );
+        }
         let mut evidence = Evidence::new();
         match self.got.map(|g| *g) {
             Some(Got::Json(value)) => evidence = evidence.actual(Shown::json("answer", value)),
             Some(Got::Text(text)) => evidence = evidence.actual(Shown::text("text", text)),
             None => {}
         }
-        let why: Vec<String> = self.but.into_iter().chain(self.notes).collect();
+        let why: Vec<String> = self
+            .but
+            .map(String::from)
+            .into_iter()
+            .chain(self.notes)
+            .collect();
         if !why.is_empty() {
             evidence = evidence.note(why.join("\n"));
         }

@@ -30,9 +30,10 @@
 
 mod assertion;
 mod cases;
-mod expect;
+mod checks;
 mod failure;
 mod fields;
+mod load;
 mod mock;
 mod pattern;
 mod run_assertion;
@@ -41,82 +42,17 @@ mod substitute;
 mod yaml;
 
 use std::{
-    fmt,
     path::{Path, PathBuf},
     time::{Duration, Instant},
 };
 
+pub use load::{Format, LoadError};
 pub use mock::MockServer;
 
 use crate::{
     Fixture, Server,
     report::{Location, Outcome, Report, TestResult},
 };
-
-/// A suite file that cannot be used: where, and what was expected.
-///
-/// `Display` reads `path:line:column: message`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoadError {
-    /// The file, as given.
-    pub file: String,
-    /// 1-based line (0 when the error is about the file as a whole).
-    pub line: u64,
-    /// 1-based column (0 when the error is about the file as a whole).
-    pub column: u64,
-    /// What is wrong and what was expected.
-    pub message: String,
-}
-
-impl LoadError {
-    pub(crate) fn at(file: &str, pos: yaml::Pos, message: impl Into<String>) -> Self {
-        LoadError {
-            file: file.to_owned(),
-            line: pos.line,
-            column: pos.column,
-            message: message.into(),
-        }
-    }
-
-    fn file(file: &str, message: impl Into<String>) -> Self {
-        LoadError::at(file, yaml::Pos::default(), message)
-    }
-}
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.line == 0 {
-            write!(f, "{}: {}", self.file, self.message)
-        } else {
-            write!(
-                f,
-                "{}:{}:{}: {}",
-                self.file, self.line, self.column, self.message
-            )
-        }
-    }
-}
-
-impl std::error::Error for LoadError {}
-
-/// Which format a suite file is in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// One mcp-assert assertion.
-    McpAssert,
-    /// One or more MCP Cases documents.
-    McpCases,
-}
-
-/// Tells the formats apart: a file with several documents, or whose
-/// document has `case` or a key starting with `in` / `out`, is MCP Cases.
-fn format_of(docs: &[yaml::Node]) -> Format {
-    if docs.len() > 1 || docs.iter().any(cases::is_cases_document) {
-        Format::McpCases
-    } else {
-        Format::McpAssert
-    }
-}
 
 /// The tests of one or more suite files.
 #[derive(Debug, Clone, Default)]
@@ -178,46 +114,20 @@ impl Suite {
         Ok(suite)
     }
 
-    /// Parses one file's text; `file` names it in messages.
+    /// Parses one file's text; `file` names it in messages. The format is
+    /// told from the content (see [`Format`]).
     pub fn parse(file: &str, text: &str) -> Result<Suite, LoadError> {
-        let docs = yaml::parse_documents(file, text)?;
-        if docs.is_empty() {
-            return Err(LoadError::file(
-                file,
-                "the file is empty: expected an mcp-assert assertion or MCP Cases documents",
-            ));
-        }
-        let format = format_of(&docs);
-        let tests = match format {
-            Format::McpAssert => {
-                let stem = Path::new(file)
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                let a = assertion::load(file, &docs[0], &stem)?;
-                vec![SuiteTest {
-                    name: a.name.clone(),
-                    file: file.to_owned(),
-                    format,
-                    location: location(file, a.pos),
-                    kind: TestKind::Assertion(Box::new(a)),
-                }]
-            }
-            Format::McpCases => cases::load(file, &docs)?
-                .into_iter()
-                .map(|c| SuiteTest {
-                    name: c
-                        .name
-                        .clone()
-                        .unwrap_or_else(|| format!("case {}", c.number)),
-                    file: file.to_owned(),
-                    format,
-                    location: location(file, c.pos),
-                    kind: TestKind::Case(Box::new(c)),
-                })
-                .collect(),
-        };
-        Ok(Suite { tests })
+        Ok(Suite {
+            tests: load::parse(file, text, None)?,
+        })
+    }
+
+    /// Parses one file's text as `format`, without telling the formats
+    /// apart again (what `suite!` does, having told them apart already).
+    pub fn parse_as(file: &str, text: &str, format: Format) -> Result<Suite, LoadError> {
+        Ok(Suite {
+            tests: load::parse(file, text, Some(format))?,
+        })
     }
 
     /// Adds `other`'s tests after these (to run several directories as one).
@@ -260,11 +170,6 @@ impl Suite {
         }
         report.with_duration(started.elapsed())
     }
-}
-
-fn location(file: &str, pos: yaml::Pos) -> Location {
-    let narrow = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
-    Location::new(file, narrow(pos.line), narrow(pos.column))
 }
 
 fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
@@ -389,7 +294,20 @@ impl TestContext<'_> {
         let Some(source) = self.fixture else {
             return Ok(None);
         };
-        Fixture::create(Some(source), Some(self.name))
+        // The name goes into a temporary directory's name: only characters
+        // that keep it one path component, and out of `{{fixture}}`'s way.
+        let name: String = self
+            .name
+            .chars()
+            .map(|c| {
+                if c.is_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        Fixture::create(Some(source), Some(&name))
             .map(Some)
             .map_err(|e| format!("cannot copy the fixture {}: {e}", source.display()))
     }
@@ -409,6 +327,8 @@ pub mod generated {
         pub absolute: &'static str,
         /// The file's text.
         pub text: &'static str,
+        /// The format the macro told apart at compile time.
+        pub format: Format,
     }
 
     /// Runs test `index` of `file` (0 for an mcp-assert file, the document
@@ -430,7 +350,7 @@ pub mod generated {
         let failed = |outcome: Outcome| {
             TestResult::new(file.path, outcome).location(Location::file(file.path))
         };
-        let suite = match Suite::parse(file.path, file.text) {
+        let suite = match Suite::parse_as(file.path, file.text, file.format) {
             Ok(suite) => suite,
             Err(e) => return failed(Outcome::error("a suite file that loads", e.to_string())),
         };

@@ -11,7 +11,7 @@ use super::{
         PromptsBlock, ResourceAction, ResourcesBlock, ServerSpec, SetupStep, ToolBlock, TraceEntry,
         TraceSource, TrajectoryBlock, TrajectoryCheck,
     },
-    expect::{self, Context, as_compared},
+    checks::{self, Answer, as_compared},
     failure::Failure,
     substitute,
 };
@@ -273,7 +273,7 @@ async fn setup(
 fn capture(text: &str, path: &str) -> Result<String, String> {
     let doc: Value =
         serde_json::from_str(text).map_err(|e| format!("the text is not JSON ({e})"))?;
-    expect::lookup(&doc, path).map(as_compared)
+    checks::lookup(&doc, path).map(as_compared)
 }
 
 /// The text and isError of a call the server answered; a JSON-RPC error or
@@ -302,23 +302,22 @@ async fn tool(
     for path in &block.expect.file_unchanged {
         snapshots.insert(
             path.clone(),
-            std::fs::read(expect::file_path(path, fixture)).ok(),
+            std::fs::read(checks::file_path(path, fixture)).ok(),
         );
     }
     let call = mcp.call_tool(&block.tool, args).await;
     let (text, is_error) = answered(&call).map_err(|f| f.called(&called))?;
-    let cx = Context {
+    let answer = Answer {
+        text: &text,
         is_error,
         fixture,
         snapshots: &snapshots,
         progress: block.capture_progress.then(|| call.progress().len()),
     };
-    expect::check(&block.expect, &text, &cx).map_err(|f| {
-        let f = f.called(&called).output(call.server_output());
-        match call.raw() {
-            Some(raw) => f.got_json(raw.clone()),
-            None => f.got_text(&text),
-        }
+    checks::check(&block.expect, &answer).map_err(|miss| {
+        Failure::miss(miss)
+            .called(&called)
+            .output(call.server_output())
     })
 }
 
@@ -330,25 +329,21 @@ fn no_files() -> &'static BTreeMap<String, Option<Vec<u8>>> {
 fn check_text(
     expect: &super::assertion::Expect,
     text: &str,
-    raw: Option<&Value>,
     called: &str,
     mcp: &McpClient,
     fixture: Option<&Path>,
 ) -> Result<(), Failure> {
-    let cx = Context {
+    let answer = Answer {
+        text,
         is_error: false,
         fixture,
         snapshots: no_files(),
         progress: None,
     };
-    expect::check(expect, text, &cx).map_err(|f| {
-        // Without a separate answer to show, the text itself is what was
-        // checked (a list or completion result, keys in the order sent).
-        let f = match raw {
-            Some(raw) => f.got_json(raw.clone()),
-            None => f.got_text(text),
-        };
-        f.called(called).output(mcp.origin().server_output())
+    checks::check(expect, &answer).map_err(|miss| {
+        Failure::miss(miss)
+            .called(called)
+            .output(mcp.origin().server_output())
     })
 }
 
@@ -378,7 +373,6 @@ async fn resources(
             check_text(
                 &block.expect,
                 &as_sent(reply.value()),
-                None,
                 &called,
                 mcp,
                 fixture,
@@ -415,14 +409,7 @@ async fn resources(
                     }
                 })
                 .collect();
-            check_text(
-                &block.expect,
-                &parts.join("\n"),
-                Some(&raw),
-                &called,
-                mcp,
-                fixture,
-            )?;
+            check_text(&block.expect, &parts.join("\n"), &called, mcp, fixture)?;
         }
         ResourceAction::None => {}
     }
@@ -482,7 +469,6 @@ async fn prompts(
             check_text(
                 &block.expect,
                 &as_sent(reply.value()),
-                None,
                 &called,
                 mcp,
                 fixture,
@@ -519,14 +505,7 @@ async fn prompts(
                     None => parts.push(as_sent(&message.content)),
                 }
             }
-            check_text(
-                &block.expect,
-                &parts.join("\n"),
-                Some(&raw),
-                &called,
-                mcp,
-                fixture,
-            )
+            check_text(&block.expect, &parts.join("\n"), &called, mcp, fixture)
         }
     }
 }
@@ -549,14 +528,7 @@ async fn completion(block: &CompletionBlock, mcp: &McpClient) -> Result<(), Fail
                 .called(&called)
                 .but(e.to_string())
         })?;
-    check_text(
-        &block.expect,
-        &as_sent(reply.value()),
-        None,
-        &called,
-        mcp,
-        None,
-    )
+    check_text(&block.expect, &as_sent(reply.value()), &called, mcp, None)
 }
 
 /// Waits until `count` messages match (at most [`NOTIFICATION_WAIT`]), or

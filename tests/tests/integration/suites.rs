@@ -39,3 +39,18 @@ fn the_generated_tests_are_sorted_and_named_after_files_and_cases() {
         "{files:?}"
     );
 }
+
+/// The macro tells the formats apart once, at compile time, and the run
+/// time takes its word: the loader agrees with it on every file.
+#[test]
+fn the_macro_passes_the_format_it_detected() {
+    use mcptest::suite::{Format, Suite};
+    for file in pass::FILES {
+        let detected = Suite::parse(file.path, file.text).expect("loads").tests()[0].format;
+        let given = Suite::parse_as(file.path, file.text, file.format).expect("loads");
+        assert_eq!(file.format, detected, "{}", file.path);
+        assert!(given.tests().iter().all(|t| t.format == file.format));
+        let cases = file.path.starts_with("suites/pass/cases/");
+        assert_eq!(file.format == Format::McpCases, cases, "{}", file.path);
+    }
+}
