@@ -438,7 +438,8 @@ mod reports {
         let annotations: Vec<&str> = out.stdout.lines().filter(|l| l.starts_with("::")).collect();
         assert_eq!(annotations.len(), 1, "{out:?}");
         assert!(
-            annotations[0].starts_with("::error file=suite/bad.yaml,line=2,col=1,title=adds wrong::"),
+            annotations[0]
+                .starts_with("::error file=suite/bad.yaml,line=2,col=1,title=adds wrong::"),
             "{out:?}"
         );
         let written = std::fs::read_to_string(&summary).unwrap();

@@ -33,6 +33,7 @@
 
 #[doc(hidden)]
 pub mod __private;
+pub mod audit;
 mod client;
 pub mod conformance;
 mod error;
