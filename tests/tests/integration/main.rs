@@ -8,6 +8,7 @@
 //! what it started itself (its server's pid and process group, its own temp
 //! directory), never about process-wide state that other tests share.
 
+mod audit;
 mod chaos;
 mod conformance_client;
 mod conformance_server;
