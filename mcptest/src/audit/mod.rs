@@ -553,7 +553,12 @@ fn failure_of_error(call: Option<String>, expected: &str, error: &Error) -> Fail
     }
     let mut evidence = Evidence::new().note(words.trim_end().to_owned());
     if let Error::ServerExited { status, .. } = error {
-        let status = status.map_or_else(|| "unknown".to_owned(), |s| s.to_string());
+        let status = match status {
+            Some(status) => status
+                .code()
+                .map_or_else(|| status.to_string(), |code| code.to_string()),
+            None => "unknown".to_owned(),
+        };
         evidence = evidence.actual(Shown::plain("exit status", status));
     }
     Failure::new(call, vec![Miss::new(expected, evidence)], output)

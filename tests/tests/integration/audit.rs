@@ -143,7 +143,7 @@ async fn a_server_that_exits_mid_call_is_a_crash_with_exit_status_and_stderr() {
         .unwrap()
         .to_string();
     assert!(text.contains("tools/call poke"), "{text}");
-    assert!(text.contains("exit status: 7"), "{text}");
+    assert!(text.contains("exit status 7"), "{text}");
     assert!(
         text.contains("chaos: exiting mid-call"),
         "stderr tail: {text}"
