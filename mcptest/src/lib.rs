@@ -39,6 +39,7 @@ pub mod conformance;
 mod error;
 pub mod expect;
 mod fixture;
+pub mod fuzz;
 mod notifications;
 mod raw;
 #[cfg(feature = "http")]

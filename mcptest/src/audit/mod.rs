@@ -471,7 +471,7 @@ impl Audit {
 }
 
 /// The classification of one audited call, and its outcome with evidence.
-fn classify(call: &ToolCall, input_problems: &[String]) -> (Classification, Outcome) {
+pub(crate) fn classify(call: &ToolCall, input_problems: &[String]) -> (Classification, Outcome) {
     let note_input = |evidence: Evidence| {
         if input_problems.is_empty() {
             evidence
@@ -542,7 +542,7 @@ fn classify(call: &ToolCall, input_problems: &[String]) -> (Classification, Outc
 
 /// A failure whose evidence is `error` (its words, without the server output
 /// it carries, which the failure shows in its own block).
-fn failure_of_error(call: Option<String>, expected: &str, error: &Error) -> Failure {
+pub(crate) fn failure_of_error(call: Option<String>, expected: &str, error: &Error) -> Failure {
     let output = error.server_output().cloned().unwrap_or_default();
     let mut words = error.to_string();
     let tail = output.to_string();

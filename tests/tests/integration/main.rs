@@ -16,6 +16,7 @@ mod errors;
 mod expect_combine;
 mod expect_replies;
 mod expect_tools;
+mod fuzz;
 mod harness;
 mod mcp_test_fixture;
 mod mcp_test_sources;
