@@ -17,7 +17,9 @@ Examples:
   mcptest run tests/evals --server 'my-server --stdio' --junit junit.xml
   mcptest lint 'tests/evals/**/*.yaml'
   mcptest conformance --server 'my-server --stdio' --expected-failures known.yaml
-  mcptest mock contract.yaml --http 3001";
+  mcptest mock contract.yaml --http 3001
+  mcptest audit --server 'my-server --stdio' --skip delete_all
+  mcptest generate --server 'my-server --stdio' --out tests/evals";
 
 /// Test MCP servers from the command line: suites, reports, conformance, mocks.
 #[derive(Debug, Parser)]
@@ -79,6 +81,39 @@ Exit status:
   0  the client went away
   2  usage error, or a file that cannot be loaded")]
     Mock(MockArgs),
+    /// Call every tool once with an input built from its schema and report
+    /// which ones the server survives (healthy, crash, timeout, protocol
+    /// error). Destructive tools are skipped unless asked for.
+    #[command(after_help = "\
+Examples:
+  mcptest audit --server 'my-server --stdio'
+  mcptest audit --url http://127.0.0.1:3001/mcp --timeout 5s --junit audit.xml
+  mcptest audit --server 'my-server' --skip send_email --include-destructive
+
+A tool that answers, with isError or not, is healthy. The server is started
+once and restarted after a crash or a timeout.
+
+Exit status:
+  0  every tool called was healthy
+  1  a tool crashed the server, timed out or broke the protocol, or no tool
+     was called
+  2  usage error, or a server that cannot be found")]
+    Audit(AuditArgs),
+    /// Write one starter mcp-assert file per tool, with an input built from
+    /// its schema and what the tool answered to it.
+    #[command(after_help = "\
+Example:
+  mcptest generate --server 'my-server --stdio' --out tests/evals
+  mcptest run tests/evals --server 'my-server --stdio'
+
+Existing files are not overwritten unless --force is given. Destructive tools
+are not called; their files are written with `skip: true`.
+
+Exit status:
+  0  the files were written
+  1  a tool could not be called (its file is still written)
+  2  usage error, a server that cannot be found or listed, an unwritable DIR")]
+    Generate(GenerateArgs),
 }
 
 #[derive(Debug, Args)]
@@ -176,6 +211,47 @@ pub struct MockArgs {
     /// Serve Streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio.
     #[arg(long, value_name = "PORT")]
     pub http: Option<u16>,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("target").required(true).args(["server", "url"])))]
+pub struct AuditArgs {
+    /// The server's command line (audited over stdio).
+    #[arg(long, value_name = "CMD")]
+    pub server: Option<String>,
+    /// The server's Streamable HTTP URL.
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+    /// How long each tool call may take (e.g. 5s) [default: 30s].
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    pub timeout: Option<Duration>,
+    /// Also call tools annotated destructiveHint: true.
+    #[arg(long)]
+    pub include_destructive: bool,
+    /// Do not call this tool; repeatable.
+    #[arg(long, value_name = "TOOL")]
+    pub skip: Vec<String>,
+    #[command(flatten)]
+    pub reports: ReportArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// The server's command line (over stdio).
+    #[arg(long, value_name = "CMD")]
+    pub server: String,
+    /// The directory to write the files to (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// How long each tool call may take (e.g. 5s) [default: 30s].
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    pub timeout: Option<Duration>,
+    /// Also call tools annotated destructiveHint: true.
+    #[arg(long)]
+    pub include_destructive: bool,
+    /// Overwrite files that exist.
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[cfg(test)]

@@ -1,11 +1,14 @@
 //! `mcptest`: the command line over the mcptest library — run suite files,
 //! write the reports CI systems read, check protocol conformance, lint suite
-//! files and play MCP Cases files as a mock server. Argument parsing and
-//! output only; every check is the library's.
+//! files, play MCP Cases files as a mock server, audit every tool of a
+//! server and write starter suite files. Argument parsing and output only;
+//! every check is the library's.
 
 mod args;
+mod audit;
 mod baseline;
 mod conformance;
+mod generate;
 mod lint;
 mod mock;
 mod output;
@@ -40,6 +43,8 @@ fn main() -> ExitCode {
         Command::Lint(args) => lint::lint(args),
         Command::Conformance(args) => conformance::conformance(args),
         Command::Mock(args) => mock::mock(args),
+        Command::Audit(args) => audit::audit(args),
+        Command::Generate(args) => generate::generate(args),
     };
     ExitCode::from(exit as u8)
 }

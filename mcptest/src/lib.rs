@@ -33,11 +33,13 @@
 
 #[doc(hidden)]
 pub mod __private;
+pub mod audit;
 mod client;
 pub mod conformance;
 mod error;
 pub mod expect;
 mod fixture;
+pub mod fuzz;
 mod notifications;
 mod raw;
 #[cfg(feature = "http")]

@@ -8,6 +8,7 @@
 //! what it started itself (its server's pid and process group, its own temp
 //! directory), never about process-wide state that other tests share.
 
+mod audit;
 mod chaos;
 mod conformance_client;
 mod conformance_server;
@@ -15,6 +16,7 @@ mod errors;
 mod expect_combine;
 mod expect_replies;
 mod expect_tools;
+mod fuzz;
 mod harness;
 mod mcp_test_fixture;
 mod mcp_test_sources;

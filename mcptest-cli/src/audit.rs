@@ -1,0 +1,65 @@
+//! `mcptest audit`: the library's audit of every tool of a server, as lines
+//! on the terminal, a score, and the usual report files.
+
+use mcptest::{
+    Server,
+    audit::{Audit, Classification, Score},
+    report::Status,
+};
+
+use crate::{
+    Exit,
+    args::AuditArgs,
+    output::{self, Palette},
+};
+
+pub fn audit(args: AuditArgs) -> Exit {
+    let server = match target(args.server.as_deref(), args.url.as_deref()) {
+        Ok(server) => server,
+        Err(e) => {
+            eprintln!("mcptest: {e}");
+            return Exit::Usage;
+        }
+    };
+    let mut audit = Audit::new(server)
+        .include_destructive(args.include_destructive)
+        .skip(args.skip.iter().cloned());
+    if let Some(timeout) = args.timeout {
+        audit = audit.timeout(timeout);
+    }
+    let runtime = match crate::runtime(2) {
+        Ok(rt) => rt,
+        Err(exit) => return exit,
+    };
+    let report = runtime.block_on(audit.run());
+    let palette = Palette::new(crate::color());
+    for result in &report.results {
+        match Classification::of(result) {
+            Some(class) if result.status() == Status::Fail => {
+                println!("{}  [{class}]", palette.line(result));
+            }
+            _ => println!("{}", palette.line(result)),
+        }
+    }
+    print!("{}", output::summary(&report, &palette));
+    println!("score: {}", Score::of(&report));
+    output::write_reports(&report, &args.reports, "");
+    if report.passed() {
+        Exit::Pass
+    } else {
+        Exit::Failures
+    }
+}
+
+/// The server of `--server CMD` (checked to exist, so a typo is a usage
+/// error and not an unhealthy server) or `--url URL`.
+pub fn target(command: Option<&str>, url: Option<&str>) -> Result<Server, String> {
+    match (command, url) {
+        (Some(command), _) => {
+            crate::run::check_server(command)?;
+            Ok(Server::command(command))
+        }
+        (None, Some(url)) => Ok(Server::url(url)),
+        (None, None) => Err("give the server with --server CMD or --url URL".into()),
+    }
+}

@@ -1,0 +1,497 @@
+//! Schema-aware fuzzing: almost-valid inputs that a server must survive.
+//!
+//! [`Fuzz`] starts from the input the audit builds for each tool
+//! ([`valid_input`]) and breaks it one way at a time ([`cases`]): the
+//! structure (empty arguments, no arguments, each required field left out),
+//! then each property's value by type (strings: empty, whitespace, 10 KB,
+//! NUL, right-to-left marks, newlines, path traversal, shell and SQL
+//! metacharacters; numbers: 0, -1, the i64 limits, float precision, -0;
+//! booleans as 0, 1 and "true"; arrays: empty, 1000 items, mixed; objects:
+//! deep nesting, 100 keys). The cases are deterministic, so a run is
+//! reproduced by running it again.
+//!
+//! A case passes when the server answers at all: a result, `isError`, or a
+//! JSON-RPC error (rejecting bad input is the right answer). It fails when
+//! the server crashes, hangs, or answers something that is not a valid MCP
+//! result; the failure names the tool and the input and gives the exact
+//! `call_tool` line to paste into a test. After a crash or a hang the
+//! server is closed (killed and reaped) and started afresh, so each input
+//! is counted once and the next case meets a live server.
+//!
+//! ```no_run
+//! use mcptest::{Server, fuzz::Fuzz};
+//!
+//! #[tokio::test]
+//! async fn every_tool_survives_bad_input() {
+//!     Fuzz::new(Server::command("my-server --stdio")).run().await.assert_passed();
+//! }
+//! ```
+
+use std::{
+    collections::BTreeSet,
+    time::{Duration, Instant},
+};
+
+use rmcp::model::Tool;
+use serde_json::{Map, Value, json};
+
+use crate::{
+    McpClient, Server, ToolOutcome,
+    audit::{CLASSIFICATION, Classification, classify, failure_of_error, valid_input},
+    expect::{Evidence, Failure, Miss},
+    report::{Outcome, Report, TestResult},
+};
+
+/// One fuzz input for a tool: what it breaks, and the arguments.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct FuzzCase {
+    /// What this case breaks: `empty object`, `omit city`, `city: 10 KB string`.
+    pub label: String,
+    /// The arguments to send (`null` sends none).
+    pub arguments: Value,
+}
+
+/// Every fuzz case for a tool with input schema `schema`, structural cases
+/// first, in a fixed order.
+///
+/// ```
+/// use mcptest::fuzz::cases;
+/// use serde_json::json;
+///
+/// let schema = json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]});
+/// let cases = cases(&schema);
+/// assert_eq!(cases[0].label, "empty object");
+/// assert!(cases.iter().any(|c| c.label == "omit city" && c.arguments == json!({})));
+/// assert!(cases.iter().any(|c| c.arguments == json!({"city": "../../../../etc/passwd"})));
+/// ```
+pub fn cases(schema: &Value) -> Vec<FuzzCase> {
+    let valid = valid_input(schema);
+    let mut out = vec![
+        FuzzCase {
+            label: "empty object".into(),
+            arguments: json!({}),
+        },
+        FuzzCase {
+            label: "no arguments".into(),
+            arguments: Value::Null,
+        },
+    ];
+    let Value::Object(valid) = valid else {
+        return out;
+    };
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    for name in &required {
+        let mut args = valid.clone();
+        if args.remove(*name).is_some() {
+            out.push(FuzzCase {
+                label: format!("omit {name}"),
+                arguments: Value::Object(args),
+            });
+        }
+    }
+    for (name, value) in &valid {
+        for (what, bad) in bad_values(value) {
+            let mut args = valid.clone();
+            args.insert(name.clone(), bad);
+            out.push(FuzzCase {
+                label: format!("{name}: {what}"),
+                arguments: Value::Object(args),
+            });
+        }
+    }
+    out
+}
+
+/// Adversarial values for a property whose valid value is `value`, by its type.
+fn bad_values(value: &Value) -> Vec<(&'static str, Value)> {
+    match value {
+        Value::String(_) => vec![
+            ("empty string", json!("")),
+            ("whitespace", json!(" \t ")),
+            ("10 KB string", json!("a".repeat(10 * 1024))),
+            ("NUL", json!("a\u{0}b")),
+            ("right-to-left marks", json!("\u{202e}abc\u{200f}")),
+            ("unicode", json!("日本語 🎉 e\u{301}")),
+            ("newlines", json!("line one\nline two\r\n")),
+            ("path traversal", json!("../../../../etc/passwd")),
+            (
+                "shell metacharacters",
+                json!("$(id); `id` | cat && rm -rf ~ #"),
+            ),
+            (
+                "SQL metacharacters",
+                json!("' OR '1'='1'; DROP TABLE users; --"),
+            ),
+            ("a number", json!(1)),
+        ],
+        Value::Number(_) => vec![
+            ("zero", json!(0)),
+            ("negative", json!(-1)),
+            ("i64 max", json!(i64::MAX)),
+            ("i64 min", json!(i64::MIN)),
+            ("float precision", json!(0.1 + 0.2)),
+            ("negative zero", json!(-0.0)),
+            ("a string", json!("1")),
+        ],
+        Value::Bool(_) => vec![
+            ("0", json!(0)),
+            ("1", json!(1)),
+            ("\"true\"", json!("true")),
+        ],
+        Value::Array(items) => {
+            let item = items.first().cloned().unwrap_or(json!(1));
+            vec![
+                ("empty array", json!([])),
+                ("1000 items", Value::Array(vec![item; 1000])),
+                ("mixed items", json!([1, "a", null, {}, []])),
+            ]
+        }
+        Value::Object(_) => {
+            let mut deep = json!({});
+            for _ in 0..64 {
+                deep = json!({ "a": deep });
+            }
+            let wide: Map<String, Value> = (0..100).map(|i| (format!("k{i}"), json!(i))).collect();
+            vec![("deep nesting", deep), ("100 keys", Value::Object(wide))]
+        }
+        Value::Null => vec![("a string", json!("null"))],
+    }
+}
+
+/// The line to paste into a test to send `arguments` to `tool` again.
+///
+/// ```
+/// use mcptest::fuzz::repro_line;
+/// use serde_json::json;
+///
+/// assert_eq!(
+///     repro_line("add", &json!({"a": 1})),
+///     r#"mcp.call_tool("add", json!({"a":1})).await"#
+/// );
+/// ```
+pub fn repro_line(tool: &str, arguments: &Value) -> String {
+    let name = Value::String(tool.to_owned());
+    let text = arguments.to_string();
+    if text.len() <= 200 && depth(arguments) <= 8 {
+        return format!("mcp.call_tool({name}, json!({text})).await");
+    }
+    // Long or deep: a raw string, with enough `#`s that it cannot end early.
+    let mut hashes = String::from("#");
+    while text.contains(&format!("\"{hashes}")) {
+        hashes.push('#');
+    }
+    format!(
+        "mcp.call_tool({name}, serde_json::from_str(r{hashes}\"{text}\"{hashes}).unwrap()).await"
+    )
+}
+
+fn depth(value: &Value) -> usize {
+    match value {
+        Value::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
+        Value::Object(map) => 1 + map.values().map(depth).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// Sends every [`cases`] input to every tool and reports the ones the server
+/// does not survive. See the [module](self) docs.
+///
+/// ```no_run
+/// # async fn demo() {
+/// use std::time::Duration;
+/// use mcptest::{Server, fuzz::Fuzz};
+///
+/// let report = Fuzz::new(Server::command("my-server --stdio"))
+///     .tools(["search"])
+///     .timeout(Duration::from_secs(5))
+///     .run()
+///     .await;
+/// report.assert_passed();
+/// # }
+/// ```
+#[derive(Debug, Clone)]
+pub struct Fuzz {
+    server: Server,
+    timeout: Option<Duration>,
+    only: BTreeSet<String>,
+    include_destructive: bool,
+}
+
+impl Fuzz {
+    /// A fuzz run against `server`.
+    ///
+    /// ```
+    /// use mcptest::{Server, fuzz::Fuzz};
+    /// let fuzz = Fuzz::new(Server::command("my-server --stdio"));
+    /// ```
+    pub fn new(server: Server) -> Self {
+        Fuzz {
+            server,
+            timeout: None,
+            only: BTreeSet::new(),
+            include_destructive: false,
+        }
+    }
+
+    /// How long each call may take before it counts as a hang [default: the
+    /// server's timeout].
+    ///
+    /// ```
+    /// # use mcptest::{Server, fuzz::Fuzz};
+    /// # use std::time::Duration;
+    /// let fuzz = Fuzz::new(Server::command("my-server")).timeout(Duration::from_secs(2));
+    /// ```
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Fuzz only these tools (a name the server does not list fails the run).
+    ///
+    /// ```
+    /// # use mcptest::{Server, fuzz::Fuzz};
+    /// let fuzz = Fuzz::new(Server::command("my-server")).tools(["search"]);
+    /// ```
+    pub fn tools<I, S>(mut self, tools: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.only.extend(tools.into_iter().map(Into::into));
+        self
+    }
+
+    /// Also fuzz tools annotated `destructiveHint: true` (skipped by default).
+    ///
+    /// ```
+    /// # use mcptest::{Server, fuzz::Fuzz};
+    /// let fuzz = Fuzz::new(Server::command("my-server")).include_destructive(true);
+    /// ```
+    pub fn include_destructive(mut self, include: bool) -> Self {
+        self.include_destructive = include;
+        self
+    }
+
+    /// Runs every case: one result per tool and case, named `tool: case`.
+    pub async fn run(&self) -> Report {
+        let started = Instant::now();
+        let mut report = Report::new(format!("fuzz of {}", self.server));
+        self.run_into(&mut report).await;
+        report.with_duration(started.elapsed())
+    }
+
+    async fn run_into(&self, report: &mut Report) {
+        let listed = async {
+            let mcp = self.server.connect().await?;
+            match mcp.list_tools().await {
+                Ok(tools) => Ok((mcp, tools.into_inner())),
+                Err(error) => {
+                    mcp.close().await;
+                    Err(error)
+                }
+            }
+        };
+        let (mcp, tools) = match listed.await {
+            Ok(listed) => listed,
+            Err(error) => {
+                report.push(
+                    TestResult::new(
+                        "tools/list",
+                        Outcome::fail(failure_of_error(
+                            Some("tools/list".into()),
+                            "the server starts and lists its tools",
+                            &error,
+                        )),
+                    )
+                    .group("fuzz"),
+                );
+                return;
+            }
+        };
+        let mut mcp = Some(mcp);
+        for name in &self.only {
+            if !tools.iter().any(|t| t.name == name.as_str()) {
+                report.push(
+                    TestResult::new(
+                        name.clone(),
+                        Outcome::error(
+                            format!("tool {name:?}, named to be fuzzed, exists"),
+                            "the server lists no such tool",
+                        ),
+                    )
+                    .group("fuzz"),
+                );
+            }
+        }
+        let selected: Vec<&Tool> = tools
+            .iter()
+            .filter(|t| self.only.is_empty() || self.only.contains(t.name.as_ref()))
+            .collect();
+        if selected.is_empty() {
+            report.push(
+                TestResult::new(
+                    "tools/list",
+                    Outcome::error("at least one tool to fuzz", "no tool was selected"),
+                )
+                .group("fuzz"),
+            );
+        }
+        for tool in selected {
+            let destructive = tool
+                .annotations
+                .as_ref()
+                .and_then(|a| a.destructive_hint)
+                .unwrap_or(false);
+            if destructive && !self.include_destructive {
+                report.push(
+                    TestResult::new(
+                        tool.name.as_ref(),
+                        Outcome::skip(
+                            "destructive (annotations.destructiveHint: true); include it \
+                             with include_destructive(true)",
+                        ),
+                    )
+                    .group(tool.name.as_ref())
+                    .property(CLASSIFICATION, Classification::Skipped.as_str()),
+                );
+                continue;
+            }
+            let schema = Value::Object((*tool.input_schema).clone());
+            for case in cases(&schema) {
+                if mcp.is_none() {
+                    match self.server.connect().await {
+                        Ok(client) => mcp = Some(client),
+                        Err(error) => {
+                            report.push(
+                                TestResult::new(
+                                    format!("{}: {}", tool.name, case.label),
+                                    Outcome::fail(failure_of_error(
+                                        None,
+                                        "the server starts again after the last crash",
+                                        &error,
+                                    )),
+                                )
+                                .group(tool.name.as_ref()),
+                            );
+                            return;
+                        }
+                    }
+                }
+                let client = mcp.as_ref().expect("connected above");
+                let (result, broken) = self.one(client, tool, &case).await;
+                report.push(result);
+                if broken && let Some(old) = mcp.take() {
+                    old.close().await;
+                }
+            }
+        }
+        if let Some(client) = mcp {
+            client.close().await;
+        }
+    }
+
+    async fn one(&self, mcp: &McpClient, tool: &Tool, case: &FuzzCase) -> (TestResult, bool) {
+        let pid = mcp.pid();
+        let call = match self.timeout {
+            Some(timeout) => {
+                mcp.call_tool_with_timeout(&tool.name, case.arguments.clone(), timeout)
+                    .await
+            }
+            None => mcp.call_tool(&tool.name, case.arguments.clone()).await,
+        }
+        .with_tool(tool.clone());
+        let (classification, outcome) = match call.outcome() {
+            // Rejecting bad input with a JSON-RPC error is a right answer.
+            ToolOutcome::RpcError(_) => (Classification::Healthy, Outcome::Pass),
+            _ => classify(&call, &[]),
+        };
+        let outcome = match outcome {
+            Outcome::Fail(failure) => {
+                let repro = repro_line(&tool.name, &case.arguments);
+                let mut misses = failure.misses().to_vec();
+                misses.push(Miss::new(
+                    "nothing more (how to reproduce)",
+                    Evidence::new().note(format!("paste into a test: {repro}")),
+                ));
+                Outcome::fail(Failure::new(
+                    failure.call().map(str::to_owned),
+                    misses,
+                    failure.server_output().clone(),
+                ))
+            }
+            other => other,
+        };
+        let broken = matches!(
+            classification,
+            Classification::Crash | Classification::Timeout
+        );
+        let mut result = TestResult::new(format!("{}: {}", tool.name, case.label), outcome)
+            .group(tool.name.as_ref())
+            .duration(call.elapsed())
+            .property(CLASSIFICATION, classification.as_str());
+        if let Some(pid) = pid {
+            result = result.property("pid", pid.to_string());
+        }
+        (result, broken)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn structural_cases_come_first_then_one_per_property_and_type() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "s": {"type": "string"}, "n": {"type": "integer"}, "b": {"type": "boolean"},
+                "a": {"type": "array", "items": {"type": "string"}}, "o": {"type": "object"}
+            },
+            "required": ["s", "n", "b", "a", "o"]
+        });
+        let cases = cases(&schema);
+        let labels: Vec<&str> = cases.iter().map(|c| c.label.as_str()).collect();
+        assert_eq!(&labels[..3], ["empty object", "no arguments", "omit s"]);
+        for label in [
+            "s: 10 KB string",
+            "s: NUL",
+            "n: i64 min",
+            "n: negative zero",
+            "b: \"true\"",
+            "a: 1000 items",
+            "o: deep nesting",
+            "o: 100 keys",
+        ] {
+            assert!(labels.contains(&label), "{label} in {labels:?}");
+        }
+        let thousand = cases.iter().find(|c| c.label == "a: 1000 items").unwrap();
+        assert_eq!(thousand.arguments["a"].as_array().unwrap().len(), 1000);
+        assert_eq!(
+            thousand.arguments["s"],
+            json!("example"),
+            "the rest stays valid"
+        );
+    }
+
+    #[test]
+    fn long_inputs_reproduce_through_a_raw_string() {
+        let args = json!({"s": "a\"#".repeat(100)});
+        let line = repro_line("t", &args);
+        assert!(
+            line.starts_with("mcp.call_tool(\"t\", serde_json::from_str(r##\""),
+            "{line}"
+        );
+        let start = line.find("r##\"").unwrap() + 4;
+        let end = line.rfind("\"##").unwrap();
+        let parsed: Value = serde_json::from_str(&line[start..end]).unwrap();
+        assert_eq!(parsed, args);
+    }
+}

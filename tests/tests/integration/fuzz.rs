@@ -1,0 +1,76 @@
+//! `mcptest::fuzz` against the fixture servers: a sturdy tool passes every
+//! case, a crash is found once per input with a line to reproduce it, and
+//! every server the run started (one per crash) is gone afterwards.
+
+use std::{collections::BTreeSet, time::Duration};
+
+use mcptest::{
+    Server,
+    audit::Classification,
+    fuzz::{Fuzz, cases},
+    report::Status,
+};
+use mcptest_tests::procs;
+use serde_json::json;
+
+const EVERYTHING: &str = env!("CARGO_BIN_EXE_fixture-everything");
+const CHAOS: &str = env!("CARGO_BIN_EXE_fixture-chaos");
+
+#[tokio::test]
+async fn sturdy_tools_survive_every_case() {
+    let root = tempfile::tempdir().unwrap();
+    let server = Server::program(EVERYTHING)
+        .arg("--root")
+        .arg(root.path())
+        .timeout(Duration::from_secs(20));
+    let report = Fuzz::new(server).tools(["echo", "add"]).run().await;
+    report.assert_passed();
+    assert!(
+        report.result("echo: message: 10 KB string").is_some(),
+        "{report}"
+    );
+    assert!(report.result("add: a: i64 max").is_some(), "{report}");
+    let pids: BTreeSet<&str> = report
+        .results
+        .iter()
+        .filter_map(|r| r.property_value("pid"))
+        .collect();
+    assert_eq!(pids.len(), 1, "one server for a run without crashes");
+    for pid in pids {
+        procs::assert_gone(pid.parse().unwrap(), Duration::from_secs(5));
+    }
+}
+
+#[tokio::test]
+async fn a_crash_is_counted_once_per_input_with_a_line_to_reproduce_it() {
+    let server = Server::program(CHAOS)
+        .arg("--exit-mid-call")
+        .timeout(Duration::from_secs(20))
+        .shutdown_grace(Duration::from_millis(200));
+    let report = Fuzz::new(server).run().await;
+    let expected = cases(&json!({"type": "object"})).len();
+    assert_eq!(report.results.len(), expected, "{report}");
+    let mut pids = BTreeSet::new();
+    for result in &report.results {
+        assert_eq!(result.status(), Status::Fail, "{report}");
+        assert_eq!(Classification::of(result), Some(Classification::Crash));
+        let text = result.outcome.failure().unwrap().to_string();
+        assert!(
+            text.contains("paste into a test: mcp.call_tool(\"poke\""),
+            "{text}"
+        );
+        pids.insert(result.property_value("pid").unwrap().to_owned());
+    }
+    assert_eq!(pids.len(), expected, "a fresh server after each crash");
+    for pid in pids {
+        procs::assert_gone(pid.parse().unwrap(), Duration::from_secs(5));
+    }
+}
+
+#[tokio::test]
+async fn a_tool_name_the_server_does_not_list_fails_the_run() {
+    let server = Server::program(CHAOS).timeout(Duration::from_secs(20));
+    let report = Fuzz::new(server).tools(["pokee"]).run().await;
+    assert!(!report.passed());
+    assert_eq!(report.result("pokee").unwrap().status(), Status::Fail);
+}
