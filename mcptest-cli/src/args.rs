@@ -19,6 +19,7 @@ Examples:
   mcptest conformance --server 'my-server --stdio' --expected-failures known.yaml
   mcptest mock contract.yaml --http 3001
   mcptest audit --server 'my-server --stdio' --skip delete_all
+  mcptest fuzz --server 'my-server --stdio' --tool search --seed 7
   mcptest generate --server 'my-server --stdio' --out tests/evals";
 
 /// Test MCP servers from the command line: suites, reports, conformance, mocks.
@@ -99,6 +100,24 @@ Exit status:
      was called
   2  usage error, or a server that cannot be found")]
     Audit(AuditArgs),
+    /// Send almost-valid inputs built from each tool's schema (structural
+    /// cases, adversarial values per type, seeded random mutations) and
+    /// report the ones the server does not survive.
+    #[command(after_help = "\
+Examples:
+  mcptest fuzz --server 'my-server --stdio'
+  mcptest fuzz --server 'my-server' --tool search --mutations 200 --seed 7 --timeout 5s
+
+A case passes when the server answers at all (a result, isError, or a JSON-RPC
+error). A crash, a hang or an answer that is not valid MCP fails it, with the
+call_tool line that reproduces it; the server is restarted after each crash.
+The same --seed reproduces a run.
+
+Exit status:
+  0  the server survived every case
+  1  a case crashed, hung or broke the protocol, or nothing was fuzzed
+  2  usage error, or a server that cannot be found")]
+    Fuzz(FuzzArgs),
     /// Write one starter mcp-assert file per tool, with an input built from
     /// its schema and what the tool answered to it.
     #[command(after_help = "\
@@ -231,6 +250,35 @@ pub struct AuditArgs {
     /// Do not call this tool; repeatable.
     #[arg(long, value_name = "TOOL")]
     pub skip: Vec<String>,
+    #[command(flatten)]
+    pub reports: ReportArgs,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("target").required(true).args(["server", "url"])))]
+pub struct FuzzArgs {
+    /// The server's command line (over stdio).
+    #[arg(long, value_name = "CMD")]
+    pub server: Option<String>,
+    /// The server's Streamable HTTP URL.
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+    /// Fuzz only this tool; repeatable [default: every tool].
+    #[arg(long, value_name = "TOOL")]
+    pub tool: Vec<String>,
+    /// The seed of the random mutations [default: a fixed seed].
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Random mutations per tool, after the fixed cases [default: 16].
+    #[arg(long, value_name = "N")]
+    pub mutations: Option<usize>,
+    /// How long each call may take before it counts as a hang (e.g. 5s)
+    /// [default: 30s].
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    pub timeout: Option<Duration>,
+    /// Also fuzz tools annotated destructiveHint: true.
+    #[arg(long)]
+    pub include_destructive: bool,
     #[command(flatten)]
     pub reports: ReportArgs,
 }

@@ -1,13 +1,14 @@
 //! `mcptest`: the command line over the mcptest library — run suite files,
 //! write the reports CI systems read, check protocol conformance, lint suite
-//! files, play MCP Cases files as a mock server, audit every tool of a
-//! server and write starter suite files. Argument parsing and output only;
-//! every check is the library's.
+//! files, play MCP Cases files as a mock server, audit and fuzz every tool
+//! of a server and write starter suite files. Argument parsing and output
+//! only; every check is the library's.
 
 mod args;
 mod audit;
 mod baseline;
 mod conformance;
+mod fuzz;
 mod generate;
 mod lint;
 mod mock;
@@ -44,6 +45,7 @@ fn main() -> ExitCode {
         Command::Conformance(args) => conformance::conformance(args),
         Command::Mock(args) => mock::mock(args),
         Command::Audit(args) => audit::audit(args),
+        Command::Fuzz(args) => fuzz::fuzz(args),
         Command::Generate(args) => generate::generate(args),
     };
     ExitCode::from(exit as u8)

@@ -7,8 +7,9 @@
 //! NUL, right-to-left marks, newlines, path traversal, shell and SQL
 //! metacharacters; numbers: 0, -1, the i64 limits, float precision, -0;
 //! booleans as 0, 1 and "true"; arrays: empty, 1000 items, mixed; objects:
-//! deep nesting, 100 keys). The cases are deterministic, so a run is
-//! reproduced by running it again.
+//! deep nesting, 100 keys), then [`mutations`](Fuzz::mutations) seeded
+//! random mutations ([`mutated_cases`]). Everything is derived from the
+//! schema and the [`seed`](Fuzz::seed), so the same seed reproduces a run.
 //!
 //! A case passes when the server answers at all: a result, `isError`, or a
 //! JSON-RPC error (rejecting bad input is the right answer). It fails when
@@ -107,6 +108,71 @@ pub fn cases(schema: &Value) -> Vec<FuzzCase> {
         }
     }
     out
+}
+
+/// `count` random mutations of the valid input for `schema`, reproducible
+/// from `seed`: a property set to an adversarial value of any type, a
+/// required property dropped, an unknown property added, or two of these
+/// at once.
+///
+/// ```
+/// use mcptest::fuzz::mutated_cases;
+/// use serde_json::json;
+///
+/// let schema = json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]});
+/// let first = mutated_cases(&schema, 7, 10);
+/// assert_eq!(first.len(), 10);
+/// assert_eq!(first, mutated_cases(&schema, 7, 10), "the same seed, the same cases");
+/// assert!(first[0].label.starts_with("mutation 1 of seed 7"));
+/// ```
+pub fn mutated_cases(schema: &Value, seed: u64, count: usize) -> Vec<FuzzCase> {
+    let Value::Object(valid) = valid_input(schema) else {
+        return Vec::new();
+    };
+    let declared: Vec<String> = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|p| p.keys().cloned().collect())
+        .unwrap_or_default();
+    // Every adversarial value of every type: a mutation may send a value of
+    // the wrong type on purpose.
+    let pool: Vec<(&str, Value)> = [json!("s"), json!(1), json!(true), json!([1]), json!({})]
+        .iter()
+        .flat_map(bad_values)
+        .chain([("null", Value::Null)])
+        .collect();
+    let mut rng = fastrand::Rng::with_seed(seed);
+    (1..=count)
+        .map(|n| {
+            let mut args = valid.clone();
+            let mut what = Vec::new();
+            for _ in 0..rng.usize(1..=2) {
+                match rng.u8(0..3) {
+                    0 if !declared.is_empty() => {
+                        let key = &declared[rng.usize(..declared.len())];
+                        let (label, value) = &pool[rng.usize(..pool.len())];
+                        args.insert(key.clone(), value.clone());
+                        what.push(format!("{key}: {label}"));
+                    }
+                    1 if !args.is_empty() => {
+                        let keys: Vec<String> = args.keys().cloned().collect();
+                        let key = &keys[rng.usize(..keys.len())];
+                        args.remove(key);
+                        what.push(format!("omit {key}"));
+                    }
+                    _ => {
+                        let (label, value) = &pool[rng.usize(..pool.len())];
+                        args.insert("unexpected".into(), value.clone());
+                        what.push(format!("unexpected: {label}"));
+                    }
+                }
+            }
+            FuzzCase {
+                label: format!("mutation {n} of seed {seed} ({})", what.join(", ")),
+                arguments: Value::Object(args),
+            }
+        })
+        .collect()
 }
 
 /// Adversarial values for a property whose valid value is `value`, by its type.
@@ -222,7 +288,16 @@ pub struct Fuzz {
     timeout: Option<Duration>,
     only: BTreeSet<String>,
     include_destructive: bool,
+    seed: u64,
+    mutations: usize,
 }
+
+/// The seed of a run that sets none; fixed, so that a fuzz test in CI is
+/// the same test on every run.
+pub const DEFAULT_SEED: u64 = 0x6d63_7074;
+
+/// Random mutations per tool of a run that sets no number.
+pub const DEFAULT_MUTATIONS: usize = 16;
 
 impl Fuzz {
     /// A fuzz run against `server`.
@@ -237,7 +312,33 @@ impl Fuzz {
             timeout: None,
             only: BTreeSet::new(),
             include_destructive: false,
+            seed: DEFAULT_SEED,
+            mutations: DEFAULT_MUTATIONS,
         }
+    }
+
+    /// The seed of the random mutations [default: [`DEFAULT_SEED`]]; a
+    /// failing case's name says the seed that reproduces it.
+    ///
+    /// ```
+    /// # use mcptest::{Server, fuzz::Fuzz};
+    /// let fuzz = Fuzz::new(Server::command("my-server")).seed(42);
+    /// ```
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// How many random mutations each tool gets after the fixed cases
+    /// [default: [`DEFAULT_MUTATIONS`]]; 0 for the fixed cases only.
+    ///
+    /// ```
+    /// # use mcptest::{Server, fuzz::Fuzz};
+    /// let fuzz = Fuzz::new(Server::command("my-server")).mutations(100);
+    /// ```
+    pub fn mutations(mut self, count: usize) -> Self {
+        self.mutations = count;
+        self
     }
 
     /// How long each call may take before it counts as a hang [default: the
@@ -364,7 +465,11 @@ impl Fuzz {
                 continue;
             }
             let schema = Value::Object((*tool.input_schema).clone());
-            for case in cases(&schema) {
+            let all =
+                cases(&schema)
+                    .into_iter()
+                    .chain(mutated_cases(&schema, self.seed, self.mutations));
+            for case in all {
                 if mcp.is_none() {
                     match self.server.connect().await {
                         Ok(client) => mcp = Some(client),

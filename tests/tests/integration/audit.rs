@@ -195,3 +195,22 @@ async fn a_skip_list_entry_that_names_no_tool_is_a_warning() {
     assert!(report.passed(), "{report}");
     assert_servers_gone(&report);
 }
+
+#[tokio::test]
+async fn a_fresh_server_per_tool_is_one_process_per_tool_called() {
+    let root = tempfile::tempdir().unwrap();
+    let report = Audit::new(everything(&root))
+        .fresh_server_per_tool(true)
+        .skip(["rpc_error", "weather_bad"])
+        .run()
+        .await;
+    assert!(report.passed(), "{report}");
+    let pids: std::collections::BTreeSet<&str> = report
+        .results
+        .iter()
+        .filter_map(|r| r.property_value("pid"))
+        .collect();
+    let called = Score::of(&report).healthy;
+    assert_eq!(pids.len(), called, "{report}");
+    assert_servers_gone(&report);
+}
