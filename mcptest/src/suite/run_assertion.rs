@@ -9,7 +9,7 @@ use super::{
     assertion::{
         Assertion, Block, CompletionBlock, LoggingBlock, NotificationsBlock, PromptAction,
         PromptsBlock, ResourceAction, ResourcesBlock, ServerSpec, SetupStep, ToolBlock, TraceEntry,
-        TraceSource, TrajectoryBlock, TrajectoryCheck,
+        TraceSource, TrajectoryBlock,
     },
     checks::{self, Answer, as_compared},
     substitute,
@@ -736,87 +736,7 @@ fn trajectory(block: &TrajectoryBlock, fixture: Option<&Path>) -> Result<(), Fai
                 .but("the trace is empty, so nothing would be checked"),
         );
     }
-    let names = || {
-        format!(
-            "[{}]",
-            trace
-                .iter()
-                .map(|e| e.tool.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
-    for check in &block.checks {
-        match check {
-            TrajectoryCheck::Order(tools) => {
-                let mut next = 0;
-                for entry in &trace {
-                    if next < tools.len() && entry.tool == tools[next] {
-                        next += 1;
-                    }
-                }
-                if next < tools.len() {
-                    let but = if next == 0 {
-                        format!("{:?} was never called", tools[0])
-                    } else {
-                        format!(
-                            "{:?} was not called after {:?}",
-                            tools[next],
-                            tools[next - 1]
-                        )
-                    };
-                    return Err(Failure::expecting(format!(
-                        "the tools {tools:?} called in this order (order)"
-                    ))
-                    .but(but)
-                    .got_text(names()));
-                }
-            }
-            TrajectoryCheck::Presence(tools) => {
-                if let Some(missing) = tools.iter().find(|t| !trace.iter().any(|e| &e.tool == *t)) {
-                    return Err(Failure::expecting(format!("calls of {tools:?} (presence)"))
-                        .but(format!("{missing:?} was never called"))
-                        .got_text(names()));
-                }
-            }
-            TrajectoryCheck::Absence(tools) => {
-                if let Some(found) = trace.iter().find(|e| tools.contains(&e.tool)) {
-                    return Err(
-                        Failure::expecting(format!("no calls of {tools:?} (absence)"))
-                            .but(format!("{:?} was called", found.tool))
-                            .got_text(names()),
-                    );
-                }
-            }
-            TrajectoryCheck::ArgsContain { tool, args } => {
-                let expected = format!(
-                    "a call of {tool:?} with arguments {} (args_contain)",
-                    Value::Object(args.iter().cloned().collect())
-                );
-                let Some(entry) = trace.iter().find(|e| &e.tool == tool) else {
-                    return Err(Failure::expecting(expected)
-                        .but(format!("{tool:?} was never called"))
-                        .got_text(names()));
-                };
-                for (key, want) in args {
-                    match entry.args.get(key) {
-                        None => {
-                            return Err(Failure::expecting(expected)
-                                .but(format!("it was called without {key:?}"))
-                                .got_json(entry.args.clone()));
-                        }
-                        Some(found) if as_compared(found) != as_compared(want) => {
-                            return Err(Failure::expecting(expected)
-                                .but(format!("{key:?} was {}", as_compared(found)))
-                                .got_json(entry.args.clone()));
-                        }
-                        Some(_) => {}
-                    }
-                }
-            }
-        }
-    }
-    Ok(())
+    checks::first_miss(&block.checks, trace.as_slice()).map_err(Failure::from_miss)
 }
 
 fn audit_log(path: &Path) -> Result<Vec<TraceEntry>, Failure> {
