@@ -107,8 +107,11 @@ pub(crate) fn compile(expect: &Expect) -> Vec<AnswerCheck> {
             expect::text_not_contains(needle.clone()),
         ));
     }
-    for (source, _) in &expect.matches_regex {
-        checks.push(keyed("matches_regex", expect::text_matches(source.clone())));
+    for (_, regex) in &expect.matches_regex {
+        checks.push(keyed(
+            "matches_regex",
+            expect::TextMatches::from_regex(regex.clone()),
+        ));
     }
     for (path, want) in &expect.json_path {
         checks.push(keyed(
