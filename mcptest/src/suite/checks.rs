@@ -844,6 +844,45 @@ mod tests {
     }
 
     #[test]
+    fn trajectory_checks_judge_the_trace_and_the_first_miss_is_reported() {
+        let entry = |tool: &str, args: Value| TraceEntry {
+            tool: tool.into(),
+            args,
+        };
+        let trace = [
+            entry("read", json!({"path": "a.txt"})),
+            entry("write", json!({"path": "a.txt", "mode": "append"})),
+        ];
+        let tools = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        let passing = [
+            TrajectoryCheck::Order(tools(&["read", "write"])),
+            TrajectoryCheck::Presence(tools(&["write"])),
+            TrajectoryCheck::Absence(tools(&["delete"])),
+            TrajectoryCheck::ArgsContain {
+                tool: "write".into(),
+                args: vec![("mode".into(), json!("append"))],
+            },
+        ];
+        assert!(first_miss(&passing, &trace[..]).is_ok());
+        let failing = [
+            TrajectoryCheck::Presence(tools(&["read"])),
+            TrajectoryCheck::Order(tools(&["write", "read"])),
+            TrajectoryCheck::Absence(tools(&["write"])),
+        ];
+        let miss = first_miss(&failing, &trace[..]).unwrap_err();
+        assert_eq!(
+            miss.expected(),
+            r#"the tools ["write", "read"] called in this order (order)"#
+        );
+        assert_eq!(
+            miss.evidence().explanation(),
+            Some(r#""read" was not called after "write""#)
+        );
+        let empty: [TraceEntry; 0] = [];
+        assert!(first_miss(&passing[..1], &empty[..]).is_err());
+    }
+
+    #[test]
     fn counts_arrays_and_known_fields() {
         assert_eq!(result_count("[1,2,3]"), Some(3));
         assert_eq!(result_count("{\"other\": [1], \"items\": [1, 2]}"), Some(2));
