@@ -318,6 +318,79 @@ impl Failure {
     }
 }
 
+/// Building a failure step by step, for runners that find out what went
+/// wrong in stages (the suite runner: what was expected, then the call,
+/// then the server's output, then a kept fixture copy).
+impl Failure {
+    /// A failure of one expectation, described as `expected`, with no
+    /// evidence yet.
+    pub(crate) fn expecting(expected: impl Into<String>) -> Self {
+        Failure::from_miss(Miss::new(expected, Evidence::new()))
+    }
+
+    /// A failure of one check's miss.
+    pub(crate) fn from_miss(miss: Miss) -> Self {
+        Failure::new(None, vec![miss], ServerOutput::default())
+    }
+
+    fn last_evidence(&mut self) -> &mut Evidence {
+        if self.misses.is_empty() {
+            self.misses.push(Miss::new("", Evidence::new()));
+        }
+        let last = self.misses.len() - 1;
+        &mut self.misses[last].evidence
+    }
+
+    /// Adds a line to the note of the (last) expectation.
+    pub(crate) fn but(mut self, why: impl Into<String>) -> Self {
+        let why = why.into();
+        let evidence = self.last_evidence();
+        evidence.note = Some(match evidence.note.take() {
+            Some(note) => format!("{note}\n{why}"),
+            None => why,
+        });
+        self
+    }
+
+    /// The call, in words.
+    pub(crate) fn called(mut self, call: impl Into<String>) -> Self {
+        self.call = Some(call.into());
+        self
+    }
+
+    /// What the server printed.
+    pub(crate) fn output(mut self, output: ServerOutput) -> Self {
+        self.output = Box::new(output);
+        self
+    }
+
+    /// The expected and actual sides, diffed.
+    pub(crate) fn diff(mut self, expected: impl Into<String>, actual: impl Into<String>) -> Self {
+        self.last_evidence().diff = Some(Box::new((expected.into(), actual.into())));
+        self
+    }
+
+    /// The answer that came back, as JSON.
+    pub(crate) fn got_json(mut self, value: Value) -> Self {
+        self.last_evidence().actual = Some(Box::new(Shown::json("answer", value)));
+        self
+    }
+
+    /// The text that came back.
+    pub(crate) fn got_text(mut self, text: impl Into<String>) -> Self {
+        self.last_evidence().actual = Some(Box::new(Shown::text("text", text)));
+        self
+    }
+
+    /// Rewrites what the (last) expectation says it expected.
+    pub(crate) fn map_expected(mut self, map: impl FnOnce(&str) -> String) -> Self {
+        if let Some(miss) = self.misses.last_mut() {
+            miss.expected = map(&miss.expected);
+        }
+        self
+    }
+}
+
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.render(false))

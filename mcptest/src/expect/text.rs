@@ -223,6 +223,16 @@ pub fn text_matches(pattern: impl Into<String>) -> TextMatches {
     TextMatches { pattern, regex }
 }
 
+impl TextMatches {
+    /// A regex already compiled (and so already known to be valid).
+    pub(crate) fn from_regex(regex: Regex) -> Self {
+        TextMatches {
+            pattern: regex.as_str().to_owned(),
+            regex: Ok(regex),
+        }
+    }
+}
+
 impl<S: HasText + ?Sized> Check<S> for TextMatches {
     fn describe(&self) -> String {
         format!("text matches /{}/", self.pattern)

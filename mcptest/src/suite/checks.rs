@@ -13,7 +13,7 @@ use std::{
 
 use serde_json::Value;
 
-use super::assertion::Expect;
+use super::assertion::{Expect, TraceEntry, TrajectoryCheck};
 use crate::expect::{
     self, Check, Evidence, HasText, LabelledText, Miss, Shown, Verdict, quoted, quoted_list,
 };
@@ -107,8 +107,11 @@ pub(crate) fn compile(expect: &Expect) -> Vec<AnswerCheck> {
             expect::text_not_contains(needle.clone()),
         ));
     }
-    for (source, _) in &expect.matches_regex {
-        checks.push(keyed("matches_regex", expect::text_matches(source.clone())));
+    for (_, regex) in &expect.matches_regex {
+        checks.push(keyed(
+            "matches_regex",
+            expect::TextMatches::from_regex(regex.clone()),
+        ));
     }
     for (path, want) in &expect.json_path {
         checks.push(keyed(
@@ -176,8 +179,14 @@ pub(crate) fn compile(expect: &Expect) -> Vec<AnswerCheck> {
 
 /// Runs the block's checks on `answer`; the first that fails is the miss.
 pub(crate) fn check(expect: &Expect, answer: &Answer<'_>) -> Result<(), Miss> {
-    for check in compile(expect) {
-        let verdict = check.evaluate(answer);
+    first_miss(&compile(expect), answer)
+}
+
+/// Runs `checks` in order on `subject`; the first that fails is the miss
+/// (mcp-assert reports one failure per assertion).
+pub(crate) fn first_miss<S: ?Sized, C: Check<S>>(checks: &[C], subject: &S) -> Result<(), Miss> {
+    for check in checks {
+        let verdict = check.evaluate(subject);
         if !verdict.holds() {
             let mut misses = verdict.into_misses(|| check.describe());
             if !misses.is_empty() {
@@ -186,6 +195,90 @@ pub(crate) fn check(expect: &Expect, answer: &Answer<'_>) -> Result<(), Miss> {
         }
     }
     Ok(())
+}
+
+/// A trajectory's checks judge the calls of a trace (inline or from an
+/// audit log), in order.
+impl Check<[TraceEntry]> for TrajectoryCheck {
+    fn describe(&self) -> String {
+        match self {
+            TrajectoryCheck::Order(tools) => {
+                format!("the tools {tools:?} called in this order (order)")
+            }
+            TrajectoryCheck::Presence(tools) => format!("calls of {tools:?} (presence)"),
+            TrajectoryCheck::Absence(tools) => format!("no calls of {tools:?} (absence)"),
+            TrajectoryCheck::ArgsContain { tool, args } => format!(
+                "a call of {tool:?} with arguments {} (args_contain)",
+                Value::Object(args.iter().cloned().collect())
+            ),
+        }
+    }
+
+    fn evaluate(&self, trace: &[TraceEntry]) -> Verdict {
+        let names = format!(
+            "[{}]",
+            trace
+                .iter()
+                .map(|e| e.tool.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let calls = Evidence::new().actual(Shown::plain("calls", names));
+        match self {
+            TrajectoryCheck::Order(tools) => {
+                let mut next = 0;
+                for entry in trace {
+                    if next < tools.len() && entry.tool == tools[next] {
+                        next += 1;
+                    }
+                }
+                match next {
+                    n if n == tools.len() => Verdict::pass(calls),
+                    0 => Verdict::fail(calls.note(format!("{:?} was never called", tools[0]))),
+                    n => Verdict::fail(calls.note(format!(
+                        "{:?} was not called after {:?}",
+                        tools[n],
+                        tools[n - 1]
+                    ))),
+                }
+            }
+            TrajectoryCheck::Presence(tools) => {
+                match tools.iter().find(|t| !trace.iter().any(|e| &e.tool == *t)) {
+                    Some(missing) => {
+                        Verdict::fail(calls.note(format!("{missing:?} was never called")))
+                    }
+                    None => Verdict::pass(calls),
+                }
+            }
+            TrajectoryCheck::Absence(tools) => match trace.iter().find(|e| tools.contains(&e.tool))
+            {
+                Some(found) => Verdict::fail(calls.note(format!("{:?} was called", found.tool))),
+                None => Verdict::pass(calls),
+            },
+            TrajectoryCheck::ArgsContain { tool, args } => {
+                let Some(entry) = trace.iter().find(|e| &e.tool == tool) else {
+                    return Verdict::fail(calls.note(format!("{tool:?} was never called")));
+                };
+                let shown = Evidence::new().actual(Shown::json("args", entry.args.clone()));
+                for (key, want) in args {
+                    match entry.args.get(key) {
+                        None => {
+                            return Verdict::fail(
+                                shown.note(format!("it was called without {key:?}")),
+                            );
+                        }
+                        Some(found) if as_compared(found) != as_compared(want) => {
+                            return Verdict::fail(
+                                shown.note(format!("{key:?} was {}", as_compared(found))),
+                            );
+                        }
+                        Some(_) => {}
+                    }
+                }
+                Verdict::pass(shown)
+            }
+        }
+    }
 }
 
 /// `{{fixture}}` substituted; a relative path stays relative, so it resolves
@@ -748,6 +841,45 @@ mod tests {
         assert_eq!(as_compared(&json!(2.5)), "2.5");
         assert_eq!(as_compared(&json!("5")), "5");
         assert_eq!(as_compared(&json!(true)), "true");
+    }
+
+    #[test]
+    fn trajectory_checks_judge_the_trace_and_the_first_miss_is_reported() {
+        let entry = |tool: &str, args: Value| TraceEntry {
+            tool: tool.into(),
+            args,
+        };
+        let trace = [
+            entry("read", json!({"path": "a.txt"})),
+            entry("write", json!({"path": "a.txt", "mode": "append"})),
+        ];
+        let tools = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        let passing = [
+            TrajectoryCheck::Order(tools(&["read", "write"])),
+            TrajectoryCheck::Presence(tools(&["write"])),
+            TrajectoryCheck::Absence(tools(&["delete"])),
+            TrajectoryCheck::ArgsContain {
+                tool: "write".into(),
+                args: vec![("mode".into(), json!("append"))],
+            },
+        ];
+        assert!(first_miss(&passing, &trace[..]).is_ok());
+        let failing = [
+            TrajectoryCheck::Presence(tools(&["read"])),
+            TrajectoryCheck::Order(tools(&["write", "read"])),
+            TrajectoryCheck::Absence(tools(&["write"])),
+        ];
+        let miss = first_miss(&failing, &trace[..]).unwrap_err();
+        assert_eq!(
+            miss.expected(),
+            r#"the tools ["write", "read"] called in this order (order)"#
+        );
+        assert_eq!(
+            miss.evidence().explanation(),
+            Some(r#""read" was not called after "write""#)
+        );
+        let empty: [TraceEntry; 0] = [];
+        assert!(first_miss(&passing[..1], &empty[..]).is_err());
     }
 
     #[test]

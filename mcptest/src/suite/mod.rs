@@ -31,7 +31,6 @@
 mod assertion;
 mod cases;
 mod checks;
-mod failure;
 mod fields;
 mod load;
 mod mock;
@@ -208,6 +207,35 @@ impl SuiteTest {
             .group(self.file.clone())
             .location(self.location.clone())
             .duration(started.elapsed())
+    }
+}
+
+/// A test (`what`: "assertion", "case") that did not end within `guard`.
+pub(crate) fn timed_out(what: &str, guard: Duration) -> crate::expect::Failure {
+    crate::expect::Failure::expecting(format!(
+        "the {what} to finish within {}",
+        crate::error::fmt_duration(guard)
+    ))
+    .but("it did not")
+}
+
+/// A test's outcome; a failure keeps the fixture copy and says where.
+pub(crate) fn outcome(
+    result: Result<(), crate::expect::Failure>,
+    fixture: Option<Fixture>,
+) -> Outcome {
+    match result {
+        Ok(()) => Outcome::Pass,
+        Err(mut failure) => {
+            if let Some(dir) = fixture {
+                dir.keep_failed();
+                failure = failure.but(format!(
+                    "the fixture copy is kept at {}",
+                    dir.path().display()
+                ));
+            }
+            Outcome::fail(failure)
+        }
     }
 }
 

@@ -9,15 +9,14 @@ use super::{
     assertion::{
         Assertion, Block, CompletionBlock, LoggingBlock, NotificationsBlock, PromptAction,
         PromptsBlock, ResourceAction, ResourcesBlock, ServerSpec, SetupStep, ToolBlock, TraceEntry,
-        TraceSource, TrajectoryBlock, TrajectoryCheck,
+        TraceSource, TrajectoryBlock,
     },
     checks::{self, Answer, as_compared},
-    failure::Failure,
     substitute,
 };
 use crate::{
     CompletionRef, Elicitation, McpClient, Roots, Sampling, Server, ToolCall, ToolOutcome,
-    report::Outcome, rmcp::model::Root,
+    expect::Failure, report::Outcome, rmcp::model::Root,
 };
 
 /// mcp-assert's default per-assertion timeout.
@@ -50,7 +49,7 @@ pub(crate) async fn run(a: &Assertion, cx: &TestContext<'_>) -> Outcome {
     };
     let fixture_path = fixture.as_ref().map(|f| f.path().to_path_buf());
     if let Block::Trajectory(block) = &a.block {
-        return Failure::outcome(trajectory(block, fixture_path.as_deref()), fixture);
+        return super::outcome(trajectory(block, fixture_path.as_deref()), fixture);
     }
     let timeout = a.timeout.unwrap_or(cx.timeout.unwrap_or(DEFAULT_TIMEOUT));
     let server = match server(a, cx, fixture_path.as_deref(), timeout) {
@@ -61,15 +60,15 @@ pub(crate) async fn run(a: &Assertion, cx: &TestContext<'_>) -> Outcome {
     let guard = timeout * 4 + Duration::from_secs(10);
     let result = tokio::time::timeout(guard, async {
         let mcp = server.connect().await.map_err(|e| {
-            Failure::new("the server to start and answer the handshake").but(e.to_string())
+            Failure::expecting("the server to start and answer the handshake").but(e.to_string())
         })?;
         let result = run_block(a, &mcp, fixture_path.as_deref(), timeout).await;
         mcp.close().await;
         result
     })
     .await
-    .unwrap_or_else(|_| Err(Failure::timed_out("assertion", guard)));
-    Failure::outcome(result, fixture)
+    .unwrap_or_else(|_| Err(super::timed_out("assertion", guard)));
+    super::outcome(result, fixture)
 }
 
 fn server(
@@ -214,7 +213,7 @@ async fn run_block(
     {
         let uri = substitute::fixture(uri, fixture);
         mcp.subscribe(&uri).await.map_err(|e| {
-            Failure::new("resources/subscribe to succeed")
+            Failure::expecting("resources/subscribe to succeed")
                 .called(format!("resources/subscribe {uri}"))
                 .but(e.to_string())
         })?;
@@ -250,13 +249,13 @@ async fn setup(
         let args = substitute::value(&step.args, fixture, &vars);
         let call = mcp.call_tool(&step.tool, args.clone()).await;
         let called = describe_call(&step.tool, &args);
-        let (text, _) = answered(&call).map_err(|f| Failure {
-            expected: format!("setup step {} (`{}`) to be answered", i + 1, step.tool),
-            ..f.called(&called)
+        let (text, _) = answered(&call).map_err(|f| {
+            f.called(&called)
+                .map_expected(|_| format!("setup step {} (`{}`) to be answered", i + 1, step.tool))
         })?;
         for (name, path) in &step.capture {
             let value = capture(&text, path).map_err(|why| {
-                Failure::new(format!(
+                Failure::expecting(format!(
                     "setup step {} to capture `{name}` from {path}",
                     i + 1
                 ))
@@ -283,10 +282,10 @@ fn answered(call: &ToolCall) -> Result<(String, bool), Failure> {
         ToolOutcome::Success(_) | ToolOutcome::ToolError(_) => {
             Ok((call.text(), call.is_tool_error()))
         }
-        ToolOutcome::RpcError(e) => Err(Failure::new("a tool result")
+        ToolOutcome::RpcError(e) => Err(Failure::expecting("a tool result")
             .but(format!("the server answered with {e}"))
             .output(call.server_output())),
-        ToolOutcome::Failed(e) => Err(Failure::new("a tool result").but(e.to_string())),
+        ToolOutcome::Failed(e) => Err(Failure::expecting("a tool result").but(e.to_string())),
     }
 }
 
@@ -315,7 +314,7 @@ async fn tool(
         progress: block.capture_progress.then(|| call.progress().len()),
     };
     checks::check(&block.expect, &answer).map_err(|miss| {
-        Failure::miss(miss)
+        Failure::from_miss(miss)
             .called(&called)
             .output(call.server_output())
     })
@@ -341,7 +340,7 @@ fn check_text(
         progress: None,
     };
     checks::check(expect, &answer).map_err(|miss| {
-        Failure::miss(miss)
+        Failure::from_miss(miss)
             .called(called)
             .output(mcp.origin().server_output())
     })
@@ -366,7 +365,7 @@ async fn resources(
                 .list_resources_page(cursor.as_deref())
                 .await
                 .map_err(|e| {
-                    Failure::new("an answer to resources/list")
+                    Failure::expecting("an answer to resources/list")
                         .called(&called)
                         .but(e.to_string())
                 })?;
@@ -382,7 +381,7 @@ async fn resources(
             let uri = substitute::fixture(uri, fixture);
             let called = format!("resources/read {uri}");
             let reply = mcp.read_resource(&uri).await.map_err(|e| {
-                Failure::new("an answer to resources/read")
+                Failure::expecting("an answer to resources/read")
                     .called(&called)
                     .but(e.to_string())
             })?;
@@ -421,7 +420,7 @@ async fn resources(
             log.wait_for_resource_updated(&uri, wait)
                 .await
                 .map_err(|e| {
-                    Failure::new(format!(
+                    Failure::expecting(format!(
                         "notifications/resources/updated for {uri} (expect_notification: true)"
                     ))
                     .but(e.to_string())
@@ -431,7 +430,7 @@ async fn resources(
             tokio::time::sleep(SETTLE).await;
             let updates = log.filter(|m| m.method == "notifications/resources/updated");
             if let Some(update) = updates.first() {
-                return Err(Failure::new(format!(
+                return Err(Failure::expecting(format!(
                     "no notifications/resources/updated for {uri} (expect_notification: false)"
                 ))
                 .but(format!("one arrived: {update}")));
@@ -441,7 +440,7 @@ async fn resources(
     if let Some(uri) = &block.unsubscribe {
         let uri = substitute::fixture(uri, fixture);
         mcp.unsubscribe(&uri).await.map_err(|e| {
-            Failure::new("resources/unsubscribe to succeed")
+            Failure::expecting("resources/unsubscribe to succeed")
                 .called(format!("resources/unsubscribe {uri}"))
                 .but(e.to_string())
         })?;
@@ -462,7 +461,7 @@ async fn prompts(
                 .list_prompts_page(cursor.as_deref())
                 .await
                 .map_err(|e| {
-                    Failure::new("an answer to prompts/list")
+                    Failure::expecting("an answer to prompts/list")
                         .called(&called)
                         .but(e.to_string())
                 })?;
@@ -486,7 +485,7 @@ async fn prompts(
             let args = Value::Object(args);
             let called = format!("prompts/get {name} {args}");
             let reply = mcp.get_prompt(&name, args).await.map_err(|e| {
-                Failure::new("an answer to prompts/get")
+                Failure::expecting("an answer to prompts/get")
                     .called(&called)
                     .but(e.to_string())
             })?;
@@ -524,7 +523,7 @@ async fn completion(block: &CompletionBlock, mcp: &McpClient) -> Result<(), Fail
         .complete(reference, &block.argument, &block.value)
         .await
         .map_err(|e| {
-            Failure::new("an answer to completion/complete")
+            Failure::expecting("an answer to completion/complete")
                 .called(&called)
                 .but(e.to_string())
         })?;
@@ -564,7 +563,7 @@ async fn logging(
 ) -> Result<(), Failure> {
     let level = block.set_level;
     mcp.set_log_level(level).await.map_err(|e| {
-        Failure::new("logging/setLevel to succeed")
+        Failure::expecting("logging/setLevel to succeed")
             .called(format!("logging/setLevel {level}"))
             .but(e.to_string())
     })?;
@@ -588,7 +587,7 @@ async fn logging(
             .join("\n")
     };
     let fail = |expected: String, but: String| {
-        Err(Failure::new(expected)
+        Err(Failure::expecting(expected)
             .called(&called)
             .but(but)
             .got_text(got())
@@ -657,7 +656,7 @@ async fn notifications(
             .join("\n")
     };
     let fail = |expected: String, but: String| {
-        Err(Failure::new(expected)
+        Err(Failure::expecting(expected)
             .called(&called)
             .but(but)
             .got_text(got())
@@ -723,7 +722,7 @@ fn trajectory(block: &TrajectoryBlock, fixture: Option<&Path>) -> Result<(), Fai
             let path = substitute::fixture(path, fixture);
             let trace = audit_log(Path::new(&path))?;
             if trace.is_empty() {
-                return Err(Failure::new(format!(
+                return Err(Failure::expecting(format!(
                     "tool calls in the audit log {path} (a trajectory checks them)"
                 ))
                 .but("it has none: every line is blank or names no `tool`, so nothing would be checked"));
@@ -733,94 +732,16 @@ fn trajectory(block: &TrajectoryBlock, fixture: Option<&Path>) -> Result<(), Fai
     };
     if trace.is_empty() {
         return Err(
-            Failure::new("tool calls in `trace` (a trajectory checks them)")
+            Failure::expecting("tool calls in `trace` (a trajectory checks them)")
                 .but("the trace is empty, so nothing would be checked"),
         );
     }
-    let names = || {
-        format!(
-            "[{}]",
-            trace
-                .iter()
-                .map(|e| e.tool.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
-    for check in &block.checks {
-        match check {
-            TrajectoryCheck::Order(tools) => {
-                let mut next = 0;
-                for entry in &trace {
-                    if next < tools.len() && entry.tool == tools[next] {
-                        next += 1;
-                    }
-                }
-                if next < tools.len() {
-                    let but = if next == 0 {
-                        format!("{:?} was never called", tools[0])
-                    } else {
-                        format!(
-                            "{:?} was not called after {:?}",
-                            tools[next],
-                            tools[next - 1]
-                        )
-                    };
-                    return Err(Failure::new(format!(
-                        "the tools {tools:?} called in this order (order)"
-                    ))
-                    .but(but)
-                    .got_text(names()));
-                }
-            }
-            TrajectoryCheck::Presence(tools) => {
-                if let Some(missing) = tools.iter().find(|t| !trace.iter().any(|e| &e.tool == *t)) {
-                    return Err(Failure::new(format!("calls of {tools:?} (presence)"))
-                        .but(format!("{missing:?} was never called"))
-                        .got_text(names()));
-                }
-            }
-            TrajectoryCheck::Absence(tools) => {
-                if let Some(found) = trace.iter().find(|e| tools.contains(&e.tool)) {
-                    return Err(Failure::new(format!("no calls of {tools:?} (absence)"))
-                        .but(format!("{:?} was called", found.tool))
-                        .got_text(names()));
-                }
-            }
-            TrajectoryCheck::ArgsContain { tool, args } => {
-                let expected = format!(
-                    "a call of {tool:?} with arguments {} (args_contain)",
-                    Value::Object(args.iter().cloned().collect())
-                );
-                let Some(entry) = trace.iter().find(|e| &e.tool == tool) else {
-                    return Err(Failure::new(expected)
-                        .but(format!("{tool:?} was never called"))
-                        .got_text(names()));
-                };
-                for (key, want) in args {
-                    match entry.args.get(key) {
-                        None => {
-                            return Err(Failure::new(expected)
-                                .but(format!("it was called without {key:?}"))
-                                .got_json(entry.args.clone()));
-                        }
-                        Some(found) if as_compared(found) != as_compared(want) => {
-                            return Err(Failure::new(expected)
-                                .but(format!("{key:?} was {}", as_compared(found)))
-                                .got_json(entry.args.clone()));
-                        }
-                        Some(_) => {}
-                    }
-                }
-            }
-        }
-    }
-    Ok(())
+    checks::first_miss(&block.checks, trace.as_slice()).map_err(Failure::from_miss)
 }
 
 fn audit_log(path: &Path) -> Result<Vec<TraceEntry>, Failure> {
     let text = std::fs::read_to_string(path).map_err(|e| {
-        Failure::new(format!("the audit log {}", path.display()))
+        Failure::expecting(format!("the audit log {}", path.display()))
             .but(format!("it cannot be read: {e}"))
     })?;
     let mut entries = Vec::new();
@@ -830,7 +751,7 @@ fn audit_log(path: &Path) -> Result<Vec<TraceEntry>, Failure> {
             continue;
         }
         let value: Value = serde_json::from_str(line).map_err(|e| {
-            Failure::new(format!("JSON lines in the audit log {}", path.display()))
+            Failure::expecting(format!("JSON lines in the audit log {}", path.display()))
                 .but(format!("line {} is not JSON: {e}", i + 1))
         })?;
         if let Some(tool) = value

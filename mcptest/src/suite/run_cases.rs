@@ -8,10 +8,9 @@ use serde_json::Value;
 use super::{
     TestContext,
     cases::{Case, Step},
-    failure::{Failure, pretty},
     pattern::Pattern,
 };
-use crate::{DEFAULT_PROTOCOL_VERSION, Error, RawConnection, report::Outcome};
+use crate::{DEFAULT_PROTOCOL_VERSION, Error, RawConnection, expect::Failure, report::Outcome};
 
 /// How long each `out` is waited for unless `_timeout` says otherwise.
 const DEFAULT_WAIT: Duration = Duration::from_secs(10);
@@ -38,20 +37,23 @@ pub(crate) async fn run(case: &Case, cx: &TestContext<'_>) -> Outcome {
     let result = tokio::time::timeout(guard, async {
         let mut raw = RawConnection::open(&server)
             .await
-            .map_err(|e| Failure::new("the server to start").but(e.to_string()))?;
+            .map_err(|e| Failure::expecting("the server to start").but(e.to_string()))?;
         let result = exchange(case, &mut raw, wait).await;
         let stderr = raw.stderr();
         raw.close().await;
-        result.map_err(|mut f| {
-            if f.output.stderr.is_empty() {
-                f.output.stderr = stderr;
+        result.map_err(|f| {
+            if f.server_output().stderr.is_empty() {
+                let mut output = f.server_output().clone();
+                output.stderr = stderr;
+                f.output(output)
+            } else {
+                f
             }
-            f
         })
     })
     .await
-    .unwrap_or_else(|_| Err(Failure::timed_out("case", guard)));
-    Failure::outcome(result, fixture)
+    .unwrap_or_else(|_| Err(super::timed_out("case", guard)));
+    super::outcome(result, fixture)
 }
 
 /// What arrived and was not yet matched by an `out`.
@@ -67,11 +69,11 @@ async fn exchange(case: &Case, raw: &mut RawConnection, wait: Duration) -> Resul
             .initialize(DEFAULT_PROTOCOL_VERSION, wait)
             .await
             .map_err(|e| {
-                Failure::new("an answer to the handshake (initialize) done for the case")
+                Failure::expecting("an answer to the handshake (initialize) done for the case")
                     .but(e.to_string())
             })?;
         if answer.get("result").is_none() {
-            return Err(Failure::new("a result for initialize (the handshake done for the case; `_handshake: false` turns it off)").got_json(answer));
+            return Err(Failure::expecting("a result for initialize (the handshake done for the case; `_handshake: false` turns it off)").got_json(answer));
         }
     }
     let mut inbox = Inbox {
@@ -82,9 +84,9 @@ async fn exchange(case: &Case, raw: &mut RawConnection, wait: Duration) -> Resul
     for step in &case.steps {
         match step {
             Step::In { key, message, .. } => {
-                raw.send(message)
-                    .await
-                    .map_err(|e| Failure::new(format!("to send `{key}`")).but(e.to_string()))?;
+                raw.send(message).await.map_err(|e| {
+                    Failure::expecting(format!("to send `{key}`")).but(e.to_string())
+                })?;
                 last_sent = Some(message.clone());
             }
             Step::Out { key, pattern, pos } => {
@@ -94,9 +96,9 @@ async fn exchange(case: &Case, raw: &mut RawConnection, wait: Duration) -> Resul
                     .unwrap_or_else(|| "(nothing sent yet)".into());
                 expect_out(raw, &mut inbox, pattern, wait)
                     .await
-                    .map_err(|f| Failure {
-                        expected: format!("`{key}` (line {}): {}", pos.line, f.expected),
-                        ..f.called(&called)
+                    .map_err(|f| {
+                        f.called(&called)
+                            .map_expected(|e| format!("`{key}` (line {}): {e}", pos.line))
                     })?;
             }
         }
@@ -145,7 +147,7 @@ async fn expect_out(
             }
             Err(Error::Timeout { .. }) => return Err(nothing_matched(pattern, inbox, wait)),
             Err(other) => {
-                return Err(Failure::new(pretty(&pattern.display())).but(other.to_string()));
+                return Err(Failure::expecting(pretty(&pattern.display())).but(other.to_string()));
             }
         }
     }
@@ -153,7 +155,7 @@ async fn expect_out(
 
 fn mismatch(pattern: &Pattern, actual: &Value, why: String) -> Failure {
     let expected = pattern.display();
-    Failure::new(compact_or_pretty(&expected))
+    Failure::expecting(compact_or_pretty(&expected))
         .but(why)
         .diff(pretty(&expected), pretty(&pattern.project(actual)))
         .got_json(actual.clone())
@@ -204,15 +206,17 @@ fn nothing_matched(pattern: &Pattern, inbox: &Inbox, wait: Duration) -> Failure 
         "no matching message arrived within {}; {arrived}",
         crate::error::fmt_duration(wait)
     );
-    let mut failure = Failure::new(compact_or_pretty(&expected)).but(but);
+    let mut failure = Failure::expecting(compact_or_pretty(&expected)).but(but);
     if let Some(closest) = closest {
         let why = pattern.mismatch(closest).unwrap_or_default();
         failure = failure
             .diff(pretty(&expected), pretty(&pattern.project(closest)))
-            .got_json(closest.clone());
-        failure
-            .notes
-            .push(format!("the closest message differs {why}"));
+            .got_json(closest.clone())
+            .but(format!("the closest message differs {why}"));
     }
     failure
+}
+
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
 }
