@@ -187,13 +187,7 @@ impl Generator<'_> {
             .get("properties")
             .and_then(Value::as_object)
             .unwrap_or(&empty);
-        let mut names: Vec<&str> = schema
-            .get("required")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
+        let mut names = required(schema.get("required"));
         let min = bound(schema, "minProperties").unwrap_or(0) as usize;
         for name in properties.keys() {
             if names.len() >= min {
@@ -468,6 +462,16 @@ fn number(schema: &Map<String, Value>, variant: usize) -> Value {
     } else {
         json!(value)
     }
+}
+
+/// The names in a schema's `required` (given as `schema.get("required")`;
+/// none when it is absent or not a list).
+pub(crate) fn required(list: Option<&Value>) -> Vec<&str> {
+    list.and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect()
 }
 
 #[cfg(test)]

@@ -38,7 +38,7 @@
 //! [`fresh_server_per_tool`](Audit::fresh_server_per_tool) starts a new server
 //! for every tool instead, when tools must not see each other's effects.
 
-mod input;
+pub(crate) mod input;
 
 use std::{
     collections::BTreeSet,

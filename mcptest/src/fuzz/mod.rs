@@ -81,13 +81,7 @@ pub fn cases(schema: &Value) -> Vec<FuzzCase> {
     let Value::Object(valid) = valid else {
         return out;
     };
-    let required: Vec<&str> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
+    let required = crate::audit::input::required(schema.get("required"));
     for name in &required {
         let mut args = valid.clone();
         if args.remove(*name).is_some() {

@@ -1,6 +1,7 @@
 //! Command lines and environment values: split like a shell, never run
-//! through one; `${VAR}` and `${VAR:-default}` expanded from the test's
-//! environment.
+//! through one; environment references expanded from the test's
+//! environment, strictly for the Rust API and with mcp-assert's meaning for
+//! suite files (one scanner, two dialects).
 
 use crate::Error;
 
@@ -22,44 +23,94 @@ pub(crate) fn split(input: &str) -> Result<(String, Vec<String>), Error> {
     }
 }
 
-/// Expands `${VAR}` and `${VAR:-default}` in `value` using `lookup`.
-/// A variable that is unset (or, for `${VAR}`, empty counts as set) and has no
+/// How environment references in a value are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum EnvDialect {
+    /// The Rust API ([`Server::env`](crate::Server::env), headers): `${VAR}`
+    /// and `${VAR:-default}`; an unset variable without a default, an
+    /// unclosed `${` or a bad name is an error; `$VAR` stays as written.
+    Strict,
+    /// Suite files, with mcp-assert's meaning (Go's `os.ExpandEnv` plus
+    /// `${VAR:-default}`): `$VAR` expands too, an unset variable becomes "",
+    /// a malformed `${...}` is dropped, a `$` that starts no name stays.
+    Lenient,
+}
+
+/// Expands `${VAR}` and `${VAR:-default}` in `value` using `lookup`, strictly:
+/// a variable that is unset (or, for `${VAR}`, empty counts as set) and has no
 /// default is an error naming it, rather than silently becoming "".
 pub(crate) fn expand_env(
     value: &str,
     lookup: impl Fn(&str) -> Option<String>,
 ) -> Result<String, String> {
+    expand(value, lookup, EnvDialect::Strict)
+}
+
+/// Expands environment references in `value` as `dialect` reads them. In
+/// both, `:-` also replaces an empty value, as in a shell. Only
+/// [`EnvDialect::Strict`] returns errors.
+pub(crate) fn expand(
+    value: &str,
+    lookup: impl Fn(&str) -> Option<String>,
+    dialect: EnvDialect,
+) -> Result<String, String> {
+    let strict = dialect == EnvDialect::Strict;
+    let is_name = |name: &str| {
+        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
     let mut out = String::with_capacity(value.len());
     let mut rest = value;
-    while let Some(start) = rest.find("${") {
-        out.push_str(&rest[..start]);
-        let after = &rest[start + 2..];
-        let Some(end) = after.find('}') else {
-            return Err(format!("`${{` without a closing `}}` in {value:?}"));
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let Some(inner) = after.strip_prefix('{') else {
+            // `$NAME`: a reference in the lenient dialect only.
+            let len = after
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(after.len());
+            if strict || len == 0 {
+                out.push('$');
+                rest = after;
+            } else {
+                out.push_str(&lookup(&after[..len]).unwrap_or_default());
+                rest = &after[len..];
+            }
+            continue;
         };
-        let expr = &after[..end];
+        let Some(end) = inner.find('}') else {
+            if strict {
+                return Err(format!("`${{` without a closing `}}` in {value:?}"));
+            }
+            // Dropped, like the rest of a malformed reference.
+            rest = "";
+            break;
+        };
+        let expr = &inner[..end];
+        rest = &inner[end + 1..];
         let (name, default) = match expr.split_once(":-") {
             Some((name, default)) => (name, Some(default)),
             None => (expr, None),
         };
-        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            return Err(format!(
-                "`${{{expr}}}` is not a variable reference in {value:?}"
-            ));
+        if !is_name(name) {
+            if strict {
+                return Err(format!(
+                    "`${{{expr}}}` is not a variable reference in {value:?}"
+                ));
+            }
+            continue;
         }
         match (lookup(name), default) {
-            // `:-` also replaces an empty value, as in a shell.
             (Some(v), Some(default)) if v.is_empty() => out.push_str(default),
             (Some(v), _) => out.push_str(&v),
             (None, Some(default)) => out.push_str(default),
-            (None, None) => {
+            (None, None) if strict => {
                 return Err(format!(
                     "environment variable {name} is not set (used in {value:?}); \
                      set it, or give a default with ${{{name}:-default}}"
                 ));
             }
+            (None, None) => {}
         }
-        rest = &after[end + 1..];
     }
     out.push_str(rest);
     Ok(out)
@@ -127,5 +178,28 @@ mod tests {
         );
         assert!(expand_env("${unclosed", env).is_err());
         assert!(expand_env("${bad name}", env).is_err());
+    }
+
+    fn lenient(value: &str) -> String {
+        expand(value, env, EnvDialect::Lenient).expect("the lenient dialect has no errors")
+    }
+
+    #[test]
+    fn the_lenient_dialect_reads_both_forms_and_defaults() {
+        assert_eq!(lenient("$HOME/x"), "/home/ada/x");
+        assert_eq!(lenient("${HOME}x"), "/home/adax");
+        assert_eq!(lenient("${NOPE:-fallback}"), "fallback");
+        assert_eq!(lenient("${EMPTY:-fallback}"), "fallback");
+        assert_eq!(lenient("${HOME:-fallback}"), "/home/ada");
+        assert_eq!(lenient("${NOPE:-}"), "");
+    }
+
+    #[test]
+    fn in_the_lenient_dialect_an_unset_variable_is_empty() {
+        assert_eq!(lenient("a${NOPE}b$NOPE.c"), "ab.c");
+        assert_eq!(lenient("cost: 5$"), "cost: 5$");
+        assert_eq!(lenient("$ $-x"), "$ $-x");
+        assert_eq!(lenient("${bad name}x"), "x");
+        assert_eq!(lenient("x${unclosed"), "x");
     }
 }

@@ -8,7 +8,7 @@ use tokio::{
     task::JoinHandle,
 };
 
-use super::{HttpSpec, Options, Server, Target, command::expand_env};
+use super::{HttpSpec, Options, Server, Target, command::expand};
 use crate::{
     Error, Notifications,
     transport::{
@@ -53,14 +53,14 @@ pub(crate) fn start(server: &Server, notifications: Notifications) -> Result<Sta
         }),
         Target::Command(spec) => {
             let fixture = |value: &str| substitute_fixture(value, options);
-            let expand = |value: &str| {
-                expand_env(&fixture(value), |name| std::env::var(name).ok())
+            let expand = |value: &str, dialect| {
+                expand(&fixture(value), |name| std::env::var(name).ok(), dialect)
                     .map_err(|message| Error::InvalidConfig { message })
             };
             let env = spec
                 .env
                 .iter()
-                .map(|(k, v)| Ok((k.clone(), expand(v)?)))
+                .map(|(k, v, dialect)| Ok((k.clone(), expand(v, *dialect)?)))
                 .collect::<Result<Vec<_>, Error>>()?;
             let launch = Launch {
                 program: fixture(&spec.program),

@@ -69,7 +69,8 @@ pub(crate) enum Target {
 pub(crate) struct CommandSpec {
     pub(crate) program: String,
     pub(crate) args: Vec<String>,
-    pub(crate) env: Vec<(String, String)>,
+    /// Name, value as given, and how the value's references are read.
+    pub(crate) env: Vec<(String, String, command::EnvDialect)>,
     pub(crate) current_dir: Option<PathBuf>,
 }
 
@@ -269,7 +270,24 @@ impl Server {
     /// connecting; an unset variable without a default is an error.
     pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         if let Target::Command(spec) = &mut self.target {
-            spec.env.push((key.into(), value.into()));
+            spec.env
+                .push((key.into(), value.into(), command::EnvDialect::Strict));
+        } else {
+            self.misapplied.push("env");
+        }
+        self
+    }
+
+    /// An environment variable whose value is read in the suite dialect
+    /// (mcp-assert's: `$VAR` too, unset is ""), expanded once at start.
+    #[cfg(feature = "suite")]
+    pub(crate) fn env_lenient(mut self, key: &str, value: &str) -> Self {
+        if let Target::Command(spec) = &mut self.target {
+            spec.env.push((
+                key.to_owned(),
+                value.to_owned(),
+                command::EnvDialect::Lenient,
+            ));
         } else {
             self.misapplied.push("env");
         }

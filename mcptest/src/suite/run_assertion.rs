@@ -139,10 +139,7 @@ fn from_spec(
     // mcp-assert's meaning: `{{fixture}}`, then `$VAR` / `${VAR}` /
     // `${VAR:-default}`, an unset variable becoming "".
     for (k, v) in &spec.env {
-        let value = substitute::expand_env(&substitute::fixture(v, fixture), |name| {
-            std::env::var(name).ok()
-        });
-        server = server.env(k, value);
+        server = server.env_lenient(k, &substitute::fixture(v, fixture));
     }
     if !spec.roots.is_empty() {
         let roots = spec.roots.iter().map(|path| {

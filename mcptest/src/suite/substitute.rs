@@ -1,10 +1,9 @@
 //! What a suite file's values become before the server sees them:
-//! `{{fixture}}` and captured `{{name}}` placeholders, and environment
-//! variables in `server.env`, expanded the way mcp-assert expands them.
-//!
-//! Suite files keep mcp-assert's meaning: an unset variable becomes the empty
-//! string. The Rust API ([`Server::env`](crate::Server::env)) is stricter and
-//! refuses an unset variable without a default.
+//! `{{fixture}}` and captured `{{name}}` placeholders. Environment variables
+//! in `server.env` are expanded once, when the server starts, in the suite
+//! dialect (mcp-assert's meaning: an unset variable becomes the empty string);
+//! the Rust API ([`Server::env`](crate::Server::env)) is stricter and refuses
+//! an unset variable without a default.
 
 use std::{collections::BTreeMap, path::Path};
 
@@ -43,88 +42,10 @@ pub(crate) fn text(text: &str, dir: Option<&Path>, vars: &BTreeMap<String, Strin
     s
 }
 
-/// Expands `$VAR`, `${VAR}` and `${VAR:-default}` in `text` with `lookup`,
-/// as a shell-like `os.ExpandEnv` does: an unset variable becomes "", `:-`
-/// also replaces an empty value, a malformed `${...}` is dropped, and a `$`
-/// that starts no name stays as it is.
-pub(crate) fn expand_env(text: &str, lookup: impl Fn(&str) -> Option<String>) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find('$') {
-        out.push_str(&rest[..at]);
-        let after = &rest[at + 1..];
-        if let Some(inner) = after.strip_prefix('{') {
-            let Some(end) = inner.find('}') else {
-                // `${` never closed: dropped, like the rest of a bad reference.
-                rest = "";
-                break;
-            };
-            let expr = &inner[..end];
-            let (name, default) = match expr.split_once(":-") {
-                Some((name, default)) => (name, Some(default)),
-                None => (expr, None),
-            };
-            let value = if is_name(name) { lookup(name) } else { None };
-            match (value, default) {
-                (Some(v), Some(default)) if v.is_empty() => out.push_str(default),
-                (Some(v), _) => out.push_str(&v),
-                (None, Some(default)) if is_name(name) => out.push_str(default),
-                (None, _) => {}
-            }
-            rest = &inner[end + 1..];
-            continue;
-        }
-        let len = after
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(after.len());
-        if len == 0 {
-            // `$` that starts no name: kept literally.
-            out.push('$');
-            rest = after;
-            continue;
-        }
-        out.push_str(&lookup(&after[..len]).unwrap_or_default());
-        rest = &after[len..];
-    }
-    out.push_str(rest);
-    out
-}
-
-fn is_name(name: &str) -> bool {
-    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
-
-    fn env(name: &str) -> Option<String> {
-        match name {
-            "HOME" => Some("/home/ada".into()),
-            "EMPTY" => Some(String::new()),
-            _ => None,
-        }
-    }
-
-    #[test]
-    fn env_values_expand_with_both_forms_and_defaults() {
-        assert_eq!(expand_env("$HOME/x", env), "/home/ada/x");
-        assert_eq!(expand_env("${HOME}x", env), "/home/adax");
-        assert_eq!(expand_env("${NOPE:-fallback}", env), "fallback");
-        assert_eq!(expand_env("${EMPTY:-fallback}", env), "fallback");
-        assert_eq!(expand_env("${HOME:-fallback}", env), "/home/ada");
-        assert_eq!(expand_env("${NOPE:-}", env), "");
-    }
-
-    #[test]
-    fn an_unset_variable_is_empty_in_suite_files() {
-        assert_eq!(expand_env("a${NOPE}b$NOPE.c", env), "ab.c");
-        assert_eq!(expand_env("cost: 5$", env), "cost: 5$");
-        assert_eq!(expand_env("$ $-x", env), "$ $-x");
-        assert_eq!(expand_env("${bad name}x", env), "x");
-        assert_eq!(expand_env("x${unclosed", env), "x");
-    }
 
     #[test]
     fn placeholders_are_replaced_in_every_string() {
