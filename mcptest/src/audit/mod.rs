@@ -315,21 +315,10 @@ impl Audit {
 
     async fn run_into(&self, report: &mut Report) {
         let listing_started = Instant::now();
-        let (mut mcp, tools) = match self.list().await {
-            Ok(listed) => listed,
+        let (mut mcp, tools) = match connect_and_list(&self.server).await {
+            Ok((mcp, tools)) => (Some(mcp), tools),
             Err(error) => {
-                report.push(
-                    TestResult::new(
-                        "tools/list",
-                        Outcome::fail(failure_of_error(
-                            Some("tools/list".into()),
-                            "the server starts and lists its tools",
-                            &error,
-                        )),
-                    )
-                    .group("audit")
-                    .duration(listing_started.elapsed()),
-                );
+                report.push(listing_failed(&error, "audit").duration(listing_started.elapsed()));
                 return;
             }
         };
@@ -411,27 +400,11 @@ impl Audit {
         }
     }
 
-    async fn list(&self) -> Result<(Option<McpClient>, Vec<Tool>), Error> {
-        let mcp = self.server.connect().await?;
-        match mcp.list_tools().await {
-            Ok(tools) => Ok((Some(mcp), tools.into_inner())),
-            Err(error) => {
-                mcp.close().await;
-                Err(error)
-            }
-        }
-    }
-
     fn skip_reason(&self, tool: &Tool) -> Option<String> {
         if self.skip.contains(tool.name.as_ref()) {
             return Some("listed to be skipped".into());
         }
-        let destructive = tool
-            .annotations
-            .as_ref()
-            .and_then(|a| a.destructive_hint)
-            .unwrap_or(false);
-        (destructive && !self.include_destructive).then(|| {
+        (is_destructive(tool) && !self.include_destructive).then(|| {
             "destructive (annotations.destructiveHint: true); include it with \
              include_destructive(true) or --include-destructive"
                 .to_owned()
@@ -562,6 +535,42 @@ pub(crate) fn failure_of_error(call: Option<String>, expected: &str, error: &Err
         evidence = evidence.actual(Shown::plain("exit status", status));
     }
     Failure::new(call, vec![Miss::new(expected, evidence)], output)
+}
+
+/// Starts the server and lists its tools (every page); the connection is
+/// closed again when the listing fails. Shared by [`Audit`] and
+/// [`Fuzz`](crate::fuzz::Fuzz).
+pub(crate) async fn connect_and_list(server: &Server) -> Result<(McpClient, Vec<Tool>), Error> {
+    let mcp = server.connect().await?;
+    match mcp.list_tools().await {
+        Ok(tools) => Ok((mcp, tools.into_inner())),
+        Err(error) => {
+            mcp.close().await;
+            Err(error)
+        }
+    }
+}
+
+/// The one result that stands for a run whose server did not start or
+/// could not list its tools.
+pub(crate) fn listing_failed(error: &Error, group: &str) -> TestResult {
+    TestResult::new(
+        "tools/list",
+        Outcome::fail(failure_of_error(
+            Some("tools/list".into()),
+            "the server starts and lists its tools",
+            error,
+        )),
+    )
+    .group(group)
+}
+
+/// Whether the tool says it is destructive (`annotations.destructiveHint`).
+pub(crate) fn is_destructive(tool: &Tool) -> bool {
+    tool.annotations
+        .as_ref()
+        .and_then(|a| a.destructive_hint)
+        .unwrap_or(false)
 }
 
 #[cfg(test)]

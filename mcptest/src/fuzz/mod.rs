@@ -383,30 +383,10 @@ impl Fuzz {
     }
 
     async fn run_into(&self, report: &mut Report) {
-        let listed = async {
-            let mcp = self.server.connect().await?;
-            match mcp.list_tools().await {
-                Ok(tools) => Ok((mcp, tools.into_inner())),
-                Err(error) => {
-                    mcp.close().await;
-                    Err(error)
-                }
-            }
-        };
-        let (mcp, tools) = match listed.await {
+        let (mcp, tools) = match crate::audit::connect_and_list(&self.server).await {
             Ok(listed) => listed,
             Err(error) => {
-                report.push(
-                    TestResult::new(
-                        "tools/list",
-                        Outcome::fail(failure_of_error(
-                            Some("tools/list".into()),
-                            "the server starts and lists its tools",
-                            &error,
-                        )),
-                    )
-                    .group("fuzz"),
-                );
+                report.push(crate::audit::listing_failed(&error, "fuzz"));
                 return;
             }
         };
@@ -439,12 +419,7 @@ impl Fuzz {
             );
         }
         for tool in selected {
-            let destructive = tool
-                .annotations
-                .as_ref()
-                .and_then(|a| a.destructive_hint)
-                .unwrap_or(false);
-            if destructive && !self.include_destructive {
+            if crate::audit::is_destructive(tool) && !self.include_destructive {
                 report.push(
                     TestResult::new(
                         tool.name.as_ref(),
