@@ -133,6 +133,41 @@ Exit status:
   1  a tool could not be called (its file is still written)
   2  usage error, a server that cannot be found or listed, an unwritable DIR")]
     Generate(GenerateArgs),
+    /// List what a server offers (tools, prompts, resources, resource
+    /// templates) and mark what no suite file exercises.
+    #[command(after_help = "\
+Examples:
+  mcptest coverage tests/evals --server 'my-server --stdio'
+  mcptest coverage tests/evals --server 'my-server' --min 80 --json coverage.json
+
+A file exercises a tool when it calls it (its block, a setup step, or a
+tools/call message of an MCP Cases file), a prompt when it gets it, and a
+resource when it reads or subscribes to its URI (a resource template when a
+read URI fits it). Uncovered items are SKIP in the report files.
+
+Exit status:
+  0  the share exercised is at least --min (or no --min was given)
+  1  under --min, or the server lists nothing to cover
+  2  usage error, a file that cannot be loaded, a server that cannot be
+     started or listed")]
+    Coverage(CoverageArgs),
+    /// Write a starter suite: a commented mcp-assert file to edit, and the
+    /// command that runs it.
+    #[command(after_help = "\
+Examples:
+  mcptest init
+  mcptest init tests/evals --server 'my-server --stdio'
+  mcptest run tests/evals
+
+With --server, the file calls the server's first tool with an input built
+from its schema (use `mcptest generate` for one file per tool). Existing
+files are never overwritten.
+
+Exit status:
+  0  the file was written
+  2  usage error, a file that exists, an unwritable DIR, a server that
+     cannot be started or listed")]
+    Init(InitArgs),
 }
 
 #[derive(Debug, Args)]
@@ -300,6 +335,50 @@ pub struct GenerateArgs {
     /// Overwrite files that exist.
     #[arg(long)]
     pub force: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("target").required(true).args(["server", "url"])))]
+pub struct CoverageArgs {
+    /// Suite files, directories (every .yaml/.yml below) or globs.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<String>,
+    /// The server's command line (over stdio).
+    #[arg(long, value_name = "CMD")]
+    pub server: Option<String>,
+    /// The server's Streamable HTTP URL.
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+    /// Fail under this share of listed items exercised, in percent (0-100).
+    #[arg(long, value_name = "PERCENT", value_parser = percent)]
+    pub min: Option<f64>,
+    /// How long the server may take to start and answer (e.g. 10s).
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    pub timeout: Option<Duration>,
+    #[command(flatten)]
+    pub reports: ReportArgs,
+}
+
+fn percent(text: &str) -> Result<f64, String> {
+    let value: f64 = text
+        .trim_end_matches('%')
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number"))?;
+    if (0.0..=100.0).contains(&value) {
+        Ok(value)
+    } else {
+        Err(format!("{value} is not between 0 and 100"))
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The directory to write the starter suite to (created if missing).
+    #[arg(value_name = "DIR", default_value = "tests/evals")]
+    pub dir: PathBuf,
+    /// The server's command line: the file then calls its first tool.
+    #[arg(long, value_name = "CMD")]
+    pub server: Option<String>,
 }
 
 #[cfg(test)]

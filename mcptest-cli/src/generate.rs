@@ -25,10 +25,11 @@ pub fn generate(args: GenerateArgs) -> Exit {
         Ok(rt) => rt,
         Err(exit) => return exit,
     };
-    runtime.block_on(write_all(&args))
+    runtime.block_on(write_all(&args, usize::MAX))
 }
 
-async fn write_all(args: &GenerateArgs) -> Exit {
+/// Writes the files of the first `limit` tools the server lists.
+pub async fn write_all(args: &GenerateArgs, limit: usize) -> Exit {
     let server = Server::command(&args.server);
     let timeout = args.timeout.unwrap_or(Duration::from_secs(30));
     let mut mcp = match server.connect().await {
@@ -52,7 +53,7 @@ async fn write_all(args: &GenerateArgs) -> Exit {
         return Exit::Failures;
     }
     let mut exit = Exit::Pass;
-    for tool in &tools {
+    for tool in tools.iter().take(limit) {
         let path = args.out.join(file_name(&tool.name));
         if path.exists() && !args.force {
             println!("kept      {} (exists; --force overwrites)", path.display());

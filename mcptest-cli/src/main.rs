@@ -8,8 +8,10 @@ mod args;
 mod audit;
 mod baseline;
 mod conformance;
+mod coverage;
 mod fuzz;
 mod generate;
+mod init;
 mod lint;
 mod mock;
 mod output;
@@ -47,6 +49,8 @@ fn main() -> ExitCode {
         Command::Audit(args) => audit::audit(args),
         Command::Fuzz(args) => fuzz::fuzz(args),
         Command::Generate(args) => generate::generate(args),
+        Command::Coverage(args) => coverage::coverage(args),
+        Command::Init(args) => init::init(args),
     };
     ExitCode::from(exit as u8)
 }

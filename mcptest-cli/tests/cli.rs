@@ -761,7 +761,7 @@ mod audit {
 
     /// A contract whose `add` needs two integers, answered for the input the
     /// audit's generator builds (1 and 1), and a destructive tool.
-    const HEALTHY: &str = r#"
+    pub(super) const HEALTHY: &str = r#"
 case: List tools
 in: {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
 out: {"jsonrpc": "2.0", "id": 1, "result": {"tools": [
@@ -774,7 +774,7 @@ in: {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "add"
 out: {"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "2"}]}}
 "#;
 
-    fn healthy_server() -> String {
+    pub(super) fn healthy_server() -> String {
         format!("'{MCPTEST}' mock healthy.yaml")
     }
 
@@ -876,5 +876,127 @@ mod fuzz {
         let ws = Workspace::new(&[]);
         let out = output(ws.mcptest(&["fuzz", "--server", &server(), "--tool", "nope"]));
         assert_eq!(out.code, Some(1), "{out:?}");
+    }
+}
+
+mod coverage {
+    use super::{audit::HEALTHY, audit::healthy_server, *};
+
+    const CALLS_ADD: &str = "\
+name: adds
+assert:
+  tool: add
+  args: {a: 1, b: 1}
+  expect:
+    contains: [\"2\"]
+";
+
+    const CALLS_GONE: &str = "\
+name: gone
+assert:
+  tool: gone
+  expect:
+    not_error: true
+";
+
+    #[test]
+    fn every_listed_tool_is_marked_and_the_threshold_decides() {
+        let ws = Workspace::new(&[("healthy.yaml", HEALTHY), ("evals/add.yaml", CALLS_ADD)]);
+        let server = healthy_server();
+        let out = output(ws.mcptest(&[
+            "coverage",
+            "evals",
+            "--server",
+            &server,
+            "--json",
+            "coverage.json",
+        ]));
+        assert_eq!(out.code, Some(0), "{out:?}");
+        assert!(
+            out.stdout
+                .contains("covered    tools: add  (evals/add.yaml)"),
+            "{out:?}"
+        );
+        assert!(out.stdout.contains("UNCOVERED  tools: drop_all"), "{out:?}");
+        assert!(
+            out.stdout.contains("1 of 2 listed items exercised (50.0%)"),
+            "{out:?}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&ws.read("coverage.json")).unwrap();
+        assert_eq!(json["counts"]["passed"], 1, "{json}");
+        assert_eq!(json["counts"]["skipped"], 1, "{json}");
+
+        let out = output(ws.mcptest(&["coverage", "evals", "--server", &server, "--min", "50"]));
+        assert_eq!(out.code, Some(0), "{out:?}");
+        let out = output(ws.mcptest(&["coverage", "evals", "--server", &server, "--min", "80%"]));
+        assert_eq!(out.code, Some(1), "{out:?}");
+        assert!(
+            out.stdout.contains("coverage 50.0% is under --min 80%"),
+            "{out:?}"
+        );
+    }
+
+    #[test]
+    fn a_tool_the_files_call_and_the_server_does_not_list_is_named() {
+        let ws = Workspace::new(&[("healthy.yaml", HEALTHY), ("evals/gone.yaml", CALLS_GONE)]);
+        let out = output(ws.mcptest(&["coverage", "evals", "--server", &healthy_server()]));
+        assert_eq!(out.code, Some(0), "{out:?}");
+        assert!(
+            out.stdout
+                .contains("not listed: the files exercise tool `gone`"),
+            "{out:?}"
+        );
+        assert!(
+            out.stdout.contains("0 of 2 listed items exercised (0.0%)"),
+            "{out:?}"
+        );
+    }
+
+    #[test]
+    fn bad_input_is_a_usage_error() {
+        let ws = Workspace::new(&[("evals/add.yaml", CALLS_ADD)]);
+        let out = output(ws.mcptest(&["coverage", "evals"]));
+        assert_eq!(out.code, Some(2), "{out:?}");
+        let out = output(ws.mcptest(&["coverage", "evals", "--server", "no-such-server-here"]));
+        assert_eq!(out.code, Some(2), "{out:?}");
+        assert!(out.stderr.contains("server not found"), "{out:?}");
+        let out = output(ws.mcptest(&["coverage", "evals", "--server", &server(), "--min", "120"]));
+        assert_eq!(out.code, Some(2), "{out:?}");
+        assert!(out.stderr.contains("not between 0 and 100"), "{out:?}");
+        let out = output(ws.mcptest(&["coverage", "missing", "--server", &server()]));
+        assert_eq!(out.code, Some(2), "{out:?}");
+    }
+}
+
+mod init {
+    use super::{audit::HEALTHY, audit::healthy_server, *};
+
+    #[test]
+    fn the_template_lints_and_is_never_overwritten() {
+        let ws = Workspace::new(&[]);
+        let out = output(ws.mcptest(&["init", "evals"]));
+        assert_eq!(out.code, Some(0), "{out:?}");
+        assert!(out.stdout.contains("next: edit the server"), "{out:?}");
+        let text = ws.read("evals/example.yaml");
+        assert!(text.contains("mcptest run evals"), "{text}");
+        let out = output(ws.mcptest(&["lint", "evals"]));
+        assert_eq!(out.code, Some(0), "{out:?}");
+        ws.write("evals/example.yaml", "# mine\n");
+        let out = output(ws.mcptest(&["init", "evals"]));
+        assert_eq!(out.code, Some(2), "{out:?}");
+        assert!(out.stderr.contains("exists; not overwritten"), "{out:?}");
+        assert_eq!(ws.read("evals/example.yaml"), "# mine\n");
+    }
+
+    #[test]
+    fn with_a_server_the_first_tool_gets_a_file_that_runs_green() {
+        let ws = Workspace::new(&[("healthy.yaml", HEALTHY)]);
+        let server = healthy_server();
+        let out = output(ws.mcptest(&["init", "evals", "--server", &server]));
+        assert_eq!(out.code, Some(0), "{out:?}");
+        assert!(ws.path("evals/add.yaml").exists(), "{out:?}");
+        assert!(!ws.path("evals/drop_all.yaml").exists(), "{out:?}");
+        let out = output(ws.mcptest(&["run", "evals", "--server", &server]));
+        assert_eq!(out.code, Some(0), "{out:?}");
     }
 }

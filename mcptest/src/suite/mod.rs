@@ -31,6 +31,7 @@
 mod assertion;
 mod cases;
 mod checks;
+pub mod coverage;
 mod fields;
 mod load;
 mod mock;
