@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# `mcptest run` against mcp-assert 0.12.3 on the same 30-file suite
+# (benches/peer/suite: the everything, time and filesystem servers pinned by
+# .ci/install-e2e.sh), same machine, interleaved rounds; then the command's
+# own start-up: from exec to the first server spawn.
+#
+#   bash benches/peer/run.sh            # ROUNDS=5 by default
+#
+# Installs what it needs under target/ (the e2e servers, mcp-assert in a venv,
+# a release build of the command). Prints a table of medians and the ratio.
+# Both tools must pass every file first, or nothing is timed.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+ROUNDS="${ROUNDS:-5}"
+WORK="$ROOT/target/bench-peer"
+mkdir -p "$WORK"
+
+log() { printf '[peer] %s\n' "$*" >&2; }
+
+bash .ci/install-e2e.sh >&2
+# shellcheck source=/dev/null
+source target/e2e/env.sh
+
+if [ ! -x "$WORK/venv/bin/python" ]; then
+  python3 -m venv "$WORK/venv"
+fi
+if ! "$WORK/venv/bin/python" -m pip show mcp-assert 2>/dev/null | grep -q '^Version: 0.12.3$'; then
+  log "pip install mcp-assert==0.12.3"
+  "$WORK/venv/bin/python" -m pip install -q --disable-pip-version-check mcp-assert==0.12.3
+fi
+# Time the Go binary the wheel carries, not the Python shim in front of it.
+PEER="$(ls "$WORK"/venv/lib/python3*/site-packages/mcp_assert/bin/mcp-assert)"
+
+log "cargo build --release -p mcptest-cli"
+cargo build --release -p mcptest-cli >&2
+MCPTEST="$ROOT/target/release/mcptest"
+
+# The suite, with the servers' absolute paths filled in.
+SUITE="$WORK/suite"
+rm -rf "$SUITE"
+mkdir -p "$SUITE"
+for f in benches/peer/suite/*.yaml; do
+  sed -e "s|@EVERYTHING@|$MCPTEST_E2E_EVERYTHING|" \
+      -e "s|@TIME@|$MCPTEST_E2E_TIME|" \
+      -e "s|@FILESYSTEM@|$MCPTEST_E2E_FILESYSTEM|" "$f" > "$SUITE/$(basename "$f")"
+done
+FILES=$(ls "$SUITE" | wc -l)
+FIXTURE="$ROOT/benches/peer/fixture"
+
+run_mcptest() { timeout 600 "$MCPTEST" run "$SUITE" --fixture "$FIXTURE"; }
+run_peer() { timeout 600 "$PEER" run --suite "$SUITE" --fixture "$FIXTURE"; }
+
+log "agreement: both tools pass all $FILES files"
+run_mcptest > "$WORK/mcptest.out" 2>&1 || { cat "$WORK/mcptest.out" >&2; log "mcptest failed"; exit 1; }
+run_peer > "$WORK/peer.out" 2>&1 || { cat "$WORK/peer.out" >&2; log "mcp-assert failed"; exit 1; }
+
+# Seconds (with microseconds) a command takes.
+wall() {
+  local start=$EPOCHREALTIME
+  "$@" > /dev/null 2>&1
+  local end=$EPOCHREALTIME
+  python3 -c "print(f'{$end - $start:.3f}')"
+}
+median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+: > "$WORK/mcptest.times"
+: > "$WORK/peer.times"
+for round in $(seq "$ROUNDS"); do
+  # Interleaved, alternating which goes first.
+  if [ $((round % 2)) -eq 1 ]; then
+    wall run_mcptest >> "$WORK/mcptest.times"; wall run_peer >> "$WORK/peer.times"
+  else
+    wall run_peer >> "$WORK/peer.times"; wall run_mcptest >> "$WORK/mcptest.times"
+  fi
+  log "round $round/$ROUNDS: mcptest $(tail -1 "$WORK/mcptest.times") s, mcp-assert $(tail -1 "$WORK/peer.times") s"
+done
+OURS=$(median < "$WORK/mcptest.times")
+PEERS=$(median < "$WORK/peer.times")
+
+# Start-up: from just before exec to the moment the stand-in server runs
+# (it writes the time and exits; the run then fails, as expected here). The
+# stand-in's own `sh` and `date` start-up is counted too, so this is an upper
+# bound.
+printf 'name: startup\nassert:\n  tool: x\n  expect:\n    not_error: true\n' > "$WORK/startup.yaml"
+: > "$WORK/startup.times"
+for _ in $(seq 20); do
+  rm -f "$WORK/stamp"
+  start=$EPOCHREALTIME
+  "$MCPTEST" run "$WORK/startup.yaml" --timeout 5s \
+    --server "sh -c 'date +%s.%N > $WORK/stamp'" > /dev/null 2>&1 || true
+  python3 -c "print(f'{($(cat "$WORK/stamp") - $start) * 1000:.2f}')" >> "$WORK/startup.times"
+done
+STARTUP=$(median < "$WORK/startup.times")
+
+cat <<TABLE
+| measure | mcptest | mcp-assert 0.12.3 | ratio |
+|---|---|---|---|
+| $FILES-file suite, median of $ROUNDS interleaved rounds (s) | $OURS | $PEERS | $(python3 -c "print(f'{$PEERS / $OURS:.2f}x')") |
+| start-up to first server spawn, median of 20 (ms) | $STARTUP | | target <= 20 |
+cores: $(nproc); mcptest --jobs default (cores); mcp-assert runs one at a time.
+TABLE
