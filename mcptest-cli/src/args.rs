@@ -20,7 +20,9 @@ Examples:
   mcptest mock contract.yaml --http 3001
   mcptest audit --server 'my-server --stdio' --skip delete_all
   mcptest fuzz --server 'my-server --stdio' --tool search --seed 7
-  mcptest generate --server 'my-server --stdio' --out tests/evals";
+  mcptest generate --server 'my-server --stdio' --out tests/evals
+  mcptest coverage tests/evals --server 'my-server --stdio' --min 80
+  mcptest init tests/evals";
 
 /// Test MCP servers from the command line: suites, reports, conformance, mocks.
 #[derive(Debug, Parser)]
