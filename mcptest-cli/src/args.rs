@@ -170,6 +170,31 @@ Exit status:
   2  usage error, a file that exists, an unwritable DIR, a server that
      cannot be started or listed")]
     Init(InitArgs),
+    /// Sit between an agent and a server over stdio, record every tool call
+    /// the agent makes, then check trajectory files against the calls.
+    #[command(after_help = "\
+Example: configure the agent to start this as its MCP server:
+  mcptest intercept --server 'my-server --stdio' --trajectory checks.yaml --log calls.jsonl
+
+where checks.yaml is an mcp-assert trajectory file reading the same log:
+  name: the agent looks before it writes
+  audit_log: calls.jsonl
+  trajectory:
+    - type: order
+      tools: [read_file, write_file]
+    - type: absence
+      tools: [delete_file]
+
+Messages pass through as JSON. When the agent closes stdin, requests still
+in flight are answered (up to --timeout), the server is stopped, the calls
+are written to --log (one {\"tool\": .., \"args\": ..} per line) and the
+files run. stdout is the protocol's: results go to stderr.
+
+Exit status:
+  0  every trajectory check passed
+  1  a check failed, or the server went away during the session
+  2  usage error, a file that cannot be loaded, a server that cannot start")]
+    Intercept(InterceptArgs),
 }
 
 #[derive(Debug, Args)]
@@ -381,6 +406,24 @@ pub struct InitArgs {
     /// The server's command line: the file then calls its first tool.
     #[arg(long, value_name = "CMD")]
     pub server: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct InterceptArgs {
+    /// The real server's command line (over stdio).
+    #[arg(long, value_name = "CMD")]
+    pub server: String,
+    /// Trajectory files (mcp-assert format) checked against the calls.
+    #[arg(long, value_name = "PATH", required = true)]
+    pub trajectory: Vec<String>,
+    /// Where to write the recorded calls (JSON lines).
+    #[arg(long, value_name = "FILE", default_value = "mcptest-intercept.jsonl")]
+    pub log: PathBuf,
+    /// How long requests in flight may take once the agent has left.
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration, default_value = "10s")]
+    pub timeout: Duration,
+    #[command(flatten)]
+    pub reports: ReportArgs,
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ mod coverage;
 mod fuzz;
 mod generate;
 mod init;
+mod intercept;
 mod lint;
 mod mock;
 mod output;
@@ -51,6 +52,7 @@ fn main() -> ExitCode {
         Command::Generate(args) => generate::generate(args),
         Command::Coverage(args) => coverage::coverage(args),
         Command::Init(args) => init::init(args),
+        Command::Intercept(args) => intercept::intercept(args),
     };
     ExitCode::from(exit as u8)
 }
