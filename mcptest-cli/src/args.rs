@@ -195,6 +195,20 @@ Exit status:
   1  a check failed, or the server went away during the session
   2  usage error, a file that cannot be loaded, a server that cannot start")]
     Intercept(InterceptArgs),
+    /// Run suite files, then again on every change below their paths,
+    /// saying which tests flipped since the run before.
+    #[command(after_help = "\
+Examples:
+  mcptest watch tests/evals --server 'my-server --stdio'
+  mcptest watch 'tests/**/*.yaml' --filter echo
+
+Directories are watched recursively; for a file or a glob, its directory.
+A burst of writes (an editor saving) is one rerun. A file that no longer
+loads is reported and the watch goes on. Ctrl-C stops it.
+
+Exit status (with --max-runs, or when the watcher stops): that of the last
+run, as for `mcptest run`.")]
+    Watch(WatchArgs),
 }
 
 #[derive(Debug, Args)]
@@ -424,6 +438,31 @@ pub struct InterceptArgs {
     pub timeout: Duration,
     #[command(flatten)]
     pub reports: ReportArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    /// Suite files, directories (every .yaml/.yml below) or globs.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<String>,
+    /// How many tests run at once [default: the number of cores].
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+    /// A directory copied afresh for each test ({{fixture}} in the files).
+    #[arg(long, value_name = "DIR")]
+    pub fixture: Option<PathBuf>,
+    /// The server for files that name none.
+    #[arg(long, value_name = "CMD")]
+    pub server: Option<String>,
+    /// The timeout of tests that set none (e.g. 10s) [default: 30s].
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    pub timeout: Option<Duration>,
+    /// Run only the tests whose name or file contains this text.
+    #[arg(long, value_name = "TEXT")]
+    pub filter: Option<String>,
+    /// Stop after this many runs (the first run counts).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_runs: Option<u32>,
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ mod output;
 mod paths;
 mod run;
 mod trials;
+mod watch;
 
 use std::process::ExitCode;
 
@@ -53,6 +54,7 @@ fn main() -> ExitCode {
         Command::Coverage(args) => coverage::coverage(args),
         Command::Init(args) => init::init(args),
         Command::Intercept(args) => intercept::intercept(args),
+        Command::Watch(args) => watch::watch(args),
     };
     ExitCode::from(exit as u8)
 }

@@ -26,7 +26,7 @@ use crate::{
 };
 
 pub fn run(args: RunArgs) -> Exit {
-    let tests = match load(&args) {
+    let tests = match load(&args.paths, args.filter.as_deref()) {
         Ok(tests) => tests,
         Err(exit) => return exit,
     };
@@ -37,24 +37,14 @@ pub fn run(args: RunArgs) -> Exit {
             return Exit::Usage;
         }
     };
-    let mut options = RunOptions::new();
-    if let Some(command) = &args.server {
-        if let Err(e) = check_server(command) {
-            eprintln!("mcptest: {e}");
-            return Exit::Usage;
-        }
-        options = options.server(Server::command(command));
-    }
-    if let Some(fixture) = &args.fixture {
-        if !fixture.is_dir() {
-            eprintln!("mcptest: --fixture {}: not a directory", fixture.display());
-            return Exit::Usage;
-        }
-        options = options.fixture(fixture);
-    }
-    if let Some(timeout) = args.timeout {
-        options = options.timeout(timeout);
-    }
+    let options = match options(
+        args.server.as_deref(),
+        args.fixture.as_deref(),
+        args.timeout,
+    ) {
+        Ok(options) => options,
+        Err(exit) => return exit,
+    };
     let jobs = args.jobs.map(usize::from).unwrap_or_else(cores);
     let runtime = match crate::runtime(jobs.min(cores())) {
         Ok(rt) => rt,
@@ -114,18 +104,45 @@ pub fn run(args: RunArgs) -> Exit {
     }
 }
 
+/// The run options of `--server`, `--fixture` and `--timeout`, each checked.
+pub fn options(
+    server: Option<&str>,
+    fixture: Option<&std::path::Path>,
+    timeout: Option<Duration>,
+) -> Result<RunOptions, Exit> {
+    let mut options = RunOptions::new();
+    if let Some(command) = server {
+        if let Err(e) = check_server(command) {
+            eprintln!("mcptest: {e}");
+            return Err(Exit::Usage);
+        }
+        options = options.server(Server::command(command));
+    }
+    if let Some(fixture) = fixture {
+        if !fixture.is_dir() {
+            eprintln!("mcptest: --fixture {}: not a directory", fixture.display());
+            return Err(Exit::Usage);
+        }
+        options = options.fixture(fixture);
+    }
+    if let Some(timeout) = timeout {
+        options = options.timeout(timeout);
+    }
+    Ok(options)
+}
+
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from)
-}
-
 /// Every test of every file the arguments name, filtered; each file that
 /// cannot be loaded is reported (exit 2).
-fn load(args: &RunArgs) -> Result<Vec<SuiteTest>, Exit> {
-    let files = paths::expand(&args.paths).map_err(|errors| {
+pub fn load(paths: &[String], filter: Option<&str>) -> Result<Vec<SuiteTest>, Exit> {
+    let files = paths::expand(paths).map_err(|errors| {
         for e in errors {
             eprintln!("mcptest: {e}");
         }
@@ -148,15 +165,11 @@ fn load(args: &RunArgs) -> Result<Vec<SuiteTest>, Exit> {
     let tests: Vec<SuiteTest> = suite
         .tests()
         .iter()
-        .filter(|t| {
-            args.filter
-                .as_deref()
-                .is_none_or(|f| t.name.contains(f) || t.file.contains(f))
-        })
+        .filter(|t| filter.is_none_or(|f| t.name.contains(f) || t.file.contains(f)))
         .cloned()
         .collect();
     if tests.is_empty() {
-        match &args.filter {
+        match filter {
             Some(filter) => eprintln!(
                 "mcptest: no test matches --filter {filter:?} ({} test{} loaded)",
                 suite.tests().len(),
@@ -182,7 +195,7 @@ pub fn check_server(command: &str) -> Result<(), String> {
         .map_err(|e| format!("--server {command:?}: server not found: {program}: {e}"))
 }
 
-async fn run_tests(
+pub async fn run_tests(
     tests: Vec<SuiteTest>,
     options: RunOptions,
     jobs: usize,
