@@ -209,6 +209,29 @@ loads is reported and the watch goes on. Ctrl-C stops it.
 Exit status (with --max-runs, or when the watcher stops): that of the last
 run, as for `mcptest run`.")]
     Watch(WatchArgs),
+    /// Serve the coprocess protocol (v2) on stdin/stdout: test frameworks in
+    /// any language drive the server under test through this engine.
+    #[command(after_help = "\
+Examples:
+  mcptest exec --connection-server --server-command 'my-server --stdio'
+  mcptest exec --connection-server --server-url http://127.0.0.1:3001/mcp --call-timeout 10s
+
+One JSON-RPC request per line in, one response per line out, in order:
+coprocess/handshake, mcp.initialize, mcp.call, mcp.listTools,
+mcp.listResources, mcp.readResource, mcp.callPrompt, mcp.reporter.setUpload,
+mcp.reporter.flush, mcp.shutdown. Errors: -32700 parse, -32600 invalid
+request (an extra top-level field, a line over --max-line-bytes), -32601
+unknown method (a suite lane that runs only from the command line names its
+command), -32602 invalid params (a handshake of another version), -32603 a
+call over --call-timeout, -32000 an upstream MCP error (its code, message and
+data in data.upstream), -32001 the upstream connection dropped (exit status
+and stderr tail in data).
+
+Exit status:
+  0  the peer sent mcp.shutdown or closed stdin
+  1  stdin or stdout failed
+  2  usage error, a server that cannot be found")]
+    Exec(ExecArgs),
 }
 
 #[derive(Debug, Args)]
@@ -463,6 +486,26 @@ pub struct WatchArgs {
     /// Stop after this many runs (the first run counts).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_runs: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("target").required(true).args(["server_command", "server_url"])))]
+pub struct ExecArgs {
+    /// Serve one connection to the server under test (the only mode).
+    #[arg(long, required = true)]
+    pub connection_server: bool,
+    /// The server's command line (over stdio).
+    #[arg(long, value_name = "CMD")]
+    pub server_command: Option<String>,
+    /// The server's Streamable HTTP URL.
+    #[arg(long, value_name = "URL")]
+    pub server_url: Option<String>,
+    /// How long one upstream call may take.
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration, default_value = "30s")]
+    pub call_timeout: Duration,
+    /// The longest request line accepted [default: 4 MiB].
+    #[arg(long, value_name = "BYTES")]
+    pub max_line_bytes: Option<usize>,
 }
 
 #[cfg(test)]

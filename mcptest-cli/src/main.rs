@@ -9,6 +9,7 @@ mod audit;
 mod baseline;
 mod conformance;
 mod coverage;
+mod exec;
 mod fuzz;
 mod generate;
 mod init;
@@ -55,6 +56,7 @@ fn main() -> ExitCode {
         Command::Init(args) => init::init(args),
         Command::Intercept(args) => intercept::intercept(args),
         Command::Watch(args) => watch::watch(args),
+        Command::Exec(args) => exec::exec(args),
     };
     ExitCode::from(exit as u8)
 }

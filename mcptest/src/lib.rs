@@ -36,6 +36,7 @@ pub mod __private;
 pub mod audit;
 mod client;
 pub mod conformance;
+pub mod coprocess;
 mod error;
 pub mod expect;
 mod fixture;
