@@ -3,14 +3,17 @@
 //!
 //! Built like `#[mcp_test]`: the arguments go through a config builder
 //! ([`config`]) that collects every problem, each spanned on its tokens;
-//! the files are read and their YAML parsed here ([`files`]), so a missing
-//! directory, an empty match, an unreadable file or a YAML syntax error is a
-//! compile error on the path literal, with file:line:column. Generated code
+//! the files are found ([`files`]) and their YAML parsed here ([`tree`]), so
+//! a missing directory, an empty match, an unreadable file or a YAML syntax
+//! error is a compile error on the path literal, with file:line:column. Each
+//! file is embedded as its parsed tree: a generated test loads its file from
+//! that constant and parses no YAML when it runs. Generated code
 //! reaches mcptest through `crate = path` (default `::mcptest`) and std
 //! through `::core`.
 
 mod config;
 mod files;
+mod tree;
 
 use std::{
     collections::HashSet,
@@ -33,12 +36,13 @@ struct Test {
     skip: Option<String>,
 }
 
-/// One file, read.
+/// One file, read and parsed.
 struct File {
     /// The path relative to the crate, for messages.
     shown: String,
     absolute: String,
     is_cases: bool,
+    docs: Vec<tree::Node>,
 }
 
 pub(crate) fn expand(input: TokenStream) -> syn::Result<TokenStream> {
@@ -103,7 +107,7 @@ fn read_files(
                 continue;
             }
         };
-        let docs = match files::parse(&text) {
+        let docs = match tree::parse(&text) {
             Ok(docs) if docs.is_empty() => {
                 errors.at(
                     lit,
@@ -123,11 +127,11 @@ fn read_files(
         };
         let relative = path.strip_prefix(&base).unwrap_or(path).with_extension("");
         let stem = files::sanitize(&relative.to_string_lossy());
-        let is_cases = docs.len() > 1 || docs.iter().any(|d| d.is_cases());
+        let is_cases = docs.len() > 1 || docs.iter().any(tree::Node::is_cases);
         let file = read.len();
         if is_cases {
             for (index, doc) in docs.iter().enumerate() {
-                let case = match &doc.case {
+                let case = match doc.case() {
                     Some(name) => files::sanitize(name),
                     None => format!("case_{}", index + 1),
                 };
@@ -143,13 +147,14 @@ fn read_files(
                 name: files::unique(&stem, &mut used),
                 file,
                 index: 0,
-                skip: docs[0].skip.then(|| format!("skip: true in {shown}")),
+                skip: docs[0].skip().then(|| format!("skip: true in {shown}")),
             });
         }
         read.push(File {
             shown,
             absolute: path.display().to_string(),
             is_cases,
+            docs,
         });
     }
     ok.then_some((read, tests, module))
@@ -166,7 +171,9 @@ fn generate(config: &Config, files: &[File], tests: &[Test], module: &syn::Ident
             shown,
             absolute,
             is_cases,
+            docs,
         } = file;
+        let docs = docs.iter().map(|doc| doc.to_tokens(&private));
         let format = if *is_cases {
             quote!(#private::Format::McpCases)
         } else {
@@ -178,6 +185,7 @@ fn generate(config: &Config, files: &[File], tests: &[Test], module: &syn::Ident
                 absolute: #absolute,
                 text: ::core::include_str!(#absolute),
                 format: #format,
+                docs: &[#(#docs),*],
             }
         }
     });
@@ -449,6 +457,25 @@ mod tests {
             out.contains(". timeout (Duration :: from_secs (5))"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn each_file_is_embedded_as_a_parsed_tree() {
+        let dir = scratch(&[(
+            "cases/a.yaml",
+            "case: x\nout: {id: !!re \"[0-9]+\", n: 2.5, big: 18446744073709551615}\n",
+        )]);
+        let out = expand_str(dir.path(), r#""cases""#).unwrap();
+        for expected in [
+            "docs : & [:: mcptest :: __private :: suite :: EmbeddedNode { kind : :: mcptest :: __private :: suite :: EmbeddedKind :: Map (& [(",
+            "EmbeddedKind :: Str (\"case\")",
+            "tag : :: core :: option :: Option :: Some (\"!!re\") , line : 2u64 , column : 16u64",
+            "EmbeddedKind :: Float (:: core :: primitive :: f64 :: from_bits (4612811918334230528u64))",
+            "EmbeddedKind :: UInt (18446744073709551615u64)",
+            "format : :: mcptest :: __private :: suite :: Format :: McpCases",
+        ] {
+            assert!(out.contains(expected), "missing {expected:?} in\n{out}");
+        }
     }
 
     #[test]
