@@ -185,12 +185,12 @@ pub fn params_contain(method: impl Into<String>, needle: impl Into<String>) -> P
 ///
 /// ```
 /// # let log = mcptest::expect::samples::notifications();
-/// log.assert(mcptest::expect::any_params_contain("step 2"));
+/// log.assert(mcptest::expect::any_params_contain("almost full"));
 /// ```
 ///
 /// ```should_panic
 /// # let log = mcptest::expect::samples::notifications();
-/// log.assert(mcptest::expect::any_params_contain("step 9"));
+/// log.assert(mcptest::expect::any_params_contain("disk full"));
 /// ```
 pub fn any_params_contain(needle: impl Into<String>) -> ParamsContain {
     ParamsContain {
