@@ -16,6 +16,7 @@ pub fn suite(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
 }
 
 mod mcp_test;
+mod options;
 
 /// Runs an async function as a test against a fresh MCP server; documented
 /// at `mcptest::mcp_test`.

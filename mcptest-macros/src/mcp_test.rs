@@ -4,7 +4,7 @@
 
 mod config;
 mod signature;
-mod values;
+pub(crate) mod values;
 
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote, quote_spanned};
@@ -75,7 +75,7 @@ impl Errors {
         }
     }
 
-    fn finish(self) -> syn::Result<()> {
+    pub(crate) fn finish(self) -> syn::Result<()> {
         self.0.map_or(Ok(()), Err)
     }
 }

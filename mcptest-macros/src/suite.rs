@@ -1,212 +1,240 @@
 //! `suite!("tests/evals", ..)`: one `#[test]` per mcp-assert file and per
 //! MCP Cases document, found at compile time and embedded in the test binary.
 //!
-//! The files are read and their YAML parsed here, so a missing directory, an
-//! empty match, an unreadable file or a YAML syntax error is a compile error
-//! on the path literal. What the YAML says (keys, types) is checked by
-//! mcptest's loader when the test runs, which reports file:line:column.
+//! Built like `#[mcp_test]`: the arguments go through a config builder
+//! ([`config`]) that collects every problem, each spanned on its tokens;
+//! the files are found ([`files`]) and their YAML parsed here ([`tree`]), so
+//! a missing directory, an empty match, an unreadable file or a YAML syntax
+//! error is a compile error on the path literal, with file:line:column. Each
+//! file is embedded as its parsed tree: a generated test loads its file from
+//! that constant and parses no YAML when it runs. Generated code
+//! reaches mcptest through `crate = path` (default `::mcptest`) and std
+//! through `::core`.
+
+mod config;
+mod files;
+mod tree;
 
 use std::{
     collections::HashSet,
-    fmt,
     path::{Path, PathBuf},
 };
 
-use proc_macro2::{Span, TokenStream};
-use quote::quote;
-use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
-use syn::{
-    Expr, Ident, LitStr, Token,
-    parse::{Parse, ParseStream},
-};
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 
-const OPTIONS: &str = "server, bin, fixture, timeout, name, ignore";
-
-/// The parsed arguments.
-struct Args {
-    path: LitStr,
-    server: Option<TokenStream>,
-    fixture: Option<LitStr>,
-    timeout: Option<Expr>,
-    name: Option<Ident>,
-    ignore: Option<LitStr>,
-}
-
-impl Parse for Args {
-    fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
-        let path: LitStr = input.parse().map_err(|e| {
-            syn::Error::new(e.span(), "expected the suite's path: `suite!(\"tests/evals\")` (a directory or a glob, relative to the crate)")
-        })?;
-        let mut args = Args {
-            path,
-            server: None,
-            fixture: None,
-            timeout: None,
-            name: None,
-            ignore: None,
-        };
-        let mut server_key: Option<Ident> = None;
-        while !input.is_empty() {
-            input.parse::<Token![,]>()?;
-            if input.is_empty() {
-                break;
-            }
-            let key: Ident = input.parse()?;
-            input.parse::<Token![=]>()?;
-            let twice = |key: &Ident| syn::Error::new(key.span(), format!("`{key}` given twice"));
-            match key.to_string().as_str() {
-                "server" | "bin" => {
-                    if let Some(first) = &server_key {
-                        return Err(if first == &key {
-                            twice(&key)
-                        } else {
-                            syn::Error::new(
-                                key.span(),
-                                format!("`{key}` and `{first}` both name the server; give one"),
-                            )
-                        });
-                    }
-                    args.server = Some(if key == "bin" {
-                        let bin: LitStr = input.parse()?;
-                        let var = format!("CARGO_BIN_EXE_{}", bin.value());
-                        quote!(::mcptest::Server::program(env!(#var)))
-                    } else {
-                        let expr: Expr = input.parse()?;
-                        quote!(::mcptest::__private::suite::IntoServer::into_server(#expr))
-                    });
-                    server_key = Some(key);
-                }
-                "fixture" if args.fixture.is_some() => return Err(twice(&key)),
-                "fixture" => args.fixture = Some(input.parse()?),
-                "timeout" if args.timeout.is_some() => return Err(twice(&key)),
-                "timeout" => args.timeout = Some(input.parse()?),
-                "name" if args.name.is_some() => return Err(twice(&key)),
-                "name" => args.name = Some(input.parse()?),
-                "ignore" if args.ignore.is_some() => return Err(twice(&key)),
-                "ignore" => args.ignore = Some(input.parse()?),
-                other => {
-                    return Err(syn::Error::new(
-                        key.span(),
-                        format!("unknown option `{other}`; the options are {OPTIONS}"),
-                    ));
-                }
-            }
-        }
-        Ok(args)
-    }
-}
+use crate::mcp_test::Errors;
+use config::{Config, Source, Timeout};
 
 /// One generated test.
 struct Test {
-    name: Ident,
+    name: syn::Ident,
     file: usize,
     index: usize,
     /// `#[ignore = ..]` from the file's `skip: true`.
     skip: Option<String>,
 }
 
-pub(crate) fn expand(input: TokenStream) -> syn::Result<TokenStream> {
-    let args: Args = syn::parse2(input)?;
-    let manifest = std::env::var("CARGO_MANIFEST_DIR")
-        .map(PathBuf::from)
-        .map_err(|_| {
-            syn::Error::new(
-                args.path.span(),
-                "CARGO_MANIFEST_DIR is not set: build with cargo",
-            )
-        })?;
-    expand_in(&manifest, args)
+/// One file, read and parsed.
+struct File {
+    /// The path relative to the crate, for messages.
+    shown: String,
+    absolute: String,
+    is_cases: bool,
+    docs: Vec<tree::Node>,
 }
 
-fn expand_in(manifest: &Path, args: Args) -> syn::Result<TokenStream> {
-    let lit = &args.path;
-    let fail = |message: String| syn::Error::new(lit.span(), message);
-    let (base, files) = find_files(manifest, &lit.value()).map_err(fail)?;
-    let module = match &args.name {
+pub(crate) fn expand(input: TokenStream) -> syn::Result<TokenStream> {
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_default();
+    expand_in(&manifest, input)
+}
+
+fn expand_in(manifest: &Path, input: TokenStream) -> syn::Result<TokenStream> {
+    let mut errors = Errors::default();
+    let config = config::parse(input, &mut errors);
+    let read = config
+        .as_ref()
+        .and_then(|config| read_files(manifest, config, &mut errors));
+    errors.finish()?;
+    let config = config.expect("a config is built whenever no error was reported");
+    let (files, tests, module) = read.expect("the files are read whenever no error was reported");
+    Ok(generate(&config, &files, &tests, &module))
+}
+
+/// Finds and reads the suite's files: every problem goes to `errors`, on
+/// the path literal.
+fn read_files(
+    manifest: &Path,
+    config: &Config,
+    errors: &mut Errors,
+) -> Option<(Vec<File>, Vec<Test>, syn::Ident)> {
+    let lit = &config.path;
+    let (base, paths) = match files::find_files(manifest, &lit.value()) {
+        Ok(found) => found,
+        Err(message) => {
+            errors.at(lit, message);
+            return None;
+        }
+    };
+    let module = match &config.name {
         Some(name) => name.clone(),
         None => {
             let last = base
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "suite".into());
-            unique(&sanitize(&last), &mut HashSet::new())
+            files::unique(&files::sanitize(&last), &mut HashSet::new())
         }
     };
-    let mut embedded = Vec::new();
+    let mut read = Vec::new();
     let mut tests = Vec::new();
     let mut used = HashSet::new();
-    for (file_index, file) in files.iter().enumerate() {
-        let shown = file
+    let mut ok = true;
+    for path in &paths {
+        let shown = path
             .strip_prefix(manifest)
-            .unwrap_or(file)
+            .unwrap_or(path)
             .display()
             .to_string();
-        let text =
-            std::fs::read_to_string(file).map_err(|e| fail(format!("cannot read {shown}: {e}")))?;
-        let docs = parse(&text).map_err(|e| fail(format!("{shown}:{e}")))?;
-        if docs.is_empty() {
-            return Err(fail(format!(
-                "{shown} is empty: expected an mcp-assert assertion or MCP Cases documents"
-            )));
-        }
-        let relative = file.strip_prefix(&base).unwrap_or(file).with_extension("");
-        let stem = sanitize(&relative.to_string_lossy());
-        let is_cases = docs.len() > 1 || docs.iter().any(|d| d.is_cases());
-        let format = if is_cases {
-            quote!(::mcptest::__private::suite::Format::McpCases)
-        } else {
-            quote!(::mcptest::__private::suite::Format::McpAssert)
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) => {
+                errors.at(lit, format!("cannot read {shown}: {e}"));
+                ok = false;
+                continue;
+            }
         };
+        let docs = match tree::parse(&text) {
+            Ok(docs) if docs.is_empty() => {
+                errors.at(
+                    lit,
+                    format!(
+                        "{shown} is empty: expected an mcp-assert assertion or MCP Cases documents"
+                    ),
+                );
+                ok = false;
+                continue;
+            }
+            Ok(docs) => docs,
+            Err(e) => {
+                errors.at(lit, format!("{shown}:{e}"));
+                ok = false;
+                continue;
+            }
+        };
+        let relative = path.strip_prefix(&base).unwrap_or(path).with_extension("");
+        let stem = files::sanitize(&relative.to_string_lossy());
+        let is_cases = docs.len() > 1 || docs.iter().any(tree::Node::is_cases);
+        let file = read.len();
         if is_cases {
             for (index, doc) in docs.iter().enumerate() {
-                let case = match &doc.case {
-                    Some(name) => sanitize(name),
+                let case = match doc.case() {
+                    Some(name) => files::sanitize(name),
                     None => format!("case_{}", index + 1),
                 };
                 tests.push(Test {
-                    name: unique(&format!("{stem}__{case}"), &mut used),
-                    file: file_index,
+                    name: files::unique(&format!("{stem}__{case}"), &mut used),
+                    file,
                     index,
                     skip: None,
                 });
             }
         } else {
             tests.push(Test {
-                name: unique(&stem, &mut used),
-                file: file_index,
+                name: files::unique(&stem, &mut used),
+                file,
                 index: 0,
-                skip: docs[0].skip.then(|| format!("skip: true in {shown}")),
+                skip: docs[0].skip().then(|| format!("skip: true in {shown}")),
             });
         }
-        let absolute = file.display().to_string();
-        embedded.push(quote! {
-            ::mcptest::__private::suite::EmbeddedFile {
+        read.push(File {
+            shown,
+            absolute: path.display().to_string(),
+            is_cases,
+            docs,
+        });
+    }
+    ok.then_some((read, tests, module))
+}
+
+fn generate(config: &Config, files: &[File], tests: &[Test], module: &syn::Ident) -> TokenStream {
+    let krate = config
+        .krate
+        .clone()
+        .unwrap_or_else(|| syn::parse_quote!(::mcptest));
+    let private = quote!(#krate::__private::suite);
+    let embedded = files.iter().map(|file| {
+        let File {
+            shown,
+            absolute,
+            is_cases,
+            docs,
+        } = file;
+        let docs = docs.iter().map(|doc| doc.to_tokens(&private));
+        let format = if *is_cases {
+            quote!(#private::Format::McpCases)
+        } else {
+            quote!(#private::Format::McpAssert)
+        };
+        quote! {
+            #private::EmbeddedFile {
                 path: #shown,
                 absolute: #absolute,
-                text: include_str!(#absolute),
+                text: ::core::include_str!(#absolute),
                 format: #format,
+                docs: &[#(#docs),*],
+            }
+        }
+    });
+    let mut options = vec![quote!(let options = #private::RunOptions::new();)];
+    if let Some(source) = &config.source {
+        let server = match source {
+            Source::Server(expr) => quote_spanned! {expr.span()=>
+                #private::IntoServer::into_server(#expr)
+            },
+            Source::Bin(bin) => {
+                let var = format!("CARGO_BIN_EXE_{}", bin.value());
+                let message = format!(
+                    "no binary named `{}` in this package: `bin` names a [[bin]] target of the \
+                     package whose integration tests (or benches) use it",
+                    bin.value()
+                );
+                quote_spanned!(bin.span()=> #krate::Server::program(::core::env!(#var, #message)))
+            }
+            Source::Handler(handler) => {
+                quote_spanned!(handler.span()=> #krate::Server::in_process(#handler))
+            }
+        };
+        options.push(quote!(let options = options.server(#server);));
+    }
+    if let Some(fixture) = &config.fixture {
+        let span = fixture.span();
+        options.push(if Path::new(&fixture.value()).is_absolute() {
+            quote_spanned!(span=> let options = options.fixture(#fixture);)
+        } else {
+            quote_spanned! {span=>
+                let options = options.fixture(
+                    ::core::concat!(::core::env!("CARGO_MANIFEST_DIR"), "/", #fixture)
+                );
             }
         });
     }
-    let mut options = vec![quote!(let options = ::mcptest::__private::suite::RunOptions::new();)];
-    if let Some(server) = &args.server {
-        options.push(quote!(let options = options.server(#server);));
-    }
-    if let Some(fixture) = &args.fixture {
-        let dir = manifest.join(fixture.value());
-        if !dir.is_dir() {
-            return Err(syn::Error::new(
-                fixture.span(),
-                format!("fixture directory {} does not exist", dir.display()),
-            ));
+    match &config.timeout {
+        Some(Timeout::Literal(timeout)) => {
+            let (secs, nanos) = (timeout.as_secs(), timeout.subsec_nanos());
+            options.push(
+                quote!(let options = options.timeout(#private::Duration::new(#secs, #nanos));),
+            );
         }
-        let dir = dir.display().to_string();
-        options.push(quote!(let options = options.fixture(#dir);));
+        Some(Timeout::Expr(expr)) => {
+            options.push(quote_spanned!(expr.span()=> let options = options.timeout(#expr);));
+        }
+        None => {}
     }
-    if let Some(timeout) = &args.timeout {
-        options.push(quote!(let options = options.timeout(#timeout);));
-    }
-    let ignore = args
+    let ignore = config
         .ignore
         .as_ref()
         .map(|reason| quote!(#[ignore = #reason]));
@@ -227,11 +255,11 @@ fn expand_in(manifest: &Path, args: Args) -> syn::Result<TokenStream> {
             #[::core::prelude::v1::test]
             #ignore
             fn #name() {
-                ::mcptest::__private::suite::run_test(&FILES[#file], #index, options());
+                #private::run_test(&FILES[#file], #index, options());
             }
         }
     });
-    Ok(quote! {
+    quote! {
         #[allow(non_snake_case)]
         mod #module {
             #[allow(unused_imports)]
@@ -239,7 +267,7 @@ fn expand_in(manifest: &Path, args: Args) -> syn::Result<TokenStream> {
 
             /// The suite's files, embedded so that editing one rebuilds the tests.
             #[doc(hidden)]
-            pub static FILES: &[::mcptest::__private::suite::EmbeddedFile] = &[#(#embedded),*];
+            pub static FILES: &[#private::EmbeddedFile] = &[#(#embedded),*];
 
             /// Every generated test: (name, file, test index within the file).
             #[doc(hidden)]
@@ -247,275 +275,34 @@ fn expand_in(manifest: &Path, args: Args) -> syn::Result<TokenStream> {
 
             /// The options given to the macro.
             #[doc(hidden)]
-            pub fn options() -> ::mcptest::__private::suite::RunOptions {
+            pub fn options() -> #private::RunOptions {
                 #(#options)*
                 options
             }
 
             #(#functions)*
         }
-    })
-}
-
-/// The files a path or glob names, sorted, and the directory test names
-/// are relative to.
-fn find_files(manifest: &Path, pattern: &str) -> Result<(PathBuf, Vec<PathBuf>), String> {
-    let full = manifest.join(pattern);
-    let is_glob = pattern.contains(['*', '?', '[']);
-    let (base, mut files) = if is_glob {
-        let base: PathBuf = Path::new(pattern)
-            .components()
-            .take_while(|c| !c.as_os_str().to_string_lossy().contains(['*', '?', '[']))
-            .collect();
-        let entries = glob::glob(&full.to_string_lossy())
-            .map_err(|e| format!("invalid glob {pattern:?}: {e}"))?;
-        let mut files = Vec::new();
-        for entry in entries {
-            let path =
-                entry.map_err(|e| format!("cannot read {}: {}", e.path().display(), e.error()))?;
-            if path.is_file() {
-                files.push(path);
-            }
-        }
-        (manifest.join(base), files)
-    } else if full.is_dir() {
-        let mut files = Vec::new();
-        walk(&full, &mut files).map_err(|e| format!("cannot list {pattern}: {e}"))?;
-        (full, files)
-    } else if full.is_file() {
-        let base = full.parent().map(Path::to_path_buf).unwrap_or_default();
-        (base, vec![full.clone()])
-    } else {
-        return Err(format!(
-            "{} does not exist (the path is relative to the crate: {})",
-            pattern,
-            manifest.display()
-        ));
-    };
-    files.sort();
-    if files.is_empty() {
-        return Err(format!("{pattern:?} matches no .yaml or .yml files"));
-    }
-    Ok((base, files))
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            walk(&path, out)?;
-        } else if matches!(
-            path.extension().and_then(|e| e.to_str()),
-            Some("yaml" | "yml")
-        ) {
-            out.push(path);
-        }
-    }
-    Ok(())
-}
-
-/// A test name from a path or case name: `tools/Echo says hi!` → `tools_echo_says_hi`.
-fn sanitize(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars().flat_map(char::to_lowercase) {
-        if c.is_ascii_alphanumeric() {
-            out.push(c);
-        } else if !out.ends_with('_') {
-            out.push('_');
-        }
-    }
-    let out = out.trim_matches('_').to_owned();
-    if out.is_empty() {
-        "unnamed".into()
-    } else if out.starts_with(|c: char| c.is_ascii_digit()) {
-        format!("_{out}")
-    } else {
-        out
-    }
-}
-
-fn unique(name: &str, used: &mut HashSet<String>) -> Ident {
-    let mut name = name.to_owned();
-    if syn::parse_str::<Ident>(&name).is_err() {
-        name.push('_');
-    }
-    let mut candidate = name.clone();
-    let mut n = 2;
-    while !used.insert(candidate.clone()) {
-        candidate = format!("{name}_{n}");
-        n += 1;
-    }
-    Ident::new(&candidate, Span::call_site())
-}
-
-/// What the macro needs to know of a document: its keys, its `case`, and
-/// whether it says `skip: true`.
-#[derive(Default)]
-struct Doc {
-    keys: Vec<String>,
-    case: Option<String>,
-    skip: bool,
-}
-
-impl Doc {
-    fn is_cases(&self) -> bool {
-        self.keys
-            .iter()
-            .any(|k| k == "case" || k.starts_with("in") || k.starts_with("out"))
-    }
-}
-
-struct ParseError {
-    line: u64,
-    column: u64,
-    message: String,
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}: invalid YAML: {}",
-            self.line, self.column, self.message
-        )
-    }
-}
-
-fn parse(text: &str) -> Result<Vec<Doc>, ParseError> {
-    let options = serde_saphyr::options! { strict_booleans: true, with_snippet: false };
-    serde_saphyr::from_multiple_with_options::<Doc>(text, options).map_err(|e| {
-        let (line, column) = e
-            .location()
-            .map(|l| (l.line(), l.column()))
-            .unwrap_or((0, 0));
-        let text = e.to_string();
-        let first = text.lines().next().unwrap_or_default().to_owned();
-        let message = first
-            .split_once(": ")
-            .filter(|(h, _)| h.starts_with("line "))
-            .map(|(_, m)| m.to_owned())
-            .unwrap_or(first);
-        ParseError {
-            line,
-            column,
-            message,
-        }
-    })
-}
-
-impl<'de> Deserialize<'de> for Doc {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(AnyDoc)
-    }
-}
-
-/// Any document: a mapping is looked into, anything else has no keys.
-struct AnyDoc;
-
-impl<'de> Visitor<'de> for AnyDoc {
-    type Value = Doc;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a YAML document")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Doc, A::Error> {
-        let mut doc = Doc::default();
-        while let Some(Key(key, _)) = map.next_key::<Key>()? {
-            match key {
-                Some(k) if k == "case" => {
-                    doc.case = map.next_value::<Key>()?.0;
-                    doc.keys.push(k);
-                }
-                Some(k) if k == "skip" => {
-                    doc.skip = map.next_value::<Key>()?.1;
-                    doc.keys.push(k);
-                }
-                Some(k) => {
-                    map.next_value::<IgnoredAny>()?;
-                    doc.keys.push(k);
-                }
-                None => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        Ok(doc)
-    }
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Doc, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(Doc::default())
-    }
-    fn visit_str<E>(self, _: &str) -> Result<Doc, E> {
-        Ok(Doc::default())
-    }
-    fn visit_bool<E>(self, _: bool) -> Result<Doc, E> {
-        Ok(Doc::default())
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<Doc, E> {
-        Ok(Doc::default())
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<Doc, E> {
-        Ok(Doc::default())
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<Doc, E> {
-        Ok(Doc::default())
-    }
-    fn visit_unit<E>(self) -> Result<Doc, E> {
-        Ok(Doc::default())
-    }
-}
-
-/// A string (a key, or the `case` name); anything else reads as `None`.
-/// The flag is true for the boolean `true` (the value of `skip`).
-struct Key(Option<String>, bool);
-
-impl<'de> Deserialize<'de> for Key {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct KeyVisitor;
-        impl<'de> Visitor<'de> for KeyVisitor {
-            type Value = Key;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a YAML value")
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Key, E> {
-                Ok(Key(Some(v.to_owned()), false))
-            }
-            fn visit_bool<E>(self, v: bool) -> Result<Key, E> {
-                Ok(Key(None, v))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Key, E> {
-                Ok(Key(None, false))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Key, E> {
-                Ok(Key(None, false))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Key, E> {
-                Ok(Key(None, false))
-            }
-            fn visit_unit<E>(self) -> Result<Key, E> {
-                Ok(Key(None, false))
-            }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Key, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Key(None, false))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Key, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(Key(None, false))
-            }
-        }
-        d.deserialize_any(KeyVisitor)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use files::{sanitize, unique};
 
     fn expand_str(manifest: &Path, tokens: &str) -> Result<String, String> {
-        let args: Args = syn::parse_str(tokens).map_err(|e| e.to_string())?;
-        expand_in(manifest, args)
+        expand_in(manifest, tokens.parse().unwrap())
             .map(|t| t.to_string())
             .map_err(|e| e.to_string())
+    }
+
+    /// Every error, in the order reported.
+    fn messages(manifest: &Path, tokens: &str) -> Vec<String> {
+        expand_in(manifest, tokens.parse().unwrap())
+            .unwrap_err()
+            .into_iter()
+            .map(|e| e.to_string())
+            .collect()
     }
 
     /// A directory of its own for one test, removed when the test ends.
@@ -597,24 +384,98 @@ mod tests {
         assert!(
             expand_str(dir.path(), r#""nowhere""#)
                 .unwrap_err()
-                .starts_with("nowhere does not exist")
+                .starts_with(
+                    "\"nowhere\" does not exist; the suite's path is relative to the crate's root"
+                )
         );
         assert_eq!(
             expand_str(dir.path(), r#""bad/*.json""#).unwrap_err(),
             "\"bad/*.json\" matches no .yaml or .yml files"
         );
+    }
+
+    #[test]
+    fn every_argument_error_is_reported_at_once() {
+        let dir = scratch(&[("ok/a.yaml", "assert: {tool: echo}\n")]);
+        let errors = messages(
+            dir.path(),
+            r#""ok", servre = "x", server = "x", bin = "y", timeout = "soon", name = "n", ignore = 1, fixture = "f", fixture = "g", crate = 1"#,
+        );
+        let expected = [
+            "unknown option `servre` for `suite!`; the options are: server, bin, handler, fixture, timeout, name, ignore, crate",
+            "invalid duration \"soon\"",
+            "`name` takes the generated module's name, an identifier: name = evals",
+            "`ignore` takes a string literal",
+            "fixture directory \"f\" does not exist",
+            "`fixture` is given twice; keep one",
+            "`crate` takes a path: crate = mcptest",
+            "`bin` conflicts with `server`: the suite has one default server; keep one of them",
+        ];
+        assert_eq!(errors.len(), expected.len(), "{errors:#?}");
+        for (error, expected) in errors.iter().zip(expected) {
+            assert!(
+                error.contains(expected),
+                "{error:?} should contain {expected:?}"
+            );
+        }
         assert_eq!(
-            expand_str(dir.path(), r#""bad", servre = "x""#).unwrap_err(),
-            format!("unknown option `servre`; the options are {OPTIONS}")
+            messages(dir.path(), r#"server = "x""#),
+            [
+                "`suite!` starts with the suite's path: suite!(\"tests/evals\") (a directory or a glob, relative to the crate)"
+            ]
         );
         assert_eq!(
-            expand_str(dir.path(), r#""bad", server = "x", bin = "y""#).unwrap_err(),
-            "`bin` and `server` both name the server; give one"
+            messages(dir.path(), r#""ok", "again""#),
+            [
+                "the suite's path comes first and only once; options are `key = value`, like fixture = \"tests/fixtures\""
+            ]
         );
-        assert_eq!(
-            expand_str(dir.path(), r#""bad", fixture = "f", fixture = "g""#).unwrap_err(),
-            "`fixture` given twice"
+    }
+
+    #[test]
+    fn crate_paths_and_core_paths() {
+        let dir = scratch(&[("ok/a.yaml", "assert: {tool: echo}\n")]);
+        let out = expand_str(
+            dir.path(),
+            r#""ok", crate = my_mcptest, handler = H::default(), timeout = "1m 30s""#,
+        )
+        .unwrap();
+        assert!(
+            !out.contains(":: mcptest ::"),
+            "`crate` replaces every path: {out}"
         );
+        for expected in [
+            "my_mcptest :: Server :: in_process (H :: default ())",
+            ". timeout (my_mcptest :: __private :: suite :: Duration :: new (90u64 , 0u32))",
+            "# [:: core :: prelude :: v1 :: test]",
+            ":: core :: include_str !",
+        ] {
+            assert!(out.contains(expected), "missing {expected:?} in\n{out}");
+        }
+        let out = expand_str(dir.path(), r#""ok", timeout = Duration::from_secs(5)"#).unwrap();
+        assert!(
+            out.contains(". timeout (Duration :: from_secs (5))"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn each_file_is_embedded_as_a_parsed_tree() {
+        let dir = scratch(&[(
+            "cases/a.yaml",
+            "case: x\nout: {id: !!re \"[0-9]+\", n: 2.5, big: 18446744073709551615}\n",
+        )]);
+        let out = expand_str(dir.path(), r#""cases""#).unwrap();
+        for expected in [
+            "docs : & [:: mcptest :: __private :: suite :: EmbeddedNode { kind : :: mcptest :: __private :: suite :: EmbeddedKind :: Map (& [(",
+            "EmbeddedKind :: Str (\"case\")",
+            "tag : :: core :: option :: Option :: Some (\"!!re\") , line : 2u64 , column : 16u64",
+            "EmbeddedKind :: Float (:: core :: primitive :: f64 :: from_bits (4612811918334230528u64))",
+            "EmbeddedKind :: UInt (18446744073709551615u64)",
+            "format : :: mcptest :: __private :: suite :: Format :: McpCases",
+        ] {
+            assert!(out.contains(expected), "missing {expected:?} in\n{out}");
+        }
     }
 
     #[test]

@@ -216,7 +216,7 @@ pub fn run<Args, B>(
 pub mod suite {
     pub use crate::suite::{
         Format, RunOptions, failure_message,
-        generated::{EmbeddedFile, IntoServer, run_embedded, run_test},
+        generated::{EmbeddedFile, EmbeddedKind, EmbeddedNode, IntoServer, run_embedded, run_test},
     };
     pub use std::time::Duration;
 }

@@ -80,9 +80,13 @@ pub use server::{
 ///
 /// Options: `server = <expr>` (a [`Server`] or a command line, for files
 /// that name no server), `bin = "name"` (the same, for a binary of this
-/// package), `fixture = "dir"` (copied afresh for each test), `timeout =
-/// "10s"`, `name = module_name` (default: the last directory of the path),
-/// `ignore = "reason"` (marks every test `#[ignore]`). See [`mod@suite`].
+/// package), `handler = <expr>` (the same, an rmcp handler served in
+/// process), `fixture = "dir"` (copied afresh for each test), `timeout =
+/// "10s"` (or a `Duration` expression), `name = module_name` (default: the
+/// last directory of the path), `ignore = "reason"` (marks every test
+/// `#[ignore]`), `crate = path` (where mcptest is, when renamed). Every
+/// mistake in the arguments is reported at once, on its tokens. See
+/// [`mod@suite`].
 #[cfg(feature = "suite")]
 pub use mcptest_macros::suite;
 

@@ -45,6 +45,30 @@
 //! mcptest::assert_snapshot!(value, timestamps, uuids);     // opt-in redactions
 //! mcptest::assert_snapshot!(value, { ".structuredContent.temperature" => "[temp]" });
 //! mcptest::assert_snapshot!(value, @"inline snapshot");
+//! mcptest::assert_snapshot!(value, timestamps, { ".id" => "[id]" }, @"inline, redacted");
+//! ```
+//!
+//! The inline form takes the same redactions as the stored one, before the
+//! `@"..."`:
+//!
+//! ```
+//! # let call = mcptest::expect::samples::weather_call();
+//! mcptest::assert_json_snapshot!(call, { ".structuredContent.temperature" => "[temp]" }, @r#"
+//! {
+//!   "content": [
+//!     {
+//!       "text": "{\"city\":\"Paris\",\"conditions\":\"sunny\",\"temperature\":21.5}",
+//!       "type": "text"
+//!     }
+//!   ],
+//!   "isError": false,
+//!   "structuredContent": {
+//!     "city": "Paris",
+//!     "conditions": "sunny",
+//!     "temperature": "[temp]"
+//!   }
+//! }
+//! "#);
 //! ```
 
 use std::path::Path;
@@ -340,10 +364,18 @@ macro_rules! assert_json_snapshot {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __mcptest_snapshot {
-    ($insta:ident; $value:expr, @$inline:literal $(,)?) => {{
+    ($insta:ident; $value:expr
+        $(, $opt:ident)* $(, { $($selector:expr => $replacement:expr),* $(,)? })?,
+        @$inline:literal $(,)?) => {{
         let __mcptest_value = &$value;
         let __mcptest_json = $crate::snapshot::Snapshot::snapshot_value(__mcptest_value);
-        $crate::snapshot::__settings(__mcptest_value, &[]).bind(|| {
+        #[allow(unused_mut)]
+        let mut __mcptest_settings = $crate::snapshot::__settings(
+            __mcptest_value,
+            &[$($crate::snapshot::redact::$opt()),*],
+        );
+        $($( __mcptest_settings.add_redaction($selector, $replacement); )*)?
+        __mcptest_settings.bind(|| {
             $crate::snapshot::__insta::$insta!(__mcptest_json, @$inline);
         });
     }};

@@ -6,27 +6,31 @@ use std::time::Duration;
 use proc_macro2::TokenStream;
 use syn::{
     Expr, ExprLit, Ident, Lit, LitStr, Meta, MetaList, Path, Token, ext::IdentExt, parse::Parser,
-    punctuated::Punctuated, spanned::Spanned,
+    punctuated::Punctuated,
 };
 
 use super::{Errors, values};
+use crate::options::Keys;
 
 /// Every key, with the example shown when it is misused.
-const KEYS: &[(&str, &str)] = &[
-    ("server", r#"server = "my-server --stdio""#),
-    ("bin", r#"bin = "my-server""#),
-    ("url", r#"url = "http://127.0.0.1:3001/mcp""#),
-    ("handler", "handler = MyServer::new()"),
-    ("args", r#"args = ["--root", "{{fixture}}"]"#),
-    ("env", r#"env(RUST_LOG = "debug")"#),
-    ("cwd", r#"cwd = "tests/fixtures""#),
-    ("fixture", r#"fixture = "tests/fixtures/notes""#),
-    ("timeout", r#"timeout = "30s""#),
-    ("protocol", r#"protocol = "2025-11-25""#),
-    ("setup", "setup = my_setup"),
-    ("flavor", r#"flavor = "multi_thread""#),
-    ("crate", "crate = mcptest"),
-];
+const KEYS: Keys = Keys {
+    macro_name: "#[mcp_test]",
+    keys: &[
+        ("server", r#"server = "my-server --stdio""#),
+        ("bin", r#"bin = "my-server""#),
+        ("url", r#"url = "http://127.0.0.1:3001/mcp""#),
+        ("handler", "handler = MyServer::new()"),
+        ("args", r#"args = ["--root", "{{fixture}}"]"#),
+        ("env", r#"env(RUST_LOG = "debug")"#),
+        ("cwd", r#"cwd = "tests/fixtures""#),
+        ("fixture", r#"fixture = "tests/fixtures/notes""#),
+        ("timeout", r#"timeout = "30s""#),
+        ("protocol", r#"protocol = "2025-11-25""#),
+        ("setup", "setup = my_setup"),
+        ("flavor", r#"flavor = "multi_thread""#),
+        ("crate", "crate = mcptest"),
+    ],
+};
 
 /// Where the server under test comes from.
 pub(crate) enum Source {
@@ -89,27 +93,15 @@ struct Builder {
 }
 
 fn example(key: &str) -> &'static str {
-    KEYS.iter()
-        .find(|(name, _)| *name == key)
-        .map_or("", |(_, example)| example)
+    KEYS.example(key)
 }
 
 impl Builder {
     fn read(&mut self, meta: Meta, errors: &mut Errors) {
-        let Some(key) = meta.path().get_ident().cloned() else {
-            errors.at(meta.path(), unknown_key_message(&path_string(meta.path())));
+        let Some(key) = KEYS.key(&meta, &mut self.seen, errors) else {
             return;
         };
         let name = key.to_string();
-        if !KEYS.iter().any(|(known, _)| *known == name) {
-            errors.at(&key, unknown_key_message(&name));
-            return;
-        }
-        if self.seen.contains(&name) {
-            errors.at(&key, format!("`{name}` is given twice; keep one"));
-            return;
-        }
-        self.seen.push(name.clone());
 
         if name == "env" {
             match meta {
@@ -120,15 +112,8 @@ impl Builder {
             }
             return;
         }
-        let value = match meta {
-            Meta::NameValue(pair) => pair.value,
-            other => {
-                errors.at(
-                    &other,
-                    format!("`{name}` needs a value: {}", example(&name)),
-                );
-                return;
-            }
+        let Some(value) = KEYS.value(&name, meta, errors) else {
+            return;
         };
         let read = match name.as_str() {
             "server" => string_or_expression(&name, &value, values::check_command).map(|()| {
@@ -243,30 +228,9 @@ impl Builder {
     }
 }
 
-fn path_string(path: &Path) -> String {
-    let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-    segments.join("::")
-}
-
-fn unknown_key_message(key: &str) -> String {
-    let keys: Vec<&str> = KEYS.iter().map(|(name, _)| *name).collect();
-    format!(
-        "unknown option `{key}` for `#[mcp_test]`; the options are: {}",
-        keys.join(", ")
-    )
-}
-
 /// The value as a string literal, or an error showing how to write it.
 fn string(key: &str, value: &Expr) -> syn::Result<LitStr> {
-    match value {
-        Expr::Lit(ExprLit {
-            lit: Lit::Str(lit), ..
-        }) => Ok(lit.clone()),
-        other => Err(syn::Error::new_spanned(
-            other,
-            format!("`{key}` takes a string literal: {}", example(key)),
-        )),
-    }
+    KEYS.string(key, value)
 }
 
 /// A string literal, checked with `check`, or an expression (a `concat!`, a
@@ -375,19 +339,5 @@ fn read_env(list: &MetaList, errors: &mut Errors) -> Option<Vec<(LitStr, LitStr)
 }
 
 fn crate_path(value: &Expr) -> syn::Result<Path> {
-    match value {
-        Expr::Path(path) if path.qself.is_none() => Ok(path.path.clone()),
-        Expr::Lit(ExprLit {
-            lit: Lit::Str(lit), ..
-        }) => lit.parse::<Path>().map_err(|_| {
-            syn::Error::new(
-                lit.span(),
-                format!("`crate` takes a path: {}", example("crate")),
-            )
-        }),
-        other => Err(syn::Error::new(
-            other.span(),
-            format!("`crate` takes a path: {}", example("crate")),
-        )),
-    }
+    KEYS.crate_path(value)
 }

@@ -364,12 +364,6 @@ impl Failure {
         self
     }
 
-    /// The expected and actual sides, diffed.
-    pub(crate) fn diff(mut self, expected: impl Into<String>, actual: impl Into<String>) -> Self {
-        self.last_evidence().diff = Some(Box::new((expected.into(), actual.into())));
-        self
-    }
-
     /// The answer that came back, as JSON.
     pub(crate) fn got_json(mut self, value: Value) -> Self {
         self.last_evidence().actual = Some(Box::new(Shown::json("answer", value)));
@@ -379,6 +373,13 @@ impl Failure {
     /// The text that came back.
     pub(crate) fn got_text(mut self, text: impl Into<String>) -> Self {
         self.last_evidence().actual = Some(Box::new(Shown::text("text", text)));
+        self
+    }
+
+    /// Rewrites the note of the (last) expectation.
+    pub(crate) fn map_note(mut self, map: impl FnOnce(&str) -> String) -> Self {
+        let evidence = self.last_evidence();
+        evidence.note = Some(map(evidence.note.as_deref().unwrap_or_default()));
         self
     }
 
@@ -486,12 +487,7 @@ fn render_labelled(out: &mut String, styles: &Styles, indent: &str, label: &str,
         }
         ShownValue::Plain(words) => {
             let (first, rest) = words.split_once('\n').unwrap_or((words, ""));
-            if first.is_empty() {
-                out.push_str(prefix.trim_end());
-            } else {
-                out.push_str(&prefix);
-                out.push_str(first);
-            }
+            out.push_str(format!("{prefix}{first}").trim_end());
             out.push('\n');
             render_block(out, indent, "  ", rest);
         }

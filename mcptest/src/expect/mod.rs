@@ -90,8 +90,8 @@ pub use lists::{
     has, has_exactly, input_schemas_valid, lacks,
 };
 pub use notifications::{
-    LogLevelSeen, NotificationCount, ParamsContain, ProgressCount, Seen, log_level_seen, not_seen,
-    notification_count, params_contain, progress_count, seen,
+    LogLevelSeen, NotificationCount, ParamsContain, ProgressCount, Seen, any_params_contain,
+    log_level_seen, not_seen, notification_count, params_contain, progress_count, seen,
 };
 pub use prompts::{MessageCount, RolesEq, message_count, roles_eq};
 pub use resources::{

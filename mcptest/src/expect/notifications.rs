@@ -153,10 +153,12 @@ impl Check<Notifications> for NotSeen {
     }
 }
 
-/// A message's params contain a substring. See [`params_contain`].
+/// A message's params contain a substring. See [`params_contain`] and
+/// [`any_params_contain`].
 #[derive(Debug, Clone)]
 pub struct ParamsContain {
-    method: String,
+    /// `None`: any message.
+    method: Option<String>,
     needle: String,
 }
 
@@ -173,7 +175,26 @@ pub struct ParamsContain {
 /// ```
 pub fn params_contain(method: impl Into<String>, needle: impl Into<String>) -> ParamsContain {
     ParamsContain {
-        method: method.into(),
+        method: Some(method.into()),
+        needle: needle.into(),
+    }
+}
+
+/// Some message, whatever its method, has params whose JSON text contains
+/// `needle`.
+///
+/// ```
+/// # let log = mcptest::expect::samples::notifications();
+/// log.assert(mcptest::expect::any_params_contain("almost full"));
+/// ```
+///
+/// ```should_panic
+/// # let log = mcptest::expect::samples::notifications();
+/// log.assert(mcptest::expect::any_params_contain("disk full"));
+/// ```
+pub fn any_params_contain(needle: impl Into<String>) -> ParamsContain {
+    ParamsContain {
+        method: None,
         needle: needle.into(),
     }
 }
@@ -182,26 +203,53 @@ impl Check<Notifications> for ParamsContain {
     fn describe(&self) -> String {
         format!(
             "a {} whose params contain {}",
-            self.method,
+            self.method.as_deref().unwrap_or("message"),
+            quoted(&self.needle)
+        )
+    }
+    fn describe_negated(&self) -> String {
+        format!(
+            "no {} whose params contain {}",
+            self.method.as_deref().unwrap_or("message"),
             quoted(&self.needle)
         )
     }
     fn evaluate(&self, log: &Notifications) -> Verdict {
         let all = log.all();
-        let with_method: Vec<&ServerMessage> =
-            all.iter().filter(|m| m.method == self.method).collect();
-        let found = with_method.iter().any(|m| {
+        let with_method: Vec<&ServerMessage> = all
+            .iter()
+            .filter(|m| {
+                self.method
+                    .as_ref()
+                    .is_none_or(|method| &m.method == method)
+            })
+            .collect();
+        let found = with_method.iter().find(|m| {
             let text = match &m.params {
                 Value::String(s) => s.clone(),
+                Value::Null => String::new(),
                 other => other.to_string(),
             };
             text.contains(&self.needle)
         });
         let mut evidence = Evidence::new().actual(messages_shown(&all));
-        if with_method.is_empty() {
-            evidence = evidence.note(format!("no {} arrived at all", self.method));
+        match (found, &self.method) {
+            (Some(m), _) => {
+                evidence = evidence.note(format!(
+                    "the params of {} (message {}) do",
+                    m.method,
+                    m.seq + 1
+                ));
+            }
+            (None, Some(method)) if with_method.is_empty() => {
+                evidence = evidence.note(format!("no {method} arrived at all"));
+            }
+            (None, None) if with_method.is_empty() => {
+                evidence = evidence.note("no message arrived at all");
+            }
+            (None, _) => {}
         }
-        Verdict::from_bool(found, evidence)
+        Verdict::from_bool(found.is_some(), evidence)
     }
 }
 

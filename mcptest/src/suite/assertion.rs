@@ -132,7 +132,7 @@ pub(crate) struct LoggingBlock {
     pub(crate) set_level: crate::LogLevel,
     pub(crate) tool: Option<(String, Value)>,
     pub(crate) min_messages: Option<usize>,
-    pub(crate) contains_level: Vec<String>,
+    pub(crate) contains_level: Vec<crate::LogLevel>,
     pub(crate) contains_data: Vec<String>,
 }
 
@@ -846,12 +846,12 @@ fn load_logging(file: &str, node: &Node) -> Result<LoggingBlock, LoadError> {
         "set_level",
         "the level for logging/setLevel (debug, info, ..)",
     )?;
-    let set_level = serde_json::from_value(Value::String(level_text.clone())).map_err(|_| {
-        f.error(
-            f.get("set_level").expect("present"),
-            format!("`set_level`: {level_text:?} is not a log level; expected one of debug, info, notice, warning, error, critical, alert, emergency"),
-        )
-    })?;
+    let set_level = log_level(
+        &f,
+        f.get("set_level").expect("present"),
+        "set_level",
+        &level_text,
+    )?;
     let tool = f.string("tool")?;
     if tool.is_none()
         && let Some(args) = f.get("args")
@@ -868,9 +868,23 @@ fn load_logging(file: &str, node: &Node) -> Result<LoggingBlock, LoadError> {
                 "`expect` of `assert_logging`",
                 &["min_messages", "contains_level", "contains_data"],
             )?;
+            let levels = match e.get("contains_level") {
+                None => Vec::new(),
+                Some(node) => {
+                    let names = fields::strings(file, node, "contains_level")?;
+                    let Kind::Seq(items) = &node.kind else {
+                        unreachable!("a list of strings is a sequence")
+                    };
+                    names
+                        .iter()
+                        .zip(items)
+                        .map(|(name, item)| log_level(&e, item, "contains_level", name))
+                        .collect::<Result<_, _>>()?
+                }
+            };
             (
                 e.count("min_messages")?,
-                e.strings("contains_level")?,
+                levels,
                 e.strings("contains_data")?,
             )
         }
@@ -881,6 +895,21 @@ fn load_logging(file: &str, node: &Node) -> Result<LoggingBlock, LoadError> {
         min_messages,
         contains_level,
         contains_data,
+    })
+}
+
+/// A log level by name, or an error at `node` that lists the names.
+fn log_level(
+    f: &Fields<'_>,
+    node: &Node,
+    key: &str,
+    name: &str,
+) -> Result<crate::LogLevel, LoadError> {
+    serde_json::from_value(Value::String(name.to_owned())).map_err(|_| {
+        f.error(
+            node,
+            format!("`{key}`: {name:?} is not a log level; expected one of debug, info, notice, warning, error, critical, alert, emergency"),
+        )
     })
 }
 

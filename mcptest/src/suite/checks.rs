@@ -13,9 +13,12 @@ use std::{
 
 use serde_json::Value;
 
-use super::assertion::{Expect, TraceEntry, TrajectoryCheck};
-use crate::expect::{
-    self, Check, Evidence, HasText, LabelledText, Miss, Shown, Verdict, quoted, quoted_list,
+use super::assertion::{Expect, LoggingBlock, NotificationsBlock, TraceEntry, TrajectoryCheck};
+use crate::{
+    Notifications,
+    expect::{
+        self, Check, Evidence, HasText, LabelledText, Miss, Shown, Verdict, quoted, quoted_list,
+    },
 };
 
 /// What a suite expectation judges: the text mcp-assert compares (text
@@ -52,16 +55,74 @@ struct Keyed<C> {
     check: C,
 }
 
-impl<'a, C: Check<Answer<'a>>> Check<Answer<'a>> for Keyed<C> {
+impl<S: ?Sized, C: Check<S>> Check<S> for Keyed<C> {
     fn describe(&self) -> String {
         format!("{} ({})", self.check.describe(), self.key)
     }
     fn describe_negated(&self) -> String {
         format!("{} ({})", self.check.describe_negated(), self.key)
     }
-    fn evaluate(&self, subject: &Answer<'a>) -> Verdict {
+    fn evaluate(&self, subject: &S) -> Verdict {
         self.check.evaluate(subject)
     }
+}
+
+/// A check of what the server sent on its own.
+type LogCheck = Box<dyn Check<Notifications> + Send + Sync>;
+
+fn keyed_log<C>(key: &'static str, check: C) -> LogCheck
+where
+    C: Check<Notifications> + Send + Sync + 'static,
+{
+    Box::new(Keyed { key, check })
+}
+
+/// The checks of an `assert_logging` block's `expect`, in mcp-assert's
+/// order, on everything the server sent.
+pub(crate) fn logging(block: &LoggingBlock) -> Vec<LogCheck> {
+    let mut checks = Vec::new();
+    if let Some(min) = block.min_messages {
+        checks.push(keyed_log("min_messages", MinLogMessages(min)));
+    }
+    for level in &block.contains_level {
+        checks.push(keyed_log("contains_level", expect::log_level_seen(*level)));
+    }
+    for needle in &block.contains_data {
+        checks.push(keyed_log("contains_data", LogDataContains(needle.clone())));
+    }
+    checks
+}
+
+/// The checks of an `assert_notifications` block's `expect`, in
+/// mcp-assert's order, on the notifications the server sent (its requests
+/// to the client left out).
+pub(crate) fn notifications(block: &NotificationsBlock) -> Vec<LogCheck> {
+    let mut checks = Vec::new();
+    if let Some(min) = block.min_count {
+        checks.push(keyed_log("min_count", expect::notification_count(min..)));
+    }
+    if let Some(max) = block.max_count {
+        checks.push(keyed_log("max_count", expect::notification_count(..=max)));
+    }
+    for method in &block.methods {
+        checks.push(keyed_log("methods", expect::seen(method.clone())));
+    }
+    for method in &block.not_methods {
+        checks.push(keyed_log("not_methods", expect::not_seen(method.clone())));
+    }
+    for needle in &block.contains_data {
+        checks.push(keyed_log(
+            "contains_data",
+            expect::any_params_contain(needle.clone()),
+        ));
+    }
+    for needle in &block.not_contains_data {
+        checks.push(keyed_log(
+            "not_contains_data",
+            expect::not(expect::any_params_contain(needle.clone())),
+        ));
+    }
+    checks
 }
 
 fn keyed<C>(key: &'static str, check: C) -> AnswerCheck
@@ -522,6 +583,65 @@ impl Check<Answer<'_>> for MinProgress {
             answer.progress.is_some_and(|n| n >= self.0),
             Evidence::new().note(format!("{count} arrived")),
         )
+    }
+}
+
+/// The log messages as mcp-assert compares them: `[level] data`, a line each.
+fn log_lines(log: &Notifications) -> (usize, Shown) {
+    let messages = log.log_messages();
+    let lines: Vec<String> = messages
+        .iter()
+        .map(|m| format!("[{}] {}", m.level, log_data(&m.data)))
+        .collect();
+    let shown = if lines.is_empty() {
+        Shown::plain("log messages", "none")
+    } else {
+        Shown::text("log messages", lines.join("\n"))
+    };
+    (messages.len(), shown)
+}
+
+/// A log message's data as text: a string as it is, anything else as JSON.
+fn log_data(data: &Value) -> String {
+    match data {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// `min_messages: n`: at least `n` log messages.
+struct MinLogMessages(usize);
+
+impl Check<Notifications> for MinLogMessages {
+    fn describe(&self) -> String {
+        format!("at least {} log messages", self.0)
+    }
+    fn evaluate(&self, log: &Notifications) -> Verdict {
+        let (count, shown) = log_lines(log);
+        Verdict::from_bool(
+            count >= self.0,
+            Evidence::new()
+                .actual(shown)
+                .note(format!("{count} arrived")),
+        )
+    }
+}
+
+/// `contains_data: [..]`: a log message whose data (as text) contains the
+/// needle.
+struct LogDataContains(String);
+
+impl Check<Notifications> for LogDataContains {
+    fn describe(&self) -> String {
+        format!("a log message whose data contains {}", quoted(&self.0))
+    }
+    fn evaluate(&self, log: &Notifications) -> Verdict {
+        let found = log
+            .log_messages()
+            .iter()
+            .any(|m| log_data(&m.data).contains(self.0.as_str()));
+        let (_, shown) = log_lines(log);
+        Verdict::from_bool(found, Evidence::new().actual(shown))
     }
 }
 

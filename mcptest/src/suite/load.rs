@@ -84,14 +84,23 @@ pub(super) fn parse(
     text: &str,
     format: Option<Format>,
 ) -> Result<Vec<SuiteTest>, LoadError> {
-    let docs = yaml::parse_documents(file, text)?;
+    load(file, &yaml::parse_documents(file, text)?, format)
+}
+
+/// The tests of one file's documents, parsed already (by [`parse`], or by
+/// `suite!` at compile time).
+pub(super) fn load(
+    file: &str,
+    docs: &[yaml::Node],
+    format: Option<Format>,
+) -> Result<Vec<SuiteTest>, LoadError> {
     if docs.is_empty() {
         return Err(LoadError::file(
             file,
             "the file is empty: expected an mcp-assert assertion or MCP Cases documents",
         ));
     }
-    let format = format.unwrap_or_else(|| format_of(&docs));
+    let format = format.unwrap_or_else(|| format_of(docs));
     Ok(match format {
         Format::McpAssert => {
             let stem = Path::new(file)
@@ -107,7 +116,7 @@ pub(super) fn parse(
                 kind: TestKind::Assertion(Box::new(a)),
             }]
         }
-        Format::McpCases => cases::load(file, &docs)?
+        Format::McpCases => cases::load(file, docs)?
             .into_iter()
             .map(|c| SuiteTest {
                 name: c

@@ -354,10 +354,52 @@ pub mod generated {
         pub path: &'static str,
         /// The absolute path, for resolving relative paths in the file.
         pub absolute: &'static str,
-        /// The file's text.
+        /// The file's text (its inclusion also makes an edit rebuild).
         pub text: &'static str,
         /// The format the macro told apart at compile time.
         pub format: Format,
+        /// The file's documents, parsed by the macro: a test loads them
+        /// without parsing YAML.
+        pub docs: &'static [EmbeddedNode],
+    }
+
+    /// A YAML node parsed at compile time: its value, its tag as written
+    /// (`!!re`), and where it is (1-based).
+    #[derive(Debug)]
+    pub struct EmbeddedNode {
+        /// The value.
+        pub kind: EmbeddedKind,
+        /// The tag, shortened (`!!re`); `None` when untagged.
+        pub tag: Option<&'static str>,
+        /// 1-based line.
+        pub line: u64,
+        /// 1-based column.
+        pub column: u64,
+    }
+
+    /// The value of an [`EmbeddedNode`]; mappings keep their order.
+    #[derive(Debug)]
+    #[allow(missing_docs)]
+    pub enum EmbeddedKind {
+        Null,
+        Bool(bool),
+        Int(i64),
+        UInt(u64),
+        Float(f64),
+        Str(&'static str),
+        Seq(&'static [EmbeddedNode]),
+        Map(&'static [(EmbeddedNode, EmbeddedNode)]),
+    }
+
+    impl EmbeddedFile {
+        /// The file's tests, loaded from the embedded documents in the
+        /// format told apart at compile time.
+        pub fn load(&self) -> Result<Suite, LoadError> {
+            let docs: Vec<yaml::Node> = self.docs.iter().map(yaml::Node::from_embedded).collect();
+            Ok(Suite {
+                tests: load::load(self.path, &docs, Some(self.format))?,
+            })
+        }
     }
 
     /// Runs test `index` of `file` (0 for an mcp-assert file, the document
@@ -379,7 +421,7 @@ pub mod generated {
         let failed = |outcome: Outcome| {
             TestResult::new(file.path, outcome).location(Location::file(file.path))
         };
-        let suite = match Suite::parse_as(file.path, file.text, file.format) {
+        let suite = match file.load() {
             Ok(suite) => suite,
             Err(e) => return failed(Outcome::error("a suite file that loads", e.to_string())),
         };

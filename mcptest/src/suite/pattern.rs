@@ -10,6 +10,7 @@ use super::{
     LoadError,
     yaml::{Kind, Node},
 };
+use crate::expect::{Check, Evidence, Shown, Verdict};
 
 /// An expected message (or part of one).
 #[derive(Debug, Clone)]
@@ -240,6 +241,18 @@ impl Pattern {
         }
     }
 
+    /// The pattern in words for a failure: its JSON, compact when short,
+    /// pretty-printed on the lines after the label otherwise.
+    fn describe_json(&self) -> String {
+        let expected = self.display();
+        let compact = expected.to_string();
+        if compact.len() <= 100 {
+            compact
+        } else {
+            format!("\n{}", pretty(&expected))
+        }
+    }
+
     /// The value a mock server sends for this pattern: regexes are sent as
     /// the text they were written with.
     pub(crate) fn to_output(&self) -> Value {
@@ -361,6 +374,30 @@ fn embedded_regex(text: &str) -> Result<String, String> {
     out.push_str(&regex::escape(&literal));
     out.push('$');
     Ok(out)
+}
+
+/// An `out` message judges what arrived: the first place it differs, the
+/// message, and a diff of the parts the pattern speaks about.
+impl Check<Value> for Pattern {
+    fn describe(&self) -> String {
+        self.describe_json()
+    }
+    fn evaluate(&self, actual: &Value) -> Verdict {
+        let mut evidence = Evidence::new().actual(Shown::json("answer", actual.clone()));
+        match self.mismatch(actual) {
+            None => Verdict::pass(evidence),
+            Some(why) => {
+                evidence = evidence
+                    .note(why)
+                    .diff(pretty(&self.display()), pretty(&self.project(actual)));
+                Verdict::fail(evidence)
+            }
+        }
+    }
+}
+
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
 }
 
 #[cfg(test)]

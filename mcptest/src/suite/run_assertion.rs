@@ -15,8 +15,11 @@ use super::{
     substitute,
 };
 use crate::{
-    CompletionRef, Elicitation, McpClient, Roots, Sampling, Server, ToolCall, ToolOutcome,
-    expect::Failure, report::Outcome, rmcp::model::Root,
+    CompletionRef, Elicitation, McpClient, Notifications, Roots, Sampling, Server, ToolCall,
+    ToolOutcome,
+    expect::{Failure, Miss},
+    report::Outcome,
+    rmcp::model::Root,
 };
 
 /// mcp-assert's default per-assertion timeout.
@@ -310,11 +313,8 @@ async fn tool(
         snapshots: &snapshots,
         progress: block.capture_progress.then(|| call.progress().len()),
     };
-    checks::check(&block.expect, &answer).map_err(|miss| {
-        Failure::from_miss(miss)
-            .called(&called)
-            .output(call.server_output())
-    })
+    checks::check(&block.expect, &answer)
+        .map_err(|miss| Failure::new(Some(called), vec![miss], call.server_output()))
 }
 
 fn no_files() -> &'static BTreeMap<String, Option<Vec<u8>>> {
@@ -336,11 +336,7 @@ fn check_text(
         snapshots: no_files(),
         progress: None,
     };
-    checks::check(expect, &answer).map_err(|miss| {
-        Failure::from_miss(miss)
-            .called(called)
-            .output(mcp.origin().server_output())
-    })
+    checks::check(expect, &answer).map_err(|miss| failed(miss, called, mcp))
 }
 
 async fn resources(
@@ -545,13 +541,6 @@ async fn settle(
     }
 }
 
-fn log_data(data: &Value) -> String {
-    match data {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
 async fn logging(
     block: &LoggingBlock,
     mcp: &McpClient,
@@ -575,49 +564,8 @@ async fn logging(
         m.method == "notifications/message"
     })
     .await;
-    let messages = mcp.notifications().log_messages();
-    let got = || {
-        messages
-            .iter()
-            .map(|m| format!("[{}] {}", m.level, log_data(&m.data)))
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    let fail = |expected: String, but: String| {
-        Err(Failure::expecting(expected)
-            .called(&called)
-            .but(but)
-            .got_text(got())
-            .output(mcp.origin().server_output()))
-    };
-    if let Some(min) = block.min_messages
-        && messages.len() < min
-    {
-        return fail(
-            format!("at least {min} log messages (min_messages)"),
-            format!("{} arrived", messages.len()),
-        );
-    }
-    for level in &block.contains_level {
-        if !messages.iter().any(|m| &m.level.to_string() == level) {
-            return fail(
-                format!("a log message at level {level} (contains_level)"),
-                "there is none".into(),
-            );
-        }
-    }
-    for needle in &block.contains_data {
-        if !messages
-            .iter()
-            .any(|m| log_data(&m.data).contains(needle.as_str()))
-        {
-            return fail(
-                format!("a log message whose data contains {needle:?} (contains_data)"),
-                "there is none".into(),
-            );
-        }
-    }
-    Ok(())
+    checks::first_miss(&checks::logging(block), &mcp.notifications())
+        .map_err(|miss| failed(miss, &called, mcp))
 }
 
 async fn notifications(
@@ -631,83 +579,25 @@ async fn notifications(
     let call = mcp.call_tool(&block.tool, args).await;
     answered(&call).map_err(|f| f.called(&called))?;
     settle(mcp, block.min_count, |m| !m.is_request()).await;
-    let seen: Vec<(String, String)> = mcp
-        .notifications()
-        .filter(|m| !m.is_request())
-        .into_iter()
-        .map(|m| {
-            (
-                m.method,
-                if m.params.is_null() {
-                    String::new()
-                } else {
-                    m.params.to_string()
-                },
-            )
-        })
-        .collect();
-    let got = || {
-        seen.iter()
-            .map(|(m, p)| format!("{m} {p}").trim_end().to_owned())
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    let fail = |expected: String, but: String| {
-        Err(Failure::expecting(expected)
-            .called(&called)
-            .but(but)
-            .got_text(got())
-            .output(mcp.origin().server_output()))
-    };
-    if let Some(min) = block.min_count
-        && seen.len() < min
-    {
-        return fail(
-            format!("at least {min} notifications (min_count)"),
-            format!("{} arrived", seen.len()),
-        );
-    }
-    if let Some(max) = block.max_count
-        && seen.len() > max
-    {
-        return fail(
-            format!("at most {max} notifications (max_count)"),
-            format!("{} arrived", seen.len()),
-        );
-    }
-    for method in &block.methods {
-        if !seen.iter().any(|(m, _)| m == method) {
-            return fail(
-                format!("a {method} notification (methods)"),
-                "none arrived".into(),
-            );
-        }
-    }
-    for method in &block.not_methods {
-        if seen.iter().any(|(m, _)| m == method) {
-            return fail(
-                format!("no {method} notification (not_methods)"),
-                "one arrived".into(),
-            );
-        }
-    }
-    for needle in &block.contains_data {
-        if !seen.iter().any(|(_, p)| p.contains(needle.as_str())) {
-            return fail(
-                format!("a notification whose params contain {needle:?} (contains_data)"),
-                "there is none".into(),
-            );
-        }
-    }
-    for needle in &block.not_contains_data {
-        if let Some((m, _)) = seen.iter().find(|(_, p)| p.contains(needle.as_str())) {
-            return fail(
-                format!("no notification whose params contain {needle:?} (not_contains_data)"),
-                format!("{m} does"),
-            );
-        }
-    }
-    Ok(())
+    // mcp-assert sees notifications only, not the server's requests.
+    let heard = Notifications::from_messages(
+        mcp.notifications()
+            .filter(|m| !m.is_request())
+            .into_iter()
+            .map(|m| json!({"method": m.method, "params": m.params})),
+    );
+    checks::first_miss(&checks::notifications(block), &heard)
+        .map_err(|miss| failed(miss, &called, mcp))
+}
+
+/// The failure of a check on what `called` brought back, with what the
+/// server printed: the layout every check shares.
+fn failed(miss: Miss, called: &str, mcp: &McpClient) -> Failure {
+    Failure::new(
+        Some(called.to_owned()),
+        vec![miss],
+        mcp.origin().server_output(),
+    )
 }
 
 fn trajectory(block: &TrajectoryBlock, fixture: Option<&Path>) -> Result<(), Failure> {

@@ -8,9 +8,14 @@ use serde_json::Value;
 use super::{
     TestContext,
     cases::{Case, Step},
+    checks,
     pattern::Pattern,
 };
-use crate::{DEFAULT_PROTOCOL_VERSION, Error, RawConnection, expect::Failure, report::Outcome};
+use crate::{
+    DEFAULT_PROTOCOL_VERSION, Error, RawConnection,
+    expect::{Check, Failure},
+    report::Outcome,
+};
 
 /// How long each `out` is waited for unless `_timeout` says otherwise.
 const DEFAULT_WAIT: Duration = Duration::from_secs(10);
@@ -134,10 +139,7 @@ async fn expect_out(
     loop {
         if let Some(at) = inbox.pending.iter().position(&candidate) {
             let message = inbox.pending.remove(at).expect("position is in range");
-            return match pattern.mismatch(&message) {
-                None => Ok(()),
-                Some(why) => Err(mismatch(pattern, &message, why)),
-            };
+            return judged(pattern, &message);
         }
         let left = deadline.saturating_duration_since(tokio::time::Instant::now());
         match raw.recv(left).await {
@@ -147,38 +149,18 @@ async fn expect_out(
             }
             Err(Error::Timeout { .. }) => return Err(nothing_matched(pattern, inbox, wait)),
             Err(other) => {
-                return Err(Failure::expecting(pretty(&pattern.display())).but(other.to_string()));
+                return Err(Failure::expecting(pattern.describe()).but(other.to_string()));
             }
         }
     }
 }
 
-fn mismatch(pattern: &Pattern, actual: &Value, why: String) -> Failure {
-    let expected = pattern.display();
-    Failure::expecting(compact_or_pretty(&expected))
-        .but(why)
-        .diff(pretty(&expected), pretty(&pattern.project(actual)))
-        .got_json(actual.clone())
-}
-
-fn compact_or_pretty(value: &Value) -> String {
-    let compact = value.to_string();
-    if compact.len() <= 100 {
-        compact
-    } else {
-        format!(
-            "\n{}",
-            pretty(value)
-                .lines()
-                .map(|l| format!("    {l}"))
-                .collect::<Vec<_>>()
-                .join("\n")
-        )
-    }
+/// `message` judged by `pattern`, as every check is judged.
+fn judged(pattern: &Pattern, message: &Value) -> Result<(), Failure> {
+    checks::first_miss(std::slice::from_ref(pattern), message).map_err(Failure::from_miss)
 }
 
 fn nothing_matched(pattern: &Pattern, inbox: &Inbox, wait: Duration) -> Failure {
-    let expected = pattern.display();
     let closest = inbox
         .pending
         .iter()
@@ -206,17 +188,10 @@ fn nothing_matched(pattern: &Pattern, inbox: &Inbox, wait: Duration) -> Failure 
         "no matching message arrived within {}; {arrived}",
         crate::error::fmt_duration(wait)
     );
-    let mut failure = Failure::expecting(compact_or_pretty(&expected)).but(but);
-    if let Some(closest) = closest {
-        let why = pattern.mismatch(closest).unwrap_or_default();
-        failure = failure
-            .diff(pretty(&expected), pretty(&pattern.project(closest)))
-            .got_json(closest.clone())
-            .but(format!("the closest message differs {why}"));
+    match closest.map(|closest| judged(pattern, closest)) {
+        Some(Err(differs)) => {
+            differs.map_note(|why| format!("{but}\nthe closest message differs {why}"))
+        }
+        _ => Failure::expecting(pattern.describe()).but(but),
     }
-    failure
-}
-
-fn pretty(value: &Value) -> String {
-    serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
 }

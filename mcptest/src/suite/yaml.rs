@@ -128,6 +128,36 @@ impl Node {
     }
 }
 
+impl Node {
+    /// The node `suite!` parsed at compile time and embedded as a constant.
+    pub(crate) fn from_embedded(node: &super::generated::EmbeddedNode) -> Node {
+        use super::generated::EmbeddedKind as E;
+        let kind = match node.kind {
+            E::Null => Kind::Null,
+            E::Bool(b) => Kind::Bool(b),
+            E::Int(i) => Kind::Int(i),
+            E::UInt(u) => Kind::UInt(u),
+            E::Float(f) => Kind::Float(f),
+            E::Str(s) => Kind::Str(s.to_owned()),
+            E::Seq(items) => Kind::Seq(items.iter().map(Node::from_embedded).collect()),
+            E::Map(entries) => Kind::Map(
+                entries
+                    .iter()
+                    .map(|(k, v)| (Node::from_embedded(k), Node::from_embedded(v)))
+                    .collect(),
+            ),
+        };
+        Node {
+            kind,
+            tag: node.tag.map(str::to_owned),
+            pos: Pos {
+                line: node.line,
+                column: node.column,
+            },
+        }
+    }
+}
+
 /// Parses every document of `text`. Empty documents are skipped (so document
 /// numbers count the non-empty ones).
 pub(crate) fn parse_documents(file: &str, text: &str) -> Result<Vec<Node>, LoadError> {

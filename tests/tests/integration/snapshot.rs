@@ -110,6 +110,34 @@ async fn insta_redactions_pass_through() {
 }
 
 #[tokio::test]
+async fn inline_snapshots_take_the_same_redactions() {
+    let mcp = everything().await;
+    let message = "created 67e55044-10b1-426f-9247-bb680e5fe0c8 at 2025-06-18T09:30:00.123Z";
+    let echo = mcp.call_tool("echo", json!({"message": message})).await;
+    mcptest::assert_snapshot!(echo, timestamps, uuids, @r#"
+    content:
+      - text: "created [uuid] at [timestamp]"
+        type: text
+    isError: false
+    "#);
+    let weather = mcp.call_tool("weather", json!({"city": "Paris"})).await;
+    mcptest::assert_json_snapshot!(weather, {
+        ".structuredContent.temperature" => "[temperature]",
+        ".content" => "[content]",
+    }, @r#"
+    {
+      "content": "[content]",
+      "isError": false,
+      "structuredContent": {
+        "city": "Paris",
+        "conditions": "sunny",
+        "temperature": "[temperature]"
+      }
+    }
+    "#);
+}
+
+#[tokio::test]
 async fn settings_bound_by_the_test_apply_also_in_async_code() {
     let mcp = everything().await;
     let echo = mcp

@@ -72,6 +72,10 @@ async fn every_failing_file_fails_with_its_pinned_message() {
 fn broken_files_are_refused_with_file_line_column_and_what_was_expected() {
     let expected = [
         (
+            "bad_contains_level",
+            "suites/invalid/bad_contains_level.yaml:4:33: `contains_level`: \"warn\" is not a log level; expected one of debug, info, notice, warning, error, critical, alert, emergency",
+        ),
+        (
             "bad_log_level",
             "suites/invalid/bad_log_level.yaml:2:14: `set_level`: \"loud\" is not a log level; expected one of debug, info, notice, warning, error, critical, alert, emergency",
         ),

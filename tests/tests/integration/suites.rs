@@ -54,3 +54,23 @@ fn the_macro_passes_the_format_it_detected() {
         assert_eq!(file.format == Format::McpCases, cases, "{}", file.path);
     }
 }
+
+/// Each file is embedded already parsed: loading it from the macro's tree
+/// gives the same tests, at the same lines and columns, as parsing its text.
+#[test]
+fn the_embedded_tree_loads_like_the_text() {
+    use mcptest::suite::Suite;
+    for file in pass::FILES {
+        let parsed = Suite::parse(file.path, file.text).expect("the text loads");
+        let embedded = file.load().expect("the tree loads");
+        let shape = |suite: &Suite| -> Vec<String> {
+            suite
+                .tests()
+                .iter()
+                .map(|t| format!("{} {:?} {:?} {:?}", t.name, t.format, t.location, t.file))
+                .collect()
+        };
+        assert_eq!(shape(&embedded), shape(&parsed), "{}", file.path);
+        assert!(!file.docs.is_empty(), "{}", file.path);
+    }
+}
