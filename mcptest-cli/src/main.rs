@@ -1,8 +1,9 @@
 //! `mcptest`: the command line over the mcptest library — run suite files,
 //! write the reports CI systems read, check protocol conformance, lint suite
 //! files, play MCP Cases files as a mock server, audit and fuzz every tool
-//! of a server and write starter suite files. Argument parsing and output
-//! only; every check is the library's.
+//! of a server, lint its definitions for security smells and write starter
+//! suite files. Argument parsing and output only; every check is the
+//! library's.
 
 mod args;
 mod audit;
@@ -11,6 +12,7 @@ mod conformance;
 mod fuzz;
 mod generate;
 mod lint;
+mod lint_security;
 mod mock;
 mod output;
 mod paths;
@@ -47,6 +49,7 @@ fn main() -> ExitCode {
         Command::Audit(args) => audit::audit(args),
         Command::Fuzz(args) => fuzz::fuzz(args),
         Command::Generate(args) => generate::generate(args),
+        Command::LintSecurity(args) => lint_security::lint_security(args),
     };
     ExitCode::from(exit as u8)
 }

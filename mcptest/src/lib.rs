@@ -40,6 +40,7 @@ mod error;
 pub mod expect;
 mod fixture;
 pub mod fuzz;
+pub mod lint;
 mod notifications;
 mod raw;
 #[cfg(feature = "http")]

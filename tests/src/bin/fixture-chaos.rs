@@ -11,6 +11,7 @@ use std::{
     time::Duration,
 };
 
+use mcptest_tests::poisoned;
 use serde_json::{Value, json};
 
 const USAGE: &str = "\
@@ -31,7 +32,9 @@ A minimal stdio MCP server (one tool, `poke`) that misbehaves as the flags say:
   --print-pid               report this process's pid on stderr
   --pid-file PATH           write this process's pid to PATH before anything else
   --reject-initialize       answer initialize with a JSON-RPC error
-  --malformed-result        answer tools/list with a result that breaks the schema";
+  --malformed-result        answer tools/list with a result that breaks the schema
+  --poisoned                list definitions that break every security lint rule
+                            (tools, prompts, resources, templates, instructions)";
 
 /// Protocol versions echoed back from `initialize`; any other request gets the newest.
 const KNOWN_VERSIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -58,6 +61,7 @@ struct Chaos {
     pid_file: Option<String>,
     reject_initialize: bool,
     malformed_result: bool,
+    poisoned: bool,
 }
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Chaos, String> {
@@ -77,6 +81,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Chaos, String> {
             "--print-pid" => &mut chaos.print_pid,
             "--reject-initialize" => &mut chaos.reject_initialize,
             "--malformed-result" => &mut chaos.malformed_result,
+            "--poisoned" => &mut chaos.poisoned,
             "--pid-file" => {
                 chaos.pid_file = Some(args.next().ok_or("--pid-file needs a path")?);
                 continue;
@@ -207,12 +212,25 @@ fn serve(chaos: &Chaos) {
             "initialize" if chaos.reject_initialize => {
                 error_response(id, -32600, "chaos: initialize rejected")
             }
-            "initialize" => result_response(id, initialize_result(&params)),
+            "initialize" => result_response(id, initialize_result(chaos, &params)),
             // `tools` must be an array of tools.
             "tools/list" if chaos.malformed_result => {
                 result_response(id, json!({ "tools": "not a list" }))
             }
             "ping" => result_response(id, json!({})),
+            "tools/list" if chaos.poisoned => {
+                result_response(id, json!({ "tools": poisoned::tools() }))
+            }
+            "prompts/list" if chaos.poisoned => {
+                result_response(id, json!({ "prompts": poisoned::prompts() }))
+            }
+            "resources/list" if chaos.poisoned => {
+                result_response(id, json!({ "resources": poisoned::resources() }))
+            }
+            "resources/templates/list" if chaos.poisoned => result_response(
+                id,
+                json!({ "resourceTemplates": poisoned::resource_templates() }),
+            ),
             "tools/list" => result_response(id, json!({ "tools": [poke_tool()] })),
             _ => error_response(id, -32601, &format!("Method not found: {method}")),
         };
@@ -292,16 +310,21 @@ fn write_huge_response(out: &mut io::Stdout, id: &Value) -> io::Result<()> {
     out.flush()
 }
 
-fn initialize_result(params: &Value) -> Value {
+fn initialize_result(chaos: &Chaos, params: &Value) -> Value {
     let requested = params.get("protocolVersion").and_then(Value::as_str);
     let version = requested
         .filter(|v| KNOWN_VERSIONS.contains(v))
         .unwrap_or(DEFAULT_VERSION);
-    json!({
+    let mut result = json!({
         "protocolVersion": version,
         "capabilities": { "tools": {} },
         "serverInfo": { "name": "fixture-chaos", "version": env!("CARGO_PKG_VERSION") },
-    })
+    });
+    if chaos.poisoned {
+        result["capabilities"] = json!({ "tools": {}, "prompts": {}, "resources": {} });
+        result["instructions"] = json!(poisoned::INSTRUCTIONS);
+    }
+    result
 }
 
 fn poke_tool() -> Value {
