@@ -125,7 +125,7 @@ pub mod prelude {
     };
     pub use crate::{Fixture, mcp_test};
     pub use crate::{
-        assert_json_snapshot, assert_snapshot,
+        assert_json_snapshot, assert_snapshot, assert_tool_surface_snapshot,
         expect::{self, Check, ContentKind, FileSnapshot, SoftChecks},
     };
     pub use serde_json::json;

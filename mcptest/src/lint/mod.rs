@@ -266,6 +266,55 @@ impl Definitions {
         self.len() == 0
     }
 
+    /// The tool surface as [`assert_tool_surface_snapshot!`](crate::assert_tool_surface_snapshot)
+    /// stores it: tools, prompts, resources and templates with their names,
+    /// descriptions, schemas and annotations, each list sorted by name (or
+    /// URI), and the fields that change from run to run left out (`_meta`,
+    /// a resource's `size` and `annotations.lastModified`). The server's
+    /// `instructions` are not part of it.
+    ///
+    /// ```
+    /// use mcptest::lint::Definitions;
+    /// use serde_json::json;
+    ///
+    /// let defs = Definitions::from_json(json!({"tools": [
+    ///     {"name": "b", "inputSchema": {"type": "object"}, "_meta": {"id": 7}},
+    ///     {"name": "a", "inputSchema": {"type": "object"}}
+    /// ]})).unwrap();
+    /// let surface = defs.surface();
+    /// assert_eq!(surface["tools"][0]["name"], "a");
+    /// assert_eq!(surface["tools"][1].get("_meta"), None);
+    /// ```
+    pub fn surface(&self) -> Value {
+        fn sorted<T: serde::Serialize>(items: &[T], key: &str) -> Vec<Value> {
+            let mut values: Vec<Value> = items
+                .iter()
+                .filter_map(|item| serde_json::to_value(item).ok())
+                .map(|mut value| {
+                    if let Value::Object(map) = &mut value {
+                        map.remove("_meta");
+                        map.remove("size");
+                        if let Some(Value::Object(annotations)) = map.get_mut("annotations") {
+                            annotations.remove("lastModified");
+                        }
+                    }
+                    value
+                })
+                .collect();
+            values.sort_by(|a, b| {
+                let name = |v: &Value| v.get(key).and_then(Value::as_str).map(str::to_owned);
+                name(a).cmp(&name(b))
+            });
+            values
+        }
+        json!({
+            "tools": sorted(&self.tools, "name"),
+            "prompts": sorted(&self.prompts, "name"),
+            "resources": sorted(&self.resources, "uri"),
+            "resourceTemplates": sorted(&self.resource_templates, "uriTemplate"),
+        })
+    }
+
     /// Lists everything `mcp`'s server declares a capability for (tools,
     /// prompts, resources and their templates, every page).
     pub async fn list(mcp: &McpClient) -> Result<Definitions, (&'static str, Error)> {
