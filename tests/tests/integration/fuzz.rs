@@ -128,3 +128,48 @@ async fn a_panic_on_an_empty_string_is_a_crash_and_a_hang_on_a_long_input_a_time
         procs::assert_gone(pid.parse().unwrap(), Duration::from_secs(5));
     }
 }
+
+#[tokio::test]
+async fn assert_passed_is_one_line_for_ci_and_names_the_seed_on_failure() {
+    let root = tempfile::tempdir().unwrap();
+    let server = Server::program(EVERYTHING)
+        .arg("--root")
+        .arg(root.path())
+        .timeout(Duration::from_secs(20));
+    let report = Fuzz::new(server)
+        .tools(["echo"])
+        .mutations(8)
+        .assert_passed()
+        .await;
+    assert!(
+        report
+            .results
+            .iter()
+            .any(|r| r.name.starts_with("echo: mutation 8 of seed")),
+        "{report}"
+    );
+
+    let failing = tokio::spawn(async {
+        let server = Server::program(CHAOS)
+            .arg("--defects")
+            .timeout(Duration::from_secs(20))
+            .shutdown_grace(Duration::from_millis(200));
+        Fuzz::new(server)
+            .tools(["parse"])
+            .seed(7)
+            .mutations(2)
+            .assert_passed()
+            .await;
+    })
+    .await
+    .expect_err("a crash fails the assertion");
+    let message = failing.into_panic();
+    let message = message
+        .downcast_ref::<String>()
+        .expect("a formatted panic message");
+    assert!(message.contains("parse: text: empty string"), "{message}");
+    assert!(message.contains("`.seed(7)`"), "{message}");
+    assert!(message.contains("mcptest fuzz --seed 7"), "{message}");
+    assert!(message.contains("fuzz asserted at"), "{message}");
+    assert!(message.contains("tests/integration/fuzz.rs"), "{message}");
+}
