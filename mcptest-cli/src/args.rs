@@ -22,7 +22,8 @@ Examples:
   mcptest fuzz --server 'my-server --stdio' --tool search --seed 7
   mcptest generate --server 'my-server --stdio' --out tests/evals
   mcptest coverage tests/evals --server 'my-server --stdio' --min 80
-  mcptest init tests/evals";
+  mcptest init tests/evals
+  mcptest lint-security --server 'my-server --stdio'";
 
 /// Test MCP servers from the command line: suites, reports, conformance, mocks.
 #[derive(Debug, Parser)]
@@ -232,6 +233,27 @@ Exit status:
   1  stdin or stdout failed
   2  usage error, a server that cannot be found")]
     Exec(ExecArgs),
+    /// Check the server's tool, prompt and resource definitions for
+    /// security smells (hidden instructions, invisible unicode, lookalike
+    /// names, secrets, free-form commands, schemas that accept anything, ...),
+    /// without calling anything.
+    #[command(
+        name = "lint-security",
+        after_help = "\
+Examples:
+  mcptest lint-security --server 'my-server --stdio'
+  mcptest lint-security --url http://127.0.0.1:3001/mcp --json lint.json
+
+Each finding names its rule (MCPT-L001 ...), its severity, the offending field
+as a JSON pointer into {instructions, tools, prompts, resources,
+resourceTemplates}, and why it matters.
+
+Exit status:
+  0  no error finding (warnings are shown)
+  1  an error finding, or a server that lists nothing to lint
+  2  usage error, or a server that cannot be found"
+    )]
+    LintSecurity(LintSecurityArgs),
 }
 
 #[derive(Debug, Args)]
@@ -516,4 +538,17 @@ mod tests {
     fn the_command_line_is_consistent() {
         super::Cli::command().debug_assert();
     }
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("target").required(true).args(["server", "url"])))]
+pub struct LintSecurityArgs {
+    /// The server's command line (over stdio).
+    #[arg(long, value_name = "CMD")]
+    pub server: Option<String>,
+    /// The server's Streamable HTTP URL.
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+    #[command(flatten)]
+    pub reports: ReportArgs,
 }

@@ -1,8 +1,9 @@
 //! `mcptest`: the command line over the mcptest library — run suite files,
 //! write the reports CI systems read, check protocol conformance, lint suite
 //! files, play MCP Cases files as a mock server, audit and fuzz every tool
-//! of a server and write starter suite files. Argument parsing and output
-//! only; every check is the library's.
+//! of a server, lint its definitions for security smells and write starter
+//! suite files. Argument parsing and output only; every check is the
+//! library's.
 
 mod args;
 mod audit;
@@ -15,6 +16,7 @@ mod generate;
 mod init;
 mod intercept;
 mod lint;
+mod lint_security;
 mod mock;
 mod output;
 mod paths;
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
         Command::Intercept(args) => intercept::intercept(args),
         Command::Watch(args) => watch::watch(args),
         Command::Exec(args) => exec::exec(args),
+        Command::LintSecurity(args) => lint_security::lint_security(args),
     };
     ExitCode::from(exit as u8)
 }

@@ -41,6 +41,7 @@ mod error;
 pub mod expect;
 mod fixture;
 pub mod fuzz;
+pub mod lint;
 mod notifications;
 mod raw;
 #[cfg(feature = "http")]
@@ -129,7 +130,7 @@ pub mod prelude {
     };
     pub use crate::{Fixture, mcp_test};
     pub use crate::{
-        assert_json_snapshot, assert_snapshot,
+        assert_json_snapshot, assert_snapshot, assert_tool_surface_snapshot,
         expect::{self, Check, ContentKind, FileSnapshot, SoftChecks},
     };
     pub use serde_json::json;

@@ -46,6 +46,7 @@
 //! mcptest::assert_snapshot!(value, { ".structuredContent.temperature" => "[temp]" });
 //! mcptest::assert_snapshot!(value, @"inline snapshot");
 //! mcptest::assert_snapshot!(value, timestamps, { ".id" => "[id]" }, @"inline, redacted");
+//! mcptest::assert_tool_surface_snapshot!(mcp);             // the server's definitions, for drift
 //! ```
 //!
 //! The inline form takes the same redactions as the stored one, before the
@@ -358,6 +359,51 @@ macro_rules! assert_snapshot {
 macro_rules! assert_json_snapshot {
     ($($args:tt)*) => {
         $crate::__mcptest_snapshot!(assert_json_snapshot; $($args)*)
+    };
+}
+
+/// Pins the server's tool surface — tools, prompts, resources and resource
+/// templates, with their names, descriptions, schemas and annotations — as
+/// a YAML snapshot, so that a changed schema or description is a diff to
+/// review in `cargo insta review` instead of a silent drift.
+///
+/// The lists are sorted and the fields that change from run to run left out
+/// (see [`Definitions::surface`](crate::lint::Definitions::surface)); only
+/// what the server declares a capability for is listed. It awaits the
+/// listings, so it is written in an async test; a listing that fails panics
+/// with the error.
+///
+/// ```no_run
+/// use mcptest::prelude::*;
+///
+/// #[mcp_test(server = "my-server --stdio")]
+/// async fn the_tool_surface_is_unchanged(mcp: McpClient) {
+///     mcptest::assert_tool_surface_snapshot!(mcp);
+///     // or named: mcptest::assert_tool_surface_snapshot!("surface", mcp);
+/// }
+/// ```
+#[macro_export]
+macro_rules! assert_tool_surface_snapshot {
+    ($name:literal, $mcp:expr $(,)?) => {{
+        let __mcptest_surface = $crate::__tool_surface!($mcp);
+        $crate::assert_snapshot!($name, __mcptest_surface);
+    }};
+    ($mcp:expr $(,)?) => {{
+        let __mcptest_surface = $crate::__tool_surface!($mcp);
+        $crate::assert_snapshot!(__mcptest_surface);
+    }};
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __tool_surface {
+    ($mcp:expr) => {
+        match $crate::lint::Definitions::list(&$mcp).await {
+            ::core::result::Result::Ok(definitions) => definitions.surface(),
+            ::core::result::Result::Err((method, error)) => {
+                ::core::panic!("the tool surface could not be listed: {method} failed: {error}")
+            }
+        }
     };
 }
 

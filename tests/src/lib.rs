@@ -7,10 +7,12 @@
 //! misbehaves on purpose, lives only under `src/bin`. [`stateless`] is the
 //! conformance fixture: `fixture-stateless` conforms to 2025-11-25 and 2026-07-28,
 //! `fixture-broken` breaks one rule per flag, and `fixture-client` is a client
-//! for the client checks.
+//! for the client checks. [`poisoned`] holds the definitions
+//! `fixture-chaos --poisoned` lists, one broken security lint rule each.
 
 pub mod e2e;
 pub mod everything;
 pub mod http;
+pub mod poisoned;
 pub mod procs;
 pub mod stateless;

@@ -27,6 +27,27 @@
 //!     Fuzz::new(Server::command("my-server --stdio")).run().await.assert_passed();
 //! }
 //! ```
+//!
+//! # A fuzz test in CI
+//!
+//! [`Fuzz::assert_passed`] is the one line to keep in a test suite: the
+//! fixed cases, `N` seeded mutations per tool, and on failure every failing
+//! case with its `call_tool` line and the seed that reproduces the run. The
+//! seed is fixed ([`DEFAULT_SEED`]) unless set, so the test is the same on
+//! every CI run; raise `N` (or vary the seed) in a nightly job to search
+//! further. A fuzz run needs a [`Server`] rather than an `McpClient`,
+//! because it starts the server again after each crash; for a binary of the
+//! same package that is `Server::program(env!("CARGO_BIN_EXE_<name>"))`:
+//!
+//! ```no_run
+//! use mcptest::{Server, fuzz::Fuzz};
+//!
+//! #[tokio::test]
+//! async fn survives_fuzzing() {
+//!     let server = Server::program(env!("CARGO_BIN_EXE_my-server")).arg("--stdio");
+//!     Fuzz::new(server).mutations(64).assert_passed().await;
+//! }
+//! ```
 
 use std::{
     collections::BTreeSet,
@@ -372,6 +393,41 @@ impl Fuzz {
     pub fn include_destructive(mut self, include: bool) -> Self {
         self.include_destructive = include;
         self
+    }
+
+    /// Runs every case and panics with every failing case in full (each
+    /// with its `call_tool` line) and the seed that reproduces the run,
+    /// unless the server survived them all; returns the report otherwise.
+    /// The one line that keeps a fuzz test in CI (see the [module](self)
+    /// docs).
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// use mcptest::{Server, fuzz::Fuzz};
+    /// Fuzz::new(Server::command("my-server --stdio")).mutations(64).assert_passed().await;
+    /// # }
+    /// ```
+    #[track_caller]
+    pub fn assert_passed(&self) -> impl Future<Output = Report> + '_ {
+        let caller = std::panic::Location::caller();
+        async move {
+            let report = self.run().await;
+            if let Err(message) = report.check_passed() {
+                let score = crate::audit::Score::of(&report);
+                panic!(
+                    "{message}\n{} of {} cases survived; seed {}, {} random mutations per \
+                     tool: `.seed({})` (or `mcptest fuzz --seed {}`) reproduces the run\n\
+                     (fuzz asserted at {caller})",
+                    score.healthy,
+                    score.healthy + score.unhealthy,
+                    self.seed,
+                    self.mutations,
+                    self.seed,
+                    self.seed,
+                );
+            }
+            report
+        }
     }
 
     /// Runs every case: one result per tool and case, named `tool: case`.

@@ -11,6 +11,7 @@ use std::{
     time::Duration,
 };
 
+use mcptest_tests::poisoned;
 use serde_json::{Value, json};
 
 const USAGE: &str = "\
@@ -31,7 +32,12 @@ A minimal stdio MCP server (one tool, `poke`) that misbehaves as the flags say:
   --print-pid               report this process's pid on stderr
   --pid-file PATH           write this process's pid to PATH before anything else
   --reject-initialize       answer initialize with a JSON-RPC error
-  --malformed-result        answer tools/list with a result that breaks the schema";
+  --malformed-result        answer tools/list with a result that breaks the schema
+  --defects                 also list `parse`, which panics (the server dies) on an
+                            empty `text`, and `search`, which hangs on a `query`
+                            longer than 1000 characters; both answer anything else
+  --poisoned                list definitions that break every security lint rule
+                            (tools, prompts, resources, templates, instructions)";
 
 /// Protocol versions echoed back from `initialize`; any other request gets the newest.
 const KNOWN_VERSIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -58,6 +64,8 @@ struct Chaos {
     pid_file: Option<String>,
     reject_initialize: bool,
     malformed_result: bool,
+    poisoned: bool,
+    defects: bool,
 }
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Chaos, String> {
@@ -77,6 +85,8 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Chaos, String> {
             "--print-pid" => &mut chaos.print_pid,
             "--reject-initialize" => &mut chaos.reject_initialize,
             "--malformed-result" => &mut chaos.malformed_result,
+            "--poisoned" => &mut chaos.poisoned,
+            "--defects" => &mut chaos.defects,
             "--pid-file" => {
                 chaos.pid_file = Some(args.next().ok_or("--pid-file needs a path")?);
                 continue;
@@ -207,12 +217,29 @@ fn serve(chaos: &Chaos) {
             "initialize" if chaos.reject_initialize => {
                 error_response(id, -32600, "chaos: initialize rejected")
             }
-            "initialize" => result_response(id, initialize_result(&params)),
+            "initialize" => result_response(id, initialize_result(chaos, &params)),
             // `tools` must be an array of tools.
             "tools/list" if chaos.malformed_result => {
                 result_response(id, json!({ "tools": "not a list" }))
             }
             "ping" => result_response(id, json!({})),
+            "tools/list" if chaos.poisoned => {
+                result_response(id, json!({ "tools": poisoned::tools() }))
+            }
+            "prompts/list" if chaos.poisoned => {
+                result_response(id, json!({ "prompts": poisoned::prompts() }))
+            }
+            "resources/list" if chaos.poisoned => {
+                result_response(id, json!({ "resources": poisoned::resources() }))
+            }
+            "resources/templates/list" if chaos.poisoned => result_response(
+                id,
+                json!({ "resourceTemplates": poisoned::resource_templates() }),
+            ),
+            "tools/list" if chaos.defects => result_response(
+                id,
+                json!({ "tools": [poke_tool(), parse_tool(), search_tool()] }),
+            ),
             "tools/list" => result_response(id, json!({ "tools": [poke_tool()] })),
             _ => error_response(id, -32601, &format!("Method not found: {method}")),
         };
@@ -243,6 +270,11 @@ fn call_tool(chaos: &Chaos, out: &mut io::Stdout, id: Value, params: &Value) {
 
     let id = if chaos.wrong_id { wrong_id(id) } else { id };
     let name = params.get("name").and_then(Value::as_str).unwrap_or("");
+    if chaos.defects && (name == "parse" || name == "search") {
+        let reply = result_response(id, defective_call(name, params));
+        respond(chaos, out, &reply);
+        return;
+    }
     if name != "poke" {
         let reply = error_response(id, -32602, &format!("unknown tool: {name}"));
         respond(chaos, out, &reply);
@@ -292,16 +324,21 @@ fn write_huge_response(out: &mut io::Stdout, id: &Value) -> io::Result<()> {
     out.flush()
 }
 
-fn initialize_result(params: &Value) -> Value {
+fn initialize_result(chaos: &Chaos, params: &Value) -> Value {
     let requested = params.get("protocolVersion").and_then(Value::as_str);
     let version = requested
         .filter(|v| KNOWN_VERSIONS.contains(v))
         .unwrap_or(DEFAULT_VERSION);
-    json!({
+    let mut result = json!({
         "protocolVersion": version,
         "capabilities": { "tools": {} },
         "serverInfo": { "name": "fixture-chaos", "version": env!("CARGO_PKG_VERSION") },
-    })
+    });
+    if chaos.poisoned {
+        result["capabilities"] = json!({ "tools": {}, "prompts": {}, "resources": {} });
+        result["instructions"] = json!(poisoned::INSTRUCTIONS);
+    }
+    result
 }
 
 fn poke_tool() -> Value {
@@ -309,6 +346,60 @@ fn poke_tool() -> Value {
         "name": "poke",
         "description": "Answers \"poked\".",
         "inputSchema": { "type": "object" },
+    })
+}
+
+fn parse_tool() -> Value {
+    json!({
+        "name": "parse",
+        "description": "Parses a text (and panics on an empty one).",
+        "inputSchema": {
+            "type": "object",
+            "properties": { "text": { "type": "string" } },
+            "required": ["text"],
+        },
+    })
+}
+
+fn search_tool() -> Value {
+    json!({
+        "name": "search",
+        "description": "Searches for a query (and hangs on a long one).",
+        "inputSchema": {
+            "type": "object",
+            "properties": { "query": { "type": "string" } },
+            "required": ["query"],
+        },
+    })
+}
+
+/// The defects of `--defects`: a panic that takes the server down, and a
+/// hang that never answers; every other input gets a result (`isError`
+/// when the argument is missing or not a string).
+fn defective_call(name: &str, params: &Value) -> Value {
+    let key = if name == "parse" { "text" } else { "query" };
+    let Some(text) = params
+        .pointer(&format!("/arguments/{key}"))
+        .and_then(Value::as_str)
+    else {
+        return json!({
+            "content": [{ "type": "text", "text": format!("{key} must be a string") }],
+            "isError": true,
+        });
+    };
+    if name == "parse" && text.is_empty() {
+        panic!("chaos: parse cannot handle an empty text");
+    }
+    if name == "search" && text.chars().count() > 1000 {
+        eprintln!(
+            "chaos: search hangs on a query of {} characters",
+            text.chars().count()
+        );
+        hang();
+    }
+    json!({
+        "content": [{ "type": "text", "text": format!("{name}: {} characters", text.chars().count()) }],
+        "isError": false,
     })
 }
 

@@ -214,3 +214,14 @@ async fn a_fresh_server_per_tool_is_one_process_per_tool_called() {
     assert_eq!(pids.len(), called, "{report}");
     assert_servers_gone(&report);
 }
+
+#[tokio::test]
+async fn defects_that_need_a_bad_input_pass_the_audit_and_are_left_to_the_fuzz() {
+    // `parse` panics only on an empty text and `search` hangs only on a
+    // long query; the audit's one valid input reaches neither.
+    let report = Audit::new(chaos(&["--defects"])).assert_healthy().await;
+    for tool in ["poke", "parse", "search"] {
+        assert_eq!(classification(&report, tool), Classification::Healthy);
+    }
+    assert_servers_gone(&report);
+}

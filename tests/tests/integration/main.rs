@@ -18,6 +18,7 @@ mod expect_replies;
 mod expect_tools;
 mod fuzz;
 mod harness;
+mod lint;
 mod mcp_test_fixture;
 mod mcp_test_sources;
 mod mcp_test_teardown;

@@ -1,7 +1,8 @@
-//! `mcptest::assert_snapshot!` and `assert_json_snapshot!` on results from
-//! `fixture-everything`: what is stored, the default and opt-in redactions,
-//! settings passed through, and the round trip through insta's review
-//! cycle (new → accept → re-run → change) in a child process.
+//! `mcptest::assert_snapshot!`, `assert_json_snapshot!` and
+//! `assert_tool_surface_snapshot!` on results from `fixture-everything`:
+//! what is stored, the default and opt-in redactions, settings passed
+//! through, and the round trip through insta's review cycle (new → accept →
+//! re-run → change) in a child process.
 
 use std::{path::Path, process::Command};
 
@@ -23,6 +24,26 @@ async fn a_tool_call_is_stored_as_yaml_named_after_the_test() {
     let mcp = everything().await;
     let weather = mcp.call_tool("weather", json!({"city": "Paris"})).await;
     mcptest::assert_snapshot!(weather);
+}
+
+#[tokio::test]
+async fn the_tool_surface_is_pinned_sorted_and_without_volatile_fields() {
+    let mcp = everything().await;
+    mcptest::assert_tool_surface_snapshot!(mcp);
+    let surface = mcptest::lint::Definitions::list(&mcp)
+        .await
+        .unwrap()
+        .surface();
+    let names: Vec<&str> = surface["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted);
+    assert!(names.len() > 20, "{names:?}");
 }
 
 #[tokio::test]

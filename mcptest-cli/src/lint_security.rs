@@ -1,0 +1,44 @@
+//! `mcptest lint-security`: the library's security lint of a server's
+//! definitions, findings on the terminal and the usual report files.
+
+use mcptest::{lint::Lint, report::Status};
+
+use crate::{
+    Exit,
+    args::LintSecurityArgs,
+    output::{self, Palette},
+};
+
+pub fn lint_security(args: LintSecurityArgs) -> Exit {
+    let server = match crate::audit::target(args.server.as_deref(), args.url.as_deref()) {
+        Ok(server) => server,
+        Err(e) => {
+            eprintln!("mcptest: {e}");
+            return Exit::Usage;
+        }
+    };
+    let runtime = match crate::runtime(2) {
+        Ok(rt) => rt,
+        Err(exit) => return exit,
+    };
+    let report = runtime.block_on(Lint::new(server).run());
+    let palette = Palette::new(crate::color());
+    // Rules that found nothing are one PASS line each; findings follow in full.
+    for result in &report.results {
+        if result.status() == Status::Pass {
+            println!("{}", palette.line(result));
+        }
+    }
+    for result in &report.results {
+        if result.status() != Status::Pass {
+            println!("{}", palette.line(result));
+        }
+    }
+    print!("{}", output::summary(&report, &palette));
+    output::write_reports(&report, &args.reports, "");
+    if report.passed() {
+        Exit::Pass
+    } else {
+        Exit::Failures
+    }
+}
