@@ -41,6 +41,7 @@ pub mod expect;
 mod fixture;
 pub mod fuzz;
 mod notifications;
+pub mod plugin;
 mod raw;
 #[cfg(feature = "http")]
 mod raw_http;

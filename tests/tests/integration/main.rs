@@ -21,6 +21,7 @@ mod harness;
 mod mcp_test_fixture;
 mod mcp_test_sources;
 mod mcp_test_teardown;
+mod plugin;
 mod raw;
 mod raw_http;
 mod snapshot;
