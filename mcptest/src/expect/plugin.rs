@@ -94,6 +94,27 @@ pub struct PluginCheck<'a> {
 /// a crash, a timeout, a malformed line — with the plugin's own message:
 /// a plugin that cannot judge never passes a result.
 ///
+/// In an mcp-assert suite file the same check is the `plugin` key of
+/// `expect`, mcptest's one extension to that format (strict loading checks
+/// it like every other key). The plugin sees the text the file's other
+/// expectations compare, as `{"content": [{"type": "text", "text": ..}],
+/// "isError": ..}`, and `request` is null; each entry starts its plugin on
+/// first use and stops it when the file's run ends:
+///
+/// ```yaml
+/// assert:
+///   tool: summarise
+///   args: {topic: tides}
+///   expect:
+///     plugin:
+///       - command: node checks/word_count.js   # split like a shell, run from the working directory
+///         method: words_at_most
+///         args: {max: 50}                      # optional, any value
+///         timeout: 5s                          # optional, per request (default 2s)
+/// ```
+///
+/// One entry may be written as a mapping instead of a list.
+///
 /// ```no_run
 /// use mcptest::{expect, plugin::Plugin};
 /// use serde_json::json;

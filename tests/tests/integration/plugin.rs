@@ -436,3 +436,83 @@ async fn a_write_to_a_dead_plugin_is_a_crash_not_a_hang() {
         ));
     }
 }
+
+mod suite_key {
+    //! `expect.plugin` in an mcp-assert file: loaded strictly, run like
+    //! every other expectation, failing with the plugin's words.
+
+    use mcptest::{
+        Server,
+        report::Status,
+        suite::{RunOptions, Suite, failure_message},
+    };
+
+    use super::EVERYTHING;
+
+    fn file(plugin: &str) -> String {
+        format!(
+            "name: words\nassert:\n  tool: echo\n  args: {{message: one two three}}\n  expect:\n    contains: [two]\n    plugin:\n{plugin}"
+        )
+    }
+
+    const WORDS: &str = "node ../examples/plugins/word_count.js";
+
+    async fn run(text: &str) -> mcptest::report::TestResult {
+        let suite = Suite::parse("words.yaml", text).expect("loads");
+        let options = RunOptions::new().server(Server::program(EVERYTHING));
+        suite.run(&options).await.remove(0)
+    }
+
+    #[tokio::test]
+    async fn a_plugin_expectation_passes_and_fails_with_the_plugins_message() {
+        let pass = run(&file(&format!(
+            "      - command: {WORDS}\n        method: words_at_most\n        args: {{max: 5}}\n      - command: {WORDS}\n        method: words_at_least\n        args: {{min: 3}}\n"
+        )))
+        .await;
+        assert_eq!(pass.status(), Status::Pass, "{pass:?}");
+
+        // One entry may be a mapping.
+        let fail = run(&file(&format!(
+            "      command: {WORDS}\n      method: words_at_most\n      args: {{max: 2}}\n      timeout: 5s\n"
+        )))
+        .await;
+        let message = failure_message(&fail, false).expect("fails");
+        assert!(message.contains("3 words, at most 2 allowed"), "{message}");
+        assert!(message.contains("(plugin)"), "{message}");
+    }
+
+    #[tokio::test]
+    async fn a_plugin_that_cannot_start_fails_the_file() {
+        let fail = run(&file(
+            "      command: mcptest-no-such-plugin\n      method: judge\n",
+        ))
+        .await;
+        let message = failure_message(&fail, false).expect("fails");
+        assert!(message.contains("could not start plugin"), "{message}");
+    }
+
+    #[test]
+    fn plugin_entries_are_loaded_strictly() {
+        let err = |plugin: &str| {
+            Suite::parse("words.yaml", &file(plugin))
+                .unwrap_err()
+                .to_string()
+        };
+        let unknown = err("      command: x\n      method: m\n      arg: {}\n");
+        assert!(unknown.contains("words.yaml:10"), "{unknown}");
+        assert!(unknown.contains("`args`"), "{unknown}");
+        let no_method = err("      command: x\n");
+        assert!(no_method.contains("needs `method`"), "{no_method}");
+        let bad_quote = err("      command: \"x 'oops\"\n      method: m\n");
+        assert!(bad_quote.contains("a quote is not closed"), "{bad_quote}");
+        let empty = err("      []\n");
+        assert!(empty.contains("would check nothing"), "{empty}");
+        let scalar = err("      yes\n");
+        assert!(
+            scalar.contains("a mapping with `command` and `method`"),
+            "{scalar}"
+        );
+        let bad_timeout = err("      command: x\n      method: m\n      timeout: soon\n");
+        assert!(bad_timeout.contains("not a duration"), "{bad_timeout}");
+    }
+}
