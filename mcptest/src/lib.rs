@@ -34,6 +34,7 @@
 #[doc(hidden)]
 pub mod __private;
 pub mod audit;
+pub mod cassette;
 mod client;
 pub mod conformance;
 mod error;
@@ -52,6 +53,7 @@ pub mod snapshot;
 pub mod suite;
 pub(crate) mod transport;
 
+pub use cassette::CassetteMode;
 pub use client::{
     CompletionRef, McpClient, Origin, PendingToolCall, Reply, Request, RpcError, ServerInfo,
     ToolCall, ToolCallStart, ToolOutcome,

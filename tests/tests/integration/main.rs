@@ -9,6 +9,7 @@
 //! directory), never about process-wide state that other tests share.
 
 mod audit;
+mod cassette;
 mod chaos;
 mod conformance_client;
 mod conformance_server;
