@@ -7,7 +7,8 @@
 //! the file as readable JSON when the connection closes. In
 //! [`CassetteMode::Replay`] no server is started: each request is answered
 //! with the recorded answer of the first unused recorded request with the
-//! same method and params (`_meta` ignored), preceded by the notifications
+//! same method and params (`_meta` and `initialize`'s `clientInfo`
+//! ignored), preceded by the notifications
 //! the server sent meanwhile. A request the cassette does not hold is
 //! answered with a JSON-RPC error ([`CASSETTE_MISS`]) that shows the
 //! closest recorded request. [`CassetteMode::Auto`] replays when the file

@@ -14,11 +14,16 @@ use crate::transport::stderr::StderrTail;
 const CLOSEST_CHARS: usize = 2000;
 
 /// What identifies a request on tape: its method and params, without
-/// `_meta` (progress tokens and the like differ from run to run).
+/// `_meta` (progress tokens and the like differ from run to run) and
+/// without `initialize`'s `clientInfo` (it carries mcptest's version, so a
+/// cassette outlives an upgrade).
 fn key(message: &Value) -> Value {
     let mut params = message.get("params").cloned().unwrap_or(Value::Null);
     if let Some(map) = params.as_object_mut() {
         map.remove("_meta");
+        if message.get("method").and_then(Value::as_str) == Some("initialize") {
+            map.remove("clientInfo");
+        }
     }
     json!({"method": message.get("method"), "params": params})
 }

@@ -185,3 +185,14 @@ async fn a_url_cannot_be_recorded() {
         "{err}"
     );
 }
+
+/// The cassette beside this package was recorded once with the fixture
+/// server; the server named here does not exist, so only a replay passes.
+#[mcptest::mcp_test(
+    server = "/nonexistent/mcptest/fixture-server --stdio",
+    cassette = "cassettes/mcp_test_echo.json"
+)]
+async fn the_attribute_replays_a_committed_cassette(mcp: mcptest::McpClient) {
+    let call = mcp.call_tool("echo", json!({"message": "from tape"})).await;
+    assert_eq!(call.text(), "from tape");
+}
