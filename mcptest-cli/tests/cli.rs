@@ -1658,6 +1658,9 @@ out: {"jsonrpc": "2.0", "id": 1, "result": {"messages": [{"role": "user", "conte
             engine.shutdown().await.unwrap().and_then(|s| s.code()),
             Some(0)
         );
+    }
+}
+
 mod lint_security {
     use super::*;
 

@@ -205,6 +205,15 @@ fn server_builder(config: &Config, krate: &syn::Path) -> TokenStream {
     if let Some(protocol) = &config.protocol {
         server.extend(quote!(.protocol_version(#protocol)));
     }
+    if let Some(cassette) = &config.cassette {
+        let span = cassette.span();
+        let path = if std::path::Path::new(&cassette.value()).is_absolute() {
+            quote_spanned!(span=> #cassette)
+        } else {
+            quote_spanned!(span=> ::core::concat!(::core::env!("CARGO_MANIFEST_DIR"), "/", #cassette))
+        };
+        server.extend(quote!(.cassette(#path, #krate::CassetteMode::Auto)));
+    }
     server
 }
 
@@ -282,6 +291,15 @@ mod tests {
     }
 
     #[test]
+    fn a_cassette_is_found_beside_the_manifest_and_replayed_or_recorded() {
+        let out = expand_str(r#"bin = "srv", cassette = "tests/cassettes/a.json""#, BODY).unwrap();
+        let expected = ". cassette (:: core :: concat ! (:: core :: env ! (\"CARGO_MANIFEST_DIR\") , \"/\" , \"tests/cassettes/a.json\") , :: mcptest :: CassetteMode :: Auto)";
+        assert!(out.contains(expected), "missing {expected:?} in\n{out}");
+        let errors = messages(r#"bin = "srv", cassette = " ""#, BODY);
+        assert!(errors[0].starts_with("`cassette` is empty"), "{errors:?}");
+    }
+
+    #[test]
     fn url_and_handler_sources() {
         let out = expand_str(r#"url = "http://127.0.0.1:1/mcp""#, BODY).unwrap();
         assert!(
@@ -314,7 +332,7 @@ mod tests {
             "#[tokio::test] fn t(mcp: String) {}",
         );
         let expected = [
-            "unknown option `bogus` for `#[mcp_test]`; the options are: server, bin, url, handler, args, env, cwd, fixture, timeout, protocol, setup, flavor, crate",
+            "unknown option `bogus` for `#[mcp_test]`; the options are: server, bin, url, handler, args, env, cwd, fixture, timeout, protocol, cassette, setup, flavor, crate",
             "invalid duration \"soon\"",
             "`timeout` is given twice",
             "protocol version \"v2\"",

@@ -34,6 +34,7 @@
 #[doc(hidden)]
 pub mod __private;
 pub mod audit;
+pub mod cassette;
 mod client;
 pub mod conformance;
 pub mod coprocess;
@@ -43,6 +44,7 @@ mod fixture;
 pub mod fuzz;
 pub mod lint;
 mod notifications;
+pub mod plugin;
 mod raw;
 #[cfg(feature = "http")]
 mod raw_http;
@@ -53,6 +55,7 @@ pub mod snapshot;
 pub mod suite;
 pub(crate) mod transport;
 
+pub use cassette::CassetteMode;
 pub use client::{
     CompletionRef, McpClient, Origin, PendingToolCall, Reply, Request, RpcError, ServerInfo,
     ToolCall, ToolCallStart, ToolOutcome,

@@ -26,6 +26,7 @@ const KEYS: Keys = Keys {
         ("fixture", r#"fixture = "tests/fixtures/notes""#),
         ("timeout", r#"timeout = "30s""#),
         ("protocol", r#"protocol = "2025-11-25""#),
+        ("cassette", r#"cassette = "tests/cassettes/session.json""#),
         ("setup", "setup = my_setup"),
         ("flavor", r#"flavor = "multi_thread""#),
         ("crate", "crate = mcptest"),
@@ -52,6 +53,7 @@ pub(crate) struct Config {
     pub(crate) fixture: Option<LitStr>,
     pub(crate) timeout: Option<Duration>,
     pub(crate) protocol: Option<LitStr>,
+    pub(crate) cassette: Option<LitStr>,
     pub(crate) setup: Option<Expr>,
     pub(crate) multi_thread: bool,
     pub(crate) krate: Option<Path>,
@@ -85,6 +87,7 @@ struct Builder {
     fixture: Option<(Ident, LitStr)>,
     timeout: Option<(Ident, Duration)>,
     protocol: Option<(Ident, LitStr)>,
+    cassette: Option<(Ident, LitStr)>,
     setup: Option<(Ident, Expr)>,
     flavor: Option<(Ident, bool)>,
     krate: Option<(Ident, Path)>,
@@ -145,6 +148,19 @@ impl Builder {
             "protocol" => string(&name, &value).and_then(|version| {
                 values::check_protocol(&version)?;
                 self.protocol = Some((key, version));
+                Ok(())
+            }),
+            "cassette" => string(&name, &value).and_then(|path| {
+                if path.value().trim().is_empty() {
+                    return Err(syn::Error::new(
+                        path.span(),
+                        format!(
+                            "`cassette` is empty; name the file: {}",
+                            example("cassette")
+                        ),
+                    ));
+                }
+                self.cassette = Some((key, path));
                 Ok(())
             }),
             "setup" => {
@@ -221,6 +237,7 @@ impl Builder {
             fixture: self.fixture.map(|(_, v)| v),
             timeout: self.timeout.map(|(_, v)| v),
             protocol: self.protocol.map(|(_, v)| v),
+            cassette: self.cassette.map(|(_, v)| v),
             setup: self.setup.map(|(_, v)| v),
             multi_thread: self.flavor.is_some_and(|(_, multi)| multi),
             krate: self.krate.map(|(_, v)| v),

@@ -60,6 +60,7 @@ mod files;
 mod json;
 mod lists;
 mod notifications;
+mod plugin;
 mod prompts;
 mod resources;
 #[doc(hidden)]
@@ -93,6 +94,7 @@ pub use notifications::{
     LogLevelSeen, NotificationCount, ParamsContain, ProgressCount, Seen, any_params_contain,
     log_level_seen, not_seen, notification_count, params_contain, progress_count, seen,
 };
+pub use plugin::{PluginCheck, PluginSubject, plugin};
 pub use prompts::{MessageCount, RolesEq, message_count, roles_eq};
 pub use resources::{
     BlobOnly, ContentsCount, MimeTypeEq, TextOnly, blob_only, contents_count, mime_type_eq,

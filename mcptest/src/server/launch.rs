@@ -11,6 +11,7 @@ use tokio::{
 use super::{HttpSpec, Options, Server, Target, command::expand};
 use crate::{
     Error, Notifications,
+    cassette::{self, Plan},
     transport::{
         process::{ChildProcess, Launch},
         stderr::StderrTail,
@@ -40,8 +41,51 @@ pub(crate) struct Streams {
 }
 
 /// Starts the server (spawns the process, or the in-process task); for HTTP,
-/// only resolves the address.
+/// only resolves the address. A cassette in replay starts no server at all,
+/// and one that records taps the connection's streams.
 pub(crate) fn start(server: &Server, notifications: Notifications) -> Result<Started, Error> {
+    let plan = match &server.options.cassette {
+        Some(spec) => spec.plan()?,
+        None => Plan::Off,
+    };
+    match plan {
+        Plan::Off => start_server(server, notifications),
+        Plan::Replay(tape) => {
+            let (client_io, server_io) = tokio::io::duplex(PIPE_BYTES);
+            let log = Arc::new(StderrTail::default());
+            let task = tokio::spawn(cassette::replay(server_io, tape, log.clone()));
+            let (read, write) = tokio::io::split(client_io);
+            Ok(Started::Stream(Streams {
+                read: Box::new(read),
+                write: Box::new(write),
+                wire: Arc::new(Wire::new(notifications, None, Some(log))),
+                in_process: Some(task),
+            }))
+        }
+        Plan::Record(recorder) => {
+            if matches!(server.target, Target::Url(_)) {
+                return Err(Error::InvalidConfig {
+                    message: "a cassette records a command or an in-process server (stdio), \
+                              not a Streamable HTTP connection"
+                        .into(),
+                });
+            }
+            match start_server(server, notifications)? {
+                Started::Stream(streams) => {
+                    let (read, write) = recorder.wrap(streams.read, streams.write);
+                    Ok(Started::Stream(Streams {
+                        read,
+                        write,
+                        ..streams
+                    }))
+                }
+                http => Ok(http),
+            }
+        }
+    }
+}
+
+fn start_server(server: &Server, notifications: Notifications) -> Result<Started, Error> {
     let options = &server.options;
     if !matches!(server.target, Target::BadCommand { .. }) {
         server.check_options_apply()?;

@@ -14,7 +14,11 @@ use tokio::{io::DuplexStream, task::JoinHandle};
 
 pub use mocks::{Elicitation, Roots, Sampling};
 
-use crate::{Error, McpClient, transport::stderr::StderrTail};
+use crate::{
+    Error, McpClient,
+    cassette::{CassetteMode, CassetteSpec},
+    transport::stderr::StderrTail,
+};
 
 /// The protocol version used unless [`Server::protocol_version`] says otherwise:
 /// the newest one that still has an `initialize` handshake.
@@ -99,6 +103,7 @@ pub(crate) struct Options {
     pub(crate) max_message_size: usize,
     pub(crate) fetch_tool_definitions: bool,
     pub(crate) fixture_dir: Option<Arc<std::path::Path>>,
+    pub(crate) cassette: Option<CassetteSpec>,
 }
 
 impl Default for Options {
@@ -116,6 +121,7 @@ impl Default for Options {
             max_message_size: 16 * 1024 * 1024,
             fetch_tool_definitions: true,
             fixture_dir: None,
+            cassette: None,
         }
     }
 }
@@ -422,6 +428,50 @@ impl Server {
     /// An error naming the options given that do not apply to this kind of
     /// server, e.g. `.env(..)` on a URL: silently ignoring them would let a
     /// test pass against a server configured otherwise than it says.
+    /// Records the session to a cassette file, or replays one without
+    /// starting the server; see [`cassette`](crate::cassette).
+    ///
+    /// ```no_run
+    /// use mcptest::{CassetteMode, Server};
+    /// # async fn demo() -> Result<(), mcptest::Error> {
+    /// let mcp = Server::command("my-mcp-server --stdio")
+    ///     .cassette("tests/cassettes/session.json", CassetteMode::Auto)
+    ///     .connect()
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn cassette(mut self, path: impl Into<PathBuf>, mode: CassetteMode) -> Self {
+        let redact = self
+            .options
+            .cassette
+            .take()
+            .map(|c| c.redact)
+            .unwrap_or_default();
+        self.options.cassette = Some(CassetteSpec {
+            path: path.into(),
+            mode,
+            redact,
+        });
+        self
+    }
+
+    /// Payload fields whose values never reach a cassette file: every
+    /// object member with one of these names, at any depth, is written as
+    /// `"[redacted]"`. Applies to [`cassette`](Self::cassette), in either order.
+    pub fn cassette_redact<I, S>(mut self, fields: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let spec = self.options.cassette.get_or_insert_with(|| CassetteSpec {
+            path: PathBuf::new(),
+            mode: CassetteMode::Off,
+            redact: Vec::new(),
+        });
+        spec.redact.extend(fields.into_iter().map(Into::into));
+        self
+    }
+
     pub(crate) fn check_options_apply(&self) -> Result<(), Error> {
         if self.misapplied.is_empty() {
             return Ok(());

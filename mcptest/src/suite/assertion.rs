@@ -198,6 +198,8 @@ pub(crate) struct Expect {
     pub(crate) net_delta: Option<i64>,
     pub(crate) in_order: Vec<String>,
     pub(crate) min_progress: Option<usize>,
+    /// mcptest's extension: checks judged by plugin processes.
+    pub(crate) plugin: Vec<super::plugin::PluginExpect>,
 }
 
 pub(crate) const TOP_KEYS: &[&str] = &[
@@ -249,6 +251,7 @@ const EXPECT_KEYS: &[&str] = &[
     "net_delta",
     "in_order",
     "min_progress",
+    "plugin",
 ];
 
 /// Loads an assertion from its (only) document. `default_name` is the file
@@ -371,6 +374,7 @@ impl Expect {
             net_delta,
             in_order,
             min_progress,
+            plugin,
         } = self;
         contains.is_empty()
             && contains_any.is_empty()
@@ -390,6 +394,7 @@ impl Expect {
             && net_delta.is_none()
             && in_order.is_empty()
             && min_progress.is_none()
+            && plugin.is_empty()
     }
 }
 
@@ -619,6 +624,7 @@ fn load_expect(file: &str, node: Option<&Node>, what: &str) -> Result<Expect, Lo
         net_delta: f.int("net_delta")?,
         in_order: f.strings("in_order")?,
         min_progress: f.count("min_progress")?,
+        plugin: super::plugin::load(file, f.get("plugin"))?,
     })
 }
 

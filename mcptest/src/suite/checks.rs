@@ -235,6 +235,9 @@ pub(crate) fn compile(expect: &Expect) -> Vec<AnswerCheck> {
     if let Some(min) = expect.min_progress {
         checks.push(keyed("min_progress", MinProgress(min)));
     }
+    for entry in &expect.plugin {
+        checks.push(keyed("plugin", super::plugin::check(entry)));
+    }
     checks
 }
 

@@ -7,7 +7,9 @@
 //! - **mcp-assert files**: one assertion per file (`name`, `server`, `setup`,
 //!   and one block such as `assert`, `assert_resources` or `trajectory`, with
 //!   mcp-assert's `expect` fields). Unknown keys are errors that name the
-//!   nearest valid key.
+//!   nearest valid key. One key is mcptest's own: `expect.plugin` runs a
+//!   check written in any language as a child process (see
+//!   [`expect::plugin`](crate::expect::plugin), which shows its YAML form).
 //! - **MCP Cases files**: one case per YAML document, each a sequence of
 //!   `in…` messages sent exactly as written and `out…` messages expected back
 //!   (objects match as subsets, arrays exactly, `!!re` / `!!ere` strings by
@@ -36,6 +38,7 @@ mod fields;
 mod load;
 mod mock;
 mod pattern;
+mod plugin;
 mod run_assertion;
 mod run_cases;
 mod substitute;

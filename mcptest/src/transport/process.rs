@@ -35,6 +35,16 @@ pub(crate) struct Spawned {
     pub(crate) stderr: ChildStderr,
 }
 
+/// The same, with each pipe as the operating system handed it over: a host
+/// that wants to report a missing pipe as an error rather than a panic
+/// starts from this.
+pub(crate) struct SpawnedParts {
+    pub(crate) process: ChildProcess,
+    pub(crate) stdin: Option<ChildStdin>,
+    pub(crate) stdout: Option<ChildStdout>,
+    pub(crate) stderr: Option<ChildStderr>,
+}
+
 pub(crate) struct ChildProcess {
     child: Mutex<Option<Child>>,
     pid: Option<u32>,
@@ -43,6 +53,18 @@ pub(crate) struct ChildProcess {
 
 impl ChildProcess {
     pub(crate) fn spawn(launch: &Launch) -> Result<Spawned, Error> {
+        let parts = Self::spawn_parts(launch)?;
+        Ok(Spawned {
+            process: parts.process,
+            stdin: parts.stdin.expect("stdin was piped"),
+            stdout: parts.stdout.expect("stdout was piped"),
+            stderr: parts.stderr.expect("stderr was piped"),
+        })
+    }
+
+    /// Spawns `launch` with all three pipes requested, killed and reaped
+    /// like every child.
+    pub(crate) fn spawn_parts(launch: &Launch) -> Result<SpawnedParts, Error> {
         let mut command = Command::new(&launch.program);
         command
             .args(&launch.args)
@@ -65,11 +87,11 @@ impl ChildProcess {
             searched: searched_path(&launch.program, &source),
             source,
         })?;
-        let stdin = child.stdin.take().expect("stdin was piped");
-        let stdout = child.stdout.take().expect("stdout was piped");
-        let stderr = child.stderr.take().expect("stderr was piped");
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take();
+        let stderr = child.stderr.take();
         let pid = child.id();
-        Ok(Spawned {
+        Ok(SpawnedParts {
             process: ChildProcess {
                 child: Mutex::new(Some(child)),
                 pid,

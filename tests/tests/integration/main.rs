@@ -9,6 +9,7 @@
 //! directory), never about process-wide state that other tests share.
 
 mod audit;
+mod cassette;
 mod chaos;
 mod conformance_client;
 mod conformance_server;
@@ -22,6 +23,7 @@ mod lint;
 mod mcp_test_fixture;
 mod mcp_test_sources;
 mod mcp_test_teardown;
+mod plugin;
 mod raw;
 mod raw_http;
 mod snapshot;
