@@ -157,7 +157,9 @@ fn report_parse_cost() {
         }
     }
     let per_file = started.elapsed() / (N * overhead::FILES.len() as u32);
-    println!("loading one suite file from its embedded tree (what a generated test does): {per_file:?}");
+    println!(
+        "loading one suite file from its embedded tree (what a generated test does): {per_file:?}"
+    );
 }
 
 criterion_group!(benches, bench);
