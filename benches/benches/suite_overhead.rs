@@ -137,7 +137,8 @@ fn report_ratio() {
     );
 }
 
-/// What reading the files costs on its own (parsing and checking the YAML).
+/// What loading the files costs on its own: from the text (parsing and
+/// checking the YAML), and from the tree `suite!` embedded.
 fn report_parse_cost() {
     const N: u32 = 200;
     let started = Instant::now();
@@ -148,7 +149,17 @@ fn report_parse_cost() {
         }
     }
     let per_file = started.elapsed() / (N * overhead::FILES.len() as u32);
-    println!("loading one suite file: {per_file:?}");
+    println!("loading one suite file from its text: {per_file:?}");
+    let started = Instant::now();
+    for _ in 0..N {
+        for file in overhead::FILES {
+            assert_eq!(file.load().unwrap().tests().len(), 1);
+        }
+    }
+    let per_file = started.elapsed() / (N * overhead::FILES.len() as u32);
+    println!(
+        "loading one suite file from its embedded tree (what a generated test does): {per_file:?}"
+    );
 }
 
 criterion_group!(benches, bench);

@@ -64,7 +64,7 @@ pub(crate) struct Config {
 /// One argument: the path (a string literal alone) or an option.
 enum Arg {
     Path(LitStr),
-    Option(Meta),
+    Option(Box<Meta>),
 }
 
 impl Parse for Arg {
@@ -72,7 +72,7 @@ impl Parse for Arg {
         if input.peek(LitStr) {
             Ok(Arg::Path(input.parse()?))
         } else {
-            Ok(Arg::Option(input.parse()?))
+            Ok(Arg::Option(Box::new(input.parse()?)))
         }
     }
 }
@@ -105,7 +105,7 @@ pub(crate) fn parse(input: TokenStream, errors: &mut Errors) -> Option<Config> {
                         format!("`suite!` starts with the suite's path: {PATH_EXAMPLE} (a directory or a glob, relative to the crate)"),
                     );
                 }
-                builder.read(meta, errors);
+                builder.read(*meta, errors);
             }
         }
     }
