@@ -8,7 +8,9 @@
 //!   It holds one MCP connection to the server under test and answers
 //!   `coprocess/handshake`, `mcp.initialize`, `mcp.call`, `mcp.listTools`,
 //!   `mcp.listResources`, `mcp.readResource`, `mcp.callPrompt`,
-//!   `mcp.reporter.setUpload`, `mcp.reporter.flush` and `mcp.shutdown`, one
+//!   `mcp.reporter.setUpload`, `mcp.reporter.flush`, `mcp.cassette.set_mode`,
+//!   `mcp.cache.set_mode` (both on the [`cassette`](crate::cassette) store)
+//!   and `mcp.shutdown`, one
 //!   request line in, one response line out, strictly in order.
 //! - [`Client`]: the SDK side, in Rust. It spawns any v2 binary, performs the
 //!   handshake and fails fast on a version mismatch or on a binary that does

@@ -7,7 +7,7 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWr
 
 use super::{COMMAND_LINE_LANES, PROTOCOL_VERSION, codes};
 use crate::{
-    Error, Server, ToolOutcome,
+    CassetteMode, Error, Server, ToolOutcome,
     client::McpClient,
     report::{Outcome, Report, TestResult},
 };
@@ -78,6 +78,7 @@ where
         options,
         mcp: None,
         upload: None,
+        tape: None,
         report: Report::new("mcptest exec"),
         started: Instant::now(),
     };
@@ -164,6 +165,8 @@ struct Session {
     options: ExecOptions,
     mcp: Option<McpClient>,
     upload: Option<(String, Option<String>)>,
+    /// The cassette (or cache, on the same store) the next connection uses.
+    tape: Option<(std::path::PathBuf, CassetteMode)>,
     report: Report,
     started: Instant,
 }
@@ -193,6 +196,8 @@ impl Session {
             "mcp.callPrompt" => self.call_prompt(&params).await,
             "mcp.reporter.setUpload" => self.set_upload(&params),
             "mcp.reporter.flush" => self.flush().await,
+            "mcp.cassette.set_mode" => self.set_tape(&params, Tape::Cassette).await,
+            "mcp.cache.set_mode" => self.set_tape(&params, Tape::Cache).await,
             "mcp.shutdown" => {
                 self.close().await;
                 Ok(json!({}))
@@ -208,8 +213,11 @@ impl Session {
 
     async fn connected(&mut self) -> Result<&McpClient, Fault> {
         if self.mcp.is_none() {
-            let mcp = self
-                .server
+            let server = match &self.tape {
+                Some((path, mode)) => self.server.clone().cassette(path, *mode),
+                None => self.server.clone(),
+            };
+            let mcp = server
                 .connect()
                 .await
                 .map_err(|e| upstream("mcp.initialize", &e, self.options.call_timeout))?;
@@ -427,9 +435,76 @@ impl Session {
         Ok(json!({ "uploaded": true, "status": status, "results": calls }))
     }
 
+    /// `mcp.cassette.set_mode` / `mcp.cache.set_mode`: closes the current
+    /// connection (a recording is written then) and makes the next one use
+    /// the store.
+    async fn set_tape(&mut self, params: &Value, kind: Tape) -> Result<Value, Fault> {
+        let fields = object(params, &["mode", "path"], &["mode"])?;
+        let mode = fields["mode"].as_str().unwrap_or_default();
+        let mode = kind.mode(mode).ok_or_else(|| {
+            Fault::new(
+                codes::INVALID_PARAMS,
+                format!("`mode` must be one of {}", kind.modes()),
+            )
+        })?;
+        let path = match fields.get("path") {
+            Some(Value::String(path)) if !path.is_empty() => std::path::PathBuf::from(path),
+            None if kind == Tape::Cache => std::path::PathBuf::from(DEFAULT_CACHE),
+            _ => {
+                return Err(Fault::new(
+                    codes::INVALID_PARAMS,
+                    "`path` must name the store's file",
+                ));
+            }
+        };
+        if mode == CassetteMode::Replay && !path.is_file() {
+            return Err(Fault::new(
+                codes::INVALID_PARAMS,
+                format!("nothing to replay: {} does not exist", path.display()),
+            ));
+        }
+        self.close().await;
+        let shown = path.display().to_string();
+        self.tape = (mode != CassetteMode::Off).then_some((path, mode));
+        Ok(json!({ "mode": fields["mode"], "path": shown }))
+    }
+
     async fn close(&mut self) {
         if let Some(mcp) = self.mcp.take() {
             mcp.close().await;
+        }
+    }
+}
+
+/// Where `mcp.cache.set_mode` keeps its store when no `path` is given
+/// (relative to the engine's working directory).
+const DEFAULT_CACHE: &str = ".mcptest/cache.json";
+
+/// The two faces of the one store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tape {
+    /// `mcp.cassette.set_mode`: record / replay / auto / off.
+    Cassette,
+    /// `mcp.cache.set_mode`: read (replay) / write (record) / readwrite
+    /// (replay when stored, record otherwise) / off.
+    Cache,
+}
+
+impl Tape {
+    fn mode(self, name: &str) -> Option<CassetteMode> {
+        Some(match (self, name) {
+            (Tape::Cassette, "record") | (Tape::Cache, "write") => CassetteMode::Record,
+            (Tape::Cassette, "replay") | (Tape::Cache, "read") => CassetteMode::Replay,
+            (Tape::Cassette, "auto") | (Tape::Cache, "readwrite") => CassetteMode::Auto,
+            (_, "off") => CassetteMode::Off,
+            _ => return None,
+        })
+    }
+
+    fn modes(self) -> &'static str {
+        match self {
+            Tape::Cassette => "record, replay, auto, off",
+            Tape::Cache => "read, write, readwrite, off",
         }
     }
 }
@@ -610,7 +685,8 @@ fn unknown_method(method: &str) -> Fault {
         format!(
             "unknown method `{method}` (coprocess protocol v{PROTOCOL_VERSION}: coprocess/handshake, \
              mcp.initialize, mcp.call, mcp.listTools, mcp.listResources, mcp.readResource, \
-             mcp.callPrompt, mcp.reporter.setUpload, mcp.reporter.flush, mcp.shutdown)"
+             mcp.callPrompt, mcp.reporter.setUpload, mcp.reporter.flush, mcp.cache.set_mode, \
+             mcp.cassette.set_mode, mcp.shutdown)"
         ),
     )
 }
