@@ -191,6 +191,23 @@ fn collect_yaml(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 }
 
 impl SuiteTest {
+    /// The file name its session gets under [`RunOptions::record`]: the
+    /// file and the test name, each character outside `[A-Za-z0-9_-]` a `_`.
+    pub fn cassette_name(&self) -> String {
+        let safe = |text: &str| -> String {
+            text.chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect()
+        };
+        format!("{}__{}.json", safe(&self.file), safe(&self.name))
+    }
+
     /// Runs the test: starts the server (a fresh one), does what the file
     /// says, stops the server. The result is named after the test, grouped
     /// by its file, and located at its block (or case).
@@ -202,6 +219,7 @@ impl SuiteTest {
             default_server: options.server.clone(),
             fixture: options.fixture.as_deref(),
             timeout: options.timeout,
+            record: options.record.as_ref().map(|dir| dir.join(self.cassette_name())),
         };
         let outcome = match &self.kind {
             TestKind::Assertion(a) => run_assertion::run(a, &cx).await,
@@ -276,6 +294,7 @@ pub struct RunOptions {
     server: Option<Server>,
     fixture: Option<PathBuf>,
     timeout: Option<Duration>,
+    record: Option<PathBuf>,
 }
 
 impl RunOptions {
@@ -308,6 +327,16 @@ impl RunOptions {
         self.timeout = Some(timeout);
         self
     }
+
+    /// Records each test's session (every message, in order) as a
+    /// [`cassette`](crate::cassette) file in `dir`, named by
+    /// [`SuiteTest::cassette_name`]; the files are written as each test
+    /// closes its connection. Servers over stdio only: a test against a URL
+    /// fails with the cassette's configuration error.
+    pub fn record(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.record = Some(dir.into());
+        self
+    }
 }
 
 pub(crate) struct TestContext<'a> {
@@ -317,6 +346,18 @@ pub(crate) struct TestContext<'a> {
     pub(crate) default_server: Option<Server>,
     pub(crate) fixture: Option<&'a Path>,
     pub(crate) timeout: Option<Duration>,
+    /// Where to record the test's session as a cassette, if anywhere.
+    pub(crate) record: Option<PathBuf>,
+}
+
+impl TestContext<'_> {
+    /// The server with the session recorder on, when the run records.
+    pub(crate) fn recording(&self, server: Server) -> Server {
+        match &self.record {
+            Some(path) => server.cassette(path, crate::CassetteMode::Record),
+            None => server,
+        }
+    }
 }
 
 impl TestContext<'_> {

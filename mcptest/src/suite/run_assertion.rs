@@ -100,7 +100,7 @@ fn server(
     if let Some(dir) = fixture {
         server = server.fixture_dir(dir);
     }
-    Ok(server)
+    Ok(cx.recording(server))
 }
 
 fn default(cx: &TestContext<'_>) -> Result<Server, String> {

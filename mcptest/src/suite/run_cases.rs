@@ -37,6 +37,7 @@ pub(crate) async fn run(case: &Case, cx: &TestContext<'_>) -> Outcome {
     if let Some(dir) = &fixture {
         server = server.fixture_dir(dir.path());
     }
+    let server = cx.recording(server);
     let steps = case.steps.len() as u32 + 2;
     let guard = wait * steps + Duration::from_secs(5);
     let result = tokio::time::timeout(guard, async {
