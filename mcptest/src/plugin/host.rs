@@ -199,7 +199,9 @@ impl Host {
             method: method.to_owned(),
             source,
         };
-        let stdin = self.stdin.as_mut().expect("stdin is open until a crash");
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(self.crash(method).await);
+        };
         let written = match stdin.write_all(line).await {
             Ok(()) => stdin.flush().await,
             Err(error) => Err(error),
@@ -278,6 +280,8 @@ impl Host {
     /// Stdout closed (or stdin broke): collect how the plugin ended.
     async fn crash(&mut self, method: &str) -> PluginError {
         self.stdin.take();
+        // Marked before the waits below, which a timeout may cut short.
+        self.crashed = Some(None);
         let status = self.process.wait_for_exit(EXIT_WAIT).await;
         if status.is_some() {
             self.stderr.wait_closed(STDERR_WAIT).await;
