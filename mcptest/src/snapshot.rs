@@ -410,49 +410,39 @@ macro_rules! __tool_surface {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __mcptest_snapshot {
+    // Every form: the value, its settings (the call in the header, the
+    // default and opt-in redactions, insta redactions), then insta's macro
+    // with the name or the inline snapshot, if any.
+    (@run $insta:ident [$($name:literal)?] [$($inline:literal)?] $value:expr
+        $(, $opt:ident)* $(, { $($selector:expr => $replacement:expr),* $(,)? })?) => {{
+        let __mcptest_value = &$value;
+        let __mcptest_json = $crate::snapshot::Snapshot::snapshot_value(__mcptest_value);
+        #[allow(unused_mut)]
+        let mut __mcptest_settings = $crate::snapshot::__settings(
+            __mcptest_value,
+            &[$($crate::snapshot::redact::$opt()),*],
+        );
+        $($( __mcptest_settings.add_redaction($selector, $replacement); )*)?
+        __mcptest_settings.bind(|| {
+            $crate::snapshot::__insta::$insta!($($name,)? __mcptest_json $(, @$inline)?);
+        });
+    }};
     ($insta:ident; $value:expr
         $(, $opt:ident)* $(, { $($selector:expr => $replacement:expr),* $(,)? })?,
-        @$inline:literal $(,)?) => {{
-        let __mcptest_value = &$value;
-        let __mcptest_json = $crate::snapshot::Snapshot::snapshot_value(__mcptest_value);
-        #[allow(unused_mut)]
-        let mut __mcptest_settings = $crate::snapshot::__settings(
-            __mcptest_value,
-            &[$($crate::snapshot::redact::$opt()),*],
-        );
-        $($( __mcptest_settings.add_redaction($selector, $replacement); )*)?
-        __mcptest_settings.bind(|| {
-            $crate::snapshot::__insta::$insta!(__mcptest_json, @$inline);
-        });
-    }};
+        @$inline:literal $(,)?) => {
+        $crate::__mcptest_snapshot!(@run $insta [] [$inline] $value
+            $(, $opt)* $(, { $($selector => $replacement),* })?)
+    };
     ($insta:ident; $name:literal, $value:expr
-        $(, $opt:ident)* $(, { $($selector:expr => $replacement:expr),* $(,)? })? $(,)?) => {{
-        let __mcptest_value = &$value;
-        let __mcptest_json = $crate::snapshot::Snapshot::snapshot_value(__mcptest_value);
-        #[allow(unused_mut)]
-        let mut __mcptest_settings = $crate::snapshot::__settings(
-            __mcptest_value,
-            &[$($crate::snapshot::redact::$opt()),*],
-        );
-        $($( __mcptest_settings.add_redaction($selector, $replacement); )*)?
-        __mcptest_settings.bind(|| {
-            $crate::snapshot::__insta::$insta!($name, __mcptest_json);
-        });
-    }};
+        $(, $opt:ident)* $(, { $($selector:expr => $replacement:expr),* $(,)? })? $(,)?) => {
+        $crate::__mcptest_snapshot!(@run $insta [$name] [] $value
+            $(, $opt)* $(, { $($selector => $replacement),* })?)
+    };
     ($insta:ident; $value:expr
-        $(, $opt:ident)* $(, { $($selector:expr => $replacement:expr),* $(,)? })? $(,)?) => {{
-        let __mcptest_value = &$value;
-        let __mcptest_json = $crate::snapshot::Snapshot::snapshot_value(__mcptest_value);
-        #[allow(unused_mut)]
-        let mut __mcptest_settings = $crate::snapshot::__settings(
-            __mcptest_value,
-            &[$($crate::snapshot::redact::$opt()),*],
-        );
-        $($( __mcptest_settings.add_redaction($selector, $replacement); )*)?
-        __mcptest_settings.bind(|| {
-            $crate::snapshot::__insta::$insta!(__mcptest_json);
-        });
-    }};
+        $(, $opt:ident)* $(, { $($selector:expr => $replacement:expr),* $(,)? })? $(,)?) => {
+        $crate::__mcptest_snapshot!(@run $insta [] [] $value
+            $(, $opt)* $(, { $($selector => $replacement),* })?)
+    };
 }
 
 #[cfg(test)]
