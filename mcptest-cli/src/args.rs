@@ -254,6 +254,24 @@ Exit status:
   2  usage error, or a server that cannot be found"
     )]
     LintSecurity(LintSecurityArgs),
+    /// Run suite files with each session recorded and compare what the
+    /// server answered with the snapshot stored beside each file.
+    #[command(after_help = "\
+Examples:
+  mcptest snapshot tests/evals --server 'my-server --stdio' --update
+  mcptest snapshot tests/evals --server 'my-server --stdio'
+
+A snapshot is every request a test sent (initialize left out) with the answer
+it got, stored as JSON in __snapshots__/<file>.json beside each suite file,
+one entry per test. A test without a stored snapshot fails until --update
+stores it; a changed answer fails with the diff. The files' own expectations
+are `mcptest run`'s business. Servers over stdio only.
+
+Exit status:
+  0  every test's answers match (or were stored with --update)
+  1  a difference, a missing snapshot, or a session that was not recorded
+  2  usage error, a file that cannot be loaded")]
+    Snapshot(SnapshotArgs),
 }
 
 #[derive(Debug, Args)]
@@ -481,6 +499,33 @@ pub struct InterceptArgs {
     /// How long requests in flight may take once the agent has left.
     #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration, default_value = "10s")]
     pub timeout: Duration,
+    #[command(flatten)]
+    pub reports: ReportArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct SnapshotArgs {
+    /// Suite files, directories (every .yaml/.yml below) or globs.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<String>,
+    /// Store this run's answers instead of comparing them.
+    #[arg(long)]
+    pub update: bool,
+    /// How many tests run at once [default: the number of cores].
+    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+    /// A directory copied afresh for each test ({{fixture}} in the files).
+    #[arg(long, value_name = "DIR")]
+    pub fixture: Option<PathBuf>,
+    /// The server for files that name none.
+    #[arg(long, value_name = "CMD")]
+    pub server: Option<String>,
+    /// The timeout of tests that set none (e.g. 10s) [default: 30s].
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    pub timeout: Option<Duration>,
+    /// Only the tests whose name or file contains this text.
+    #[arg(long, value_name = "TEXT")]
+    pub filter: Option<String>,
     #[command(flatten)]
     pub reports: ReportArgs,
 }

@@ -21,6 +21,7 @@ mod mock;
 mod output;
 mod paths;
 mod run;
+mod snapshot;
 mod trials;
 mod watch;
 
@@ -59,6 +60,7 @@ fn main() -> ExitCode {
         Command::Intercept(args) => intercept::intercept(args),
         Command::Watch(args) => watch::watch(args),
         Command::Exec(args) => exec::exec(args),
+        Command::Snapshot(args) => snapshot::snapshot(args),
         Command::LintSecurity(args) => lint_security::lint_security(args),
     };
     ExitCode::from(exit as u8)

@@ -53,7 +53,7 @@ pub fn run(args: RunArgs) -> Exit {
     let palette = Palette::new(crate::color());
     let title = format!("mcptest run {}", args.paths.join(" "));
     let started = Instant::now();
-    let results = runtime.block_on(run_tests(tests, options, jobs, args.trials, &palette));
+    let results = runtime.block_on(run_tests(tests, options, jobs, args.trials, &palette, true));
     let mut report = Report::new(title).with_duration(started.elapsed());
     for result in results {
         report.push(result);
@@ -201,8 +201,9 @@ pub async fn run_tests(
     jobs: usize,
     trial_count: u32,
     palette: &Palette,
+    show_lines: bool,
 ) -> Vec<TestResult> {
-    let progress = if console::Term::stderr().is_term() {
+    let progress = if show_lines && console::Term::stderr().is_term() {
         let bar =
             ProgressBar::with_draw_target(Some(tests.len() as u64), ProgressDrawTarget::stderr());
         bar.set_style(
@@ -248,7 +249,9 @@ pub async fn run_tests(
         if let Some(test) = pending.next() {
             running.push(start(test));
         }
-        progress.suspend(|| println!("{}", palette.line(&result)));
+        if show_lines {
+            progress.suspend(|| println!("{}", palette.line(&result)));
+        }
         progress.inc(1);
         if results.len() <= index {
             results.resize(index + 1, None);

@@ -59,8 +59,14 @@ pub fn watch(args: WatchArgs) -> Exit {
         let report = match run::load(&args.paths, args.filter.as_deref()) {
             Ok(tests) => {
                 let started = Instant::now();
-                let results =
-                    runtime.block_on(run::run_tests(tests, options.clone(), jobs, 1, &palette));
+                let results = runtime.block_on(run::run_tests(
+                    tests,
+                    options.clone(),
+                    jobs,
+                    1,
+                    &palette,
+                    true,
+                ));
                 let mut report =
                     Report::new(format!("run {runs}")).with_duration(started.elapsed());
                 for result in results {

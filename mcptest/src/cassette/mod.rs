@@ -199,3 +199,80 @@ mod tests {
         );
     }
 }
+
+/// One request a client sent in a recorded session, with the answer it got.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Exchange {
+    /// The request's method.
+    pub method: String,
+    /// Its params, without `_meta` (`null` when it had none).
+    pub params: Value,
+    /// `{"result": ...}` or `{"error": ...}` as the server answered, or
+    /// `null` when no answer was recorded.
+    pub answer: Value,
+}
+
+/// The client's requests of a cassette file, in order, each with its answer,
+/// leaving out `initialize` (whose answer names the server's version) and
+/// notifications. `redact` names payload fields replaced by `"[redacted]"`
+/// wherever they appear, as [`Server::cassette_redact`](crate::Server::cassette_redact)
+/// does.
+///
+/// # Errors
+///
+/// The file cannot be read, or is not a cassette this version reads.
+pub fn exchanges(path: &Path, redact_fields: &[String]) -> Result<Vec<Exchange>, Error> {
+    let tape = Tape::load(path, redact_fields)?;
+    let mut out: Vec<(Value, Exchange)> = Vec::new();
+    for entry in &tape.messages {
+        let message = &entry.message;
+        match entry.from {
+            Side::Client => {
+                let (Some(id), Some(method)) = (
+                    message.get("id"),
+                    message.get("method").and_then(Value::as_str),
+                ) else {
+                    continue;
+                };
+                if method == "initialize" {
+                    continue;
+                }
+                let mut params = message.get("params").cloned().unwrap_or(Value::Null);
+                if let Value::Object(map) = &mut params {
+                    map.remove("_meta");
+                }
+                redact(&mut params, &tape.redact);
+                out.push((
+                    id.clone(),
+                    Exchange {
+                        method: method.to_owned(),
+                        params,
+                        answer: Value::Null,
+                    },
+                ));
+            }
+            Side::Server => {
+                if message.get("method").is_some() {
+                    continue;
+                }
+                let Some(id) = message.get("id") else {
+                    continue;
+                };
+                let answer = match (message.get("result"), message.get("error")) {
+                    (Some(result), _) => serde_json::json!({ "result": result }),
+                    (None, Some(error)) => serde_json::json!({ "error": error }),
+                    _ => continue,
+                };
+                if let Some((_, exchange)) = out
+                    .iter_mut()
+                    .find(|(sent, e)| sent == id && e.answer.is_null())
+                {
+                    let mut answer = answer;
+                    redact(&mut answer, &tape.redact);
+                    exchange.answer = answer;
+                }
+            }
+        }
+    }
+    Ok(out.into_iter().map(|(_, e)| e).collect())
+}

@@ -219,7 +219,10 @@ impl SuiteTest {
             default_server: options.server.clone(),
             fixture: options.fixture.as_deref(),
             timeout: options.timeout,
-            record: options.record.as_ref().map(|dir| dir.join(self.cassette_name())),
+            record: options
+                .record
+                .as_ref()
+                .map(|dir| dir.join(self.cassette_name())),
         };
         let outcome = match &self.kind {
             TestKind::Assertion(a) => run_assertion::run(a, &cx).await,
@@ -331,8 +334,9 @@ impl RunOptions {
     /// Records each test's session (every message, in order) as a
     /// [`cassette`](crate::cassette) file in `dir`, named by
     /// [`SuiteTest::cassette_name`]; the files are written as each test
-    /// closes its connection. Servers over stdio only: a test against a URL
-    /// fails with the cassette's configuration error.
+    /// closes its connection, holding the test's own requests only (no tool
+    /// list is fetched for definitions). Servers over stdio only: a test
+    /// against a URL fails with the cassette's configuration error.
     pub fn record(mut self, dir: impl Into<PathBuf>) -> Self {
         self.record = Some(dir.into());
         self
@@ -351,10 +355,14 @@ pub(crate) struct TestContext<'a> {
 }
 
 impl TestContext<'_> {
-    /// The server with the session recorder on, when the run records.
+    /// The server with the session recorder on, when the run records. A
+    /// recorded session holds only the test's own requests: the harness
+    /// does not fetch tool definitions beside them.
     pub(crate) fn recording(&self, server: Server) -> Server {
         match &self.record {
-            Some(path) => server.cassette(path, crate::CassetteMode::Record),
+            Some(path) => server
+                .fetch_tool_definitions(false)
+                .cassette(path, crate::CassetteMode::Record),
             None => server,
         }
     }
