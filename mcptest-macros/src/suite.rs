@@ -42,7 +42,7 @@ struct File {
     shown: String,
     absolute: String,
     is_cases: bool,
-    docs: Vec<tree::Node>,
+    docs: Vec<mcptest_yaml::Node>,
 }
 
 pub(crate) fn expand(input: TokenStream) -> syn::Result<TokenStream> {
@@ -127,11 +127,11 @@ fn read_files(
         };
         let relative = path.strip_prefix(&base).unwrap_or(path).with_extension("");
         let stem = files::sanitize(&relative.to_string_lossy());
-        let is_cases = docs.len() > 1 || docs.iter().any(tree::Node::is_cases);
+        let is_cases = docs.len() > 1 || docs.iter().any(mcptest_yaml::Node::is_cases_document);
         let file = read.len();
         if is_cases {
             for (index, doc) in docs.iter().enumerate() {
-                let case = match doc.case() {
+                let case = match tree::case(doc) {
                     Some(name) => files::sanitize(name),
                     None => format!("case_{}", index + 1),
                 };
@@ -147,7 +147,7 @@ fn read_files(
                 name: files::unique(&stem, &mut used),
                 file,
                 index: 0,
-                skip: docs[0].skip().then(|| format!("skip: true in {shown}")),
+                skip: tree::skip(&docs[0]).then(|| format!("skip: true in {shown}")),
             });
         }
         read.push(File {
@@ -173,7 +173,7 @@ fn generate(config: &Config, files: &[File], tests: &[Test], module: &syn::Ident
             is_cases,
             docs,
         } = file;
-        let docs = docs.iter().map(|doc| doc.to_tokens(&private));
+        let docs = docs.iter().map(|doc| tree::to_tokens(doc, &private));
         let format = if *is_cases {
             quote!(#private::Format::McpCases)
         } else {

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::{
     LoadError,
     fields::{self, Fields},
-    yaml::{Kind, Node},
+    yaml::{Kind, Node, ToJson},
 };
 
 /// One mcp-assert assertion (one file).

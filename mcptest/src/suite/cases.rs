@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::{
     LoadError, fields,
     pattern::Pattern,
-    yaml::{Kind, Node, Pos},
+    yaml::{Kind, Node, Pos, ToJson},
 };
 
 /// One case (one YAML document).
@@ -59,17 +59,6 @@ impl Case {
             Step::Out { .. } => None,
         })
     }
-}
-
-/// True when a document looks like an MCP Cases document: it has `case` or
-/// a key starting with `in` / `out`.
-pub(crate) fn is_cases_document(doc: &Node) -> bool {
-    doc.as_map().is_some_and(|entries| {
-        entries.iter().any(|(k, _)| {
-            k.as_str()
-                .is_some_and(|k| k == "case" || k.starts_with("in") || k.starts_with("out"))
-        })
-    })
 }
 
 pub(crate) fn load(file: &str, docs: &[Node]) -> Result<Vec<Case>, LoadError> {

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::{
     LoadError,
-    yaml::{Kind, Node, Pos},
+    yaml::{Kind, Node, Pos, ToJson},
 };
 
 /// A mapping whose keys have been checked against the ones a block allows.

@@ -65,7 +65,7 @@ pub enum Format {
 /// Tells the formats apart: a file with several documents, or whose
 /// document has `case` or a key starting with `in` / `out`, is MCP Cases.
 fn format_of(docs: &[yaml::Node]) -> Format {
-    if docs.len() > 1 || docs.iter().any(cases::is_cases_document) {
+    if docs.len() > 1 || docs.iter().any(yaml::Node::is_cases_document) {
         Format::McpCases
     } else {
         Format::McpAssert

@@ -447,7 +447,7 @@ pub mod generated {
         /// The file's tests, loaded from the embedded documents in the
         /// format told apart at compile time.
         pub fn load(&self) -> Result<Suite, LoadError> {
-            let docs: Vec<yaml::Node> = self.docs.iter().map(yaml::Node::from_embedded).collect();
+            let docs: Vec<yaml::Node> = self.docs.iter().map(yaml::from_embedded).collect();
             Ok(Suite {
                 tests: load::load(self.path, &docs, Some(self.format))?,
             })

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::{
     LoadError,
-    yaml::{Kind, Node},
+    yaml::{Kind, Node, ToJson},
 };
 use crate::expect::{Check, Evidence, Shown, Verdict};
 

@@ -25,7 +25,7 @@ use super::{
     LoadError,
     checks::Answer,
     fields::{self, Fields},
-    yaml::{Kind, Node},
+    yaml::{Kind, Node, ToJson},
 };
 use crate::{
     Request,
