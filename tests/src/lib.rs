@@ -8,7 +8,8 @@
 //! conformance fixture: `fixture-stateless` conforms to 2025-11-25 and 2026-07-28,
 //! `fixture-broken` breaks one rule per flag, and `fixture-client` is a client
 //! for the client checks. [`poisoned`] holds the definitions
-//! `fixture-chaos --poisoned` lists, one broken security lint rule each.
+//! `fixture-chaos --poisoned` lists, one broken security lint rule each; [`wide`] has as many tools as asked
+//! for, for the audit benchmark.
 
 pub mod e2e;
 pub mod everything;
@@ -16,3 +17,4 @@ pub mod http;
 pub mod poisoned;
 pub mod procs;
 pub mod stateless;
+pub mod wide;

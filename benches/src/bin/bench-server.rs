@@ -1,23 +1,32 @@
 //! The server the benchmarks start: `fixture-everything`'s handler over
 //! stdio, built as a binary of this package so benches can reach it through
-//! `CARGO_BIN_EXE_bench-server`.
+//! `CARGO_BIN_EXE_bench-server`. With `--tools N` it serves the `wide`
+//! fixture instead: N well-behaved tools, for the audit benchmark.
 //!
-//! usage: bench-server [--root DIR]
+//! usage: bench-server [--root DIR | --tools N]
 
 use std::{path::PathBuf, process::ExitCode};
 
-use mcptest_tests::everything::{Everything, EverythingConfig};
+use mcptest_tests::{
+    everything::{Everything, EverythingConfig},
+    wide::Wide,
+};
 use rmcp::{ServiceExt, transport::stdio};
 
 fn main() -> ExitCode {
     let mut config = EverythingConfig::default();
+    let mut wide = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match (arg.as_str(), args.next()) {
             ("--root", Some(dir)) => config.root = Some(PathBuf::from(dir)),
+            ("--tools", Some(n)) if n.parse::<usize>().is_ok_and(|n| n > 0) => {
+                wide = n.parse().ok();
+            }
             _ => {
                 eprintln!(
-                    "bench-server: unexpected argument {arg:?}\nusage: bench-server [--root DIR]"
+                    "bench-server: unexpected argument {arg:?}\n\
+                     usage: bench-server [--root DIR | --tools N]"
                 );
                 return ExitCode::from(2);
             }
@@ -34,8 +43,18 @@ fn main() -> ExitCode {
         }
     };
     let served = runtime.block_on(async {
-        let running = Everything::new(config).serve(stdio()).await?;
-        running.waiting().await?;
+        match wide {
+            Some(count) => {
+                Wide::new(count).serve(stdio()).await?.waiting().await?;
+            }
+            None => {
+                Everything::new(config)
+                    .serve(stdio())
+                    .await?
+                    .waiting()
+                    .await?;
+            }
+        }
         Ok::<(), Box<dyn std::error::Error>>(())
     });
     match served {

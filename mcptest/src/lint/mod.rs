@@ -447,7 +447,7 @@ impl Lint {
             }
             Err(error) => Err(("initialize", error)),
         };
-        let mut out = match listed {
+        let out = match listed {
             Ok(defs) if defs.is_empty() => {
                 let mut out = Report::new(title);
                 out.push(
@@ -479,8 +479,7 @@ impl Lint {
                 out
             }
         };
-        out.duration = started.elapsed();
-        out
+        out.with_duration(started.elapsed())
     }
 }
 
