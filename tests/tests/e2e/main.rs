@@ -7,6 +7,7 @@
 //! cargo test -p mcptest-tests --test e2e -- --ignored
 //! ```
 
+mod audit_lint;
 mod conformance;
 mod expect;
 mod harness;
