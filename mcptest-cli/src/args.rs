@@ -418,6 +418,10 @@ pub struct FuzzArgs {
     /// Also fuzz tools annotated destructiveHint: true.
     #[arg(long)]
     pub include_destructive: bool,
+    /// Write each failing case as an #[mcp_test] to this Rust file (for
+    /// tests/), to keep it as a regression test; needs --server.
+    #[arg(long, value_name = "FILE")]
+    pub write_tests: Option<PathBuf>,
     #[command(flatten)]
     pub reports: ReportArgs,
 }

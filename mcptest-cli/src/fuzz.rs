@@ -14,6 +14,12 @@ use crate::{
 };
 
 pub fn fuzz(args: FuzzArgs) -> Exit {
+    if args.write_tests.is_some() && args.server.is_none() {
+        eprintln!(
+            "mcptest: --write-tests needs --server CMD (the tests start the server themselves)"
+        );
+        return Exit::Usage;
+    }
     let server = match crate::audit::target(args.server.as_deref(), args.url.as_deref()) {
         Ok(server) => server,
         Err(e) => {
@@ -54,6 +60,20 @@ pub fn fuzz(args: FuzzArgs) -> Exit {
         score.healthy + score.unhealthy
     );
     output::write_reports(&report, &args.reports, "");
+    if let Some(path) = &args.write_tests {
+        // `--server` is there: checked above.
+        let server = args.server.as_deref().unwrap_or_default();
+        match mcptest::fuzz::regression_tests(&report, server) {
+            Some(text) => match std::fs::write(path, text) {
+                Ok(()) => println!("wrote the failing cases as tests to {}", path.display()),
+                Err(e) => {
+                    eprintln!("mcptest: cannot write {}: {e}", path.display());
+                    return Exit::Usage;
+                }
+            },
+            None => println!("no failing call to replay: {} not written", path.display()),
+        }
+    }
     if report.passed() {
         Exit::Pass
     } else {

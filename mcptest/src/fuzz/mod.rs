@@ -258,6 +258,84 @@ fn bad_values(value: &Value) -> Vec<(&'static str, Value)> {
 /// );
 /// ```
 pub fn repro_line(tool: &str, arguments: &Value) -> String {
+    repro_line_inner(tool, arguments)
+}
+
+/// The report property that holds a failing case's [`repro_line`].
+pub const REPRO: &str = "repro";
+
+/// A Rust test file with one `#[mcp_test]` per failing case of a fuzz
+/// `report`, each calling the tool with the case's arguments on a fresh
+/// `server` (a command line) and failing unless the server answers (a
+/// result, `isError` or a JSON-RPC error). `None` when no case failed.
+///
+/// ```
+/// use mcptest::{fuzz::{REPRO, regression_tests}, report::{Outcome, Report, TestResult}};
+///
+/// let mut report = Report::new("fuzz");
+/// report.push(
+///     TestResult::new("parse: text: empty", Outcome::error("an answer", "the server exited"))
+///         .property(REPRO, r#"mcp.call_tool("parse", json!({"text":""})).await"#),
+/// );
+/// let file = regression_tests(&report, "my-server --stdio").unwrap();
+/// assert!(file.contains("async fn parse_text_empty(mcp: McpClient)"));
+/// ```
+pub fn regression_tests(report: &crate::report::Report, server: &str) -> Option<String> {
+    let failing: Vec<_> = report
+        .results
+        .iter()
+        .filter(|r| r.status() == crate::report::Status::Fail)
+        .filter_map(|r| Some((r, r.property_value(REPRO)?)))
+        .collect();
+    if failing.is_empty() {
+        return None;
+    }
+    let mut names = std::collections::BTreeSet::new();
+    let mut out = format!(
+        "//! Written by `mcptest fuzz` from {}: one test per case that crashed,\n\
+         //! hung or broke the protocol. Each passes once the server answers the call\n\
+         //! (a result, isError or a JSON-RPC error).\n\n\
+         use mcptest::prelude::*;\n",
+        report.title
+    );
+    for (result, repro) in failing {
+        let mut name: String = result
+            .name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_lowercase()
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        while name.contains("__") {
+            name = name.replace("__", "_");
+        }
+        let mut name = name.trim_matches('_').to_owned();
+        if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+            name = format!("case_{name}");
+        }
+        let base = name.clone();
+        let mut n = 2;
+        while !names.insert(name.clone()) {
+            name = format!("{base}_{n}");
+            n += 1;
+        }
+        let server = Value::String(server.to_owned());
+        out.push_str(&format!(
+            "\n/// {}\n#[mcp_test(server = {server})]\nasync fn {name}(mcp: McpClient) {{\n    \
+             let call = {repro};\n    \
+             assert!(\n        !matches!(call.outcome(), ToolOutcome::Failed(_)),\n        \
+             \"the server did not answer: {{call:?}}\"\n    );\n}}\n",
+            result.name.replace('\n', " ")
+        ));
+    }
+    Some(out)
+}
+
+fn repro_line_inner(tool: &str, arguments: &Value) -> String {
     let name = Value::String(tool.to_owned());
     let text = arguments.to_string();
     if text.len() <= 200 && depth(arguments) <= 8 {
@@ -542,9 +620,11 @@ impl Fuzz {
             ToolOutcome::RpcError(_) => (Classification::Healthy, Outcome::Pass),
             _ => classify(&call, &[]),
         };
+        let repro =
+            matches!(outcome, Outcome::Fail(_)).then(|| repro_line(&tool.name, &case.arguments));
         let outcome = match outcome {
             Outcome::Fail(failure) => {
-                let repro = repro_line(&tool.name, &case.arguments);
+                let repro = repro.clone().unwrap_or_default();
                 let mut misses = failure.misses().to_vec();
                 misses.push(Miss::new(
                     "nothing more (how to reproduce)",
@@ -568,6 +648,9 @@ impl Fuzz {
             .property(CLASSIFICATION, classification.as_str());
         if let Some(pid) = pid {
             result = result.property("pid", pid.to_string());
+        }
+        if let Some(repro) = repro {
+            result = result.property(REPRO, repro);
         }
         (result, broken)
     }
