@@ -1,33 +1,15 @@
 //! `mcptest coverage`: the tools, prompts and resources a server lists that
 //! no suite file exercises, and whether the share exercised reaches `--min`.
 
-use mcptest::{
-    report::Status,
-    suite::{Suite, coverage::Coverage},
-};
+use mcptest::{report::Status, suite::coverage::Coverage};
 
 use crate::{Exit, args::CoverageArgs, output, paths};
 
 pub fn coverage(args: CoverageArgs) -> Exit {
-    let files = match paths::expand(&args.paths) {
-        Ok(files) => files,
-        Err(errors) => {
-            for e in errors {
-                eprintln!("mcptest: {e}");
-            }
-            return Exit::Usage;
-        }
+    let suite = match paths::load_suite(&args.paths) {
+        Ok(suite) => suite,
+        Err(exit) => return exit,
     };
-    let mut suite = Suite::default();
-    for file in &files {
-        match Suite::load(file) {
-            Ok(loaded) => suite.extend(loaded),
-            Err(e) => {
-                eprintln!("{e}");
-                return Exit::Usage;
-            }
-        }
-    }
     let server = match crate::audit::target(args.server.as_deref(), args.url.as_deref()) {
         Ok(server) => server,
         Err(e) => {

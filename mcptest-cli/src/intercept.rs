@@ -11,10 +11,7 @@
 
 use std::{collections::HashSet, io::Write as _, path::Path, time::Duration};
 
-use mcptest::{
-    RawConnection, Server,
-    suite::{RunOptions, Suite},
-};
+use mcptest::{RawConnection, Server, suite::RunOptions};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
@@ -32,25 +29,10 @@ pub fn intercept(args: InterceptArgs) -> Exit {
     }
     // The trajectory files load before the agent is let in: a typo is
     // a usage error now, not after a whole agent session.
-    let files = match paths::expand(&args.trajectory) {
-        Ok(files) => files,
-        Err(errors) => {
-            for e in errors {
-                eprintln!("mcptest: {e}");
-            }
-            return Exit::Usage;
-        }
+    let suite = match paths::load_suite(&args.trajectory) {
+        Ok(suite) => suite,
+        Err(exit) => return exit,
     };
-    let mut suite = Suite::default();
-    for file in &files {
-        match Suite::load(file) {
-            Ok(loaded) => suite.extend(loaded),
-            Err(e) => {
-                eprintln!("{e}");
-                return Exit::Usage;
-            }
-        }
-    }
     let runtime = match crate::runtime(2) {
         Ok(rt) => rt,
         Err(exit) => return exit,

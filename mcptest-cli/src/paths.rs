@@ -3,6 +3,34 @@
 
 use std::path::{Path, PathBuf};
 
+use mcptest::suite::Suite;
+
+use crate::Exit;
+
+/// Every test of the files the arguments name. Each argument that names
+/// nothing and each file that cannot be loaded is reported on stderr; then
+/// the result is a usage error (exit 2).
+pub fn load_suite(args: &[String]) -> Result<Suite, Exit> {
+    let files = expand(args).map_err(|errors| {
+        for e in errors {
+            eprintln!("mcptest: {e}");
+        }
+        Exit::Usage
+    })?;
+    let mut suite = Suite::default();
+    let mut failed = false;
+    for file in &files {
+        match Suite::load(file) {
+            Ok(loaded) => suite.extend(loaded),
+            Err(e) => {
+                eprintln!("{e}");
+                failed = true;
+            }
+        }
+    }
+    if failed { Err(Exit::Usage) } else { Ok(suite) }
+}
+
 /// The suite files the arguments name, in order (each directory's and
 /// glob's files sorted), without repeats; or a message per argument that
 /// names nothing.

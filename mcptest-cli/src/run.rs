@@ -14,7 +14,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mcptest::{
     Server,
     report::{Location, Outcome, Report, TestResult},
-    suite::{RunOptions, Suite, SuiteTest},
+    suite::{RunOptions, SuiteTest},
 };
 
 use crate::{
@@ -142,26 +142,7 @@ fn plural(n: usize) -> &'static str {
 /// Every test of every file the arguments name, filtered; each file that
 /// cannot be loaded is reported (exit 2).
 pub fn load(paths: &[String], filter: Option<&str>) -> Result<Vec<SuiteTest>, Exit> {
-    let files = paths::expand(paths).map_err(|errors| {
-        for e in errors {
-            eprintln!("mcptest: {e}");
-        }
-        Exit::Usage
-    })?;
-    let mut suite = Suite::default();
-    let mut failed = false;
-    for file in &files {
-        match Suite::load(file) {
-            Ok(loaded) => suite.extend(loaded),
-            Err(e) => {
-                eprintln!("{e}");
-                failed = true;
-            }
-        }
-    }
-    if failed {
-        return Err(Exit::Usage);
-    }
+    let suite = paths::load_suite(paths)?;
     let tests: Vec<SuiteTest> = suite
         .tests()
         .iter()

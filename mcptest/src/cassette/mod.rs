@@ -223,26 +223,24 @@ pub struct Exchange {
 /// The file cannot be read, or is not a cassette this version reads.
 pub fn exchanges(path: &Path, redact_fields: &[String]) -> Result<Vec<Exchange>, Error> {
     let tape = Tape::load(path, redact_fields)?;
-    let mut out: Vec<(Value, Exchange)> = Vec::new();
+    // The two directions are recorded by different threads, so an answer
+    // can be written down before its request: pair them by id, not order.
+    let mut requests: Vec<(Value, Exchange)> = Vec::new();
+    let mut answers: Vec<(Value, Value)> = Vec::new();
     for entry in &tape.messages {
         let message = &entry.message;
-        match entry.from {
-            Side::Client => {
-                let (Some(id), Some(method)) = (
-                    message.get("id"),
-                    message.get("method").and_then(Value::as_str),
-                ) else {
-                    continue;
-                };
-                if method == "initialize" {
-                    continue;
-                }
+        let Some(id) = message.get("id") else {
+            continue;
+        };
+        match (entry.from, message.get("method").and_then(Value::as_str)) {
+            (Side::Client, Some("initialize")) | (Side::Server, Some(_)) => {}
+            (Side::Client, Some(method)) => {
                 let mut params = message.get("params").cloned().unwrap_or(Value::Null);
                 if let Value::Object(map) = &mut params {
                     map.remove("_meta");
                 }
                 redact(&mut params, &tape.redact);
-                out.push((
+                requests.push((
                     id.clone(),
                     Exchange {
                         method: method.to_owned(),
@@ -251,28 +249,22 @@ pub fn exchanges(path: &Path, redact_fields: &[String]) -> Result<Vec<Exchange>,
                     },
                 ));
             }
-            Side::Server => {
-                if message.get("method").is_some() {
-                    continue;
-                }
-                let Some(id) = message.get("id") else {
-                    continue;
-                };
-                let answer = match (message.get("result"), message.get("error")) {
+            (Side::Client, None) => {}
+            (Side::Server, None) => {
+                let mut answer = match (message.get("result"), message.get("error")) {
                     (Some(result), _) => serde_json::json!({ "result": result }),
                     (None, Some(error)) => serde_json::json!({ "error": error }),
                     _ => continue,
                 };
-                if let Some((_, exchange)) = out
-                    .iter_mut()
-                    .find(|(sent, e)| sent == id && e.answer.is_null())
-                {
-                    let mut answer = answer;
-                    redact(&mut answer, &tape.redact);
-                    exchange.answer = answer;
-                }
+                redact(&mut answer, &tape.redact);
+                answers.push((id.clone(), answer));
             }
         }
     }
-    Ok(out.into_iter().map(|(_, e)| e).collect())
+    for (id, exchange) in &mut requests {
+        if let Some(at) = answers.iter().position(|(answered, _)| answered == id) {
+            exchange.answer = answers.remove(at).1;
+        }
+    }
+    Ok(requests.into_iter().map(|(_, e)| e).collect())
 }

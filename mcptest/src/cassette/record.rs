@@ -17,6 +17,11 @@ pub(crate) struct Recorder {
     path: PathBuf,
     redact: Vec<String>,
     state: Mutex<State>,
+    /// Held for a whole save (write, then rename): how many messages the
+    /// file holds. Each side of the connection saves when it closes, from
+    /// different threads; a save never replaces the file with fewer
+    /// messages than it has.
+    saved: Mutex<Option<usize>>,
 }
 
 #[derive(Default)]
@@ -32,6 +37,7 @@ impl Recorder {
             path: path.to_path_buf(),
             redact: redact.to_vec(),
             state: Mutex::new(State::default()),
+            saved: Mutex::new(None),
         })
     }
 
@@ -56,13 +62,20 @@ impl Recorder {
         )
     }
 
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
     fn feed(&self, side: Side, bytes: &[u8]) {
-        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        self.feed_locked(&mut self.lock(), side, bytes);
+    }
+
+    fn feed_locked(&self, state: &mut State, side: Side, bytes: &[u8]) {
         let State {
             client_partial,
             server_partial,
             messages,
-        } = &mut *state;
+        } = state;
         let partial = match side {
             Side::Client => client_partial,
             Side::Server => server_partial,
@@ -85,12 +98,17 @@ impl Recorder {
     /// Writes everything recorded so far (through a temporary file, so a
     /// reader never sees half a cassette).
     fn save(&self) {
+        let mut saved = self.saved.lock().unwrap_or_else(|p| p.into_inner());
         let messages = self
             .state
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .messages
             .clone();
+        if saved.is_some_and(|count| count >= messages.len()) {
+            return;
+        }
+        let count = messages.len();
         let file = CassetteFile {
             mcptest_cassette: FORMAT,
             redacted_fields: self.redact.clone(),
@@ -106,6 +124,9 @@ impl Recorder {
             std::fs::write(&temp, text)?;
             std::fs::rename(&temp, &self.path)
         })();
+        if result.is_ok() {
+            *saved = Some(count);
+        }
         if let Err(error) = result {
             // Drop has no caller to report to; the replay of a missing or
             // stale cassette then fails with its path.
@@ -152,9 +173,14 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for Tap<T> {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<std::io::Result<usize>> {
+        // The request is written down before the lock lets the read side
+        // record anything: its answer can only come after the bytes are
+        // sent, so the file keeps the order the messages really had.
+        let recorder = self.recorder.clone();
+        let mut state = recorder.lock();
         let polled = Pin::new(&mut self.inner).poll_write(cx, buf);
         if let Poll::Ready(Ok(n)) = polled {
-            self.recorder.feed(Side::Client, &buf[..n]);
+            recorder.feed_locked(&mut state, Side::Client, &buf[..n]);
         }
         polled
     }
