@@ -154,7 +154,6 @@ async fn a_server_that_exits_mid_call_is_a_crash_with_exit_status_and_stderr() {
 
 #[tokio::test]
 async fn a_server_that_never_answers_is_a_timeout_and_is_killed() {
-    let started = std::time::Instant::now();
     let report = Audit::new(chaos(&["--never-answer"]))
         .timeout(Duration::from_millis(500))
         .run()
@@ -169,7 +168,6 @@ async fn a_server_that_never_answers_is_a_timeout_and_is_killed() {
         .to_string();
     assert!(text.contains("timed out"), "{text}");
     assert!(text.contains("an answer within the timeout"), "{text}");
-    assert!(started.elapsed() < Duration::from_secs(15), "bounded");
     assert_servers_gone(&report);
 }
 

@@ -80,15 +80,18 @@ async fn a_tool_name_the_server_does_not_list_fails_the_run() {
 /// finds each with its own classification and nothing else.
 #[tokio::test]
 async fn a_panic_on_an_empty_string_is_a_crash_and_a_hang_on_a_long_input_a_timeout() {
+    // No backtrace: symbolising one can take longer than the call timeout on
+    // a loaded machine, and the panic would read as a hang. The timeout
+    // leaves the crash seconds to be seen even so; only the hang waits it out.
     let server = Server::program(CHAOS)
         .arg("--defects")
+        .env("RUST_BACKTRACE", "0")
         .timeout(Duration::from_secs(20))
         .shutdown_grace(Duration::from_millis(200));
-    let started = std::time::Instant::now();
     let report = Fuzz::new(server)
         .tools(["parse", "search"])
         .mutations(0)
-        .timeout(Duration::from_millis(800))
+        .timeout(Duration::from_secs(3))
         .run()
         .await;
     let unhealthy: Vec<(&str, Option<Classification>)> = report
@@ -117,7 +120,6 @@ async fn a_panic_on_an_empty_string_is_a_crash_and_a_hang_on_a_long_input_a_time
     let hang = report.result("search: query: 10 KB string").unwrap();
     let text = hang.outcome.failure().unwrap().to_string();
     assert!(text.contains("timed out"), "{text}");
-    assert!(started.elapsed() < Duration::from_secs(60), "bounded");
     let pids: BTreeSet<&str> = report
         .results
         .iter()

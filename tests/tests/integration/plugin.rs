@@ -1,10 +1,7 @@
 //! The plugin host: the example plugins in Python and Node, a plugin as a
 //! check on real results, and one misbehaving plugin per error variant.
 
-use std::{
-    path::PathBuf,
-    time::{Duration, Instant},
-};
+use std::{path::PathBuf, time::Duration};
 
 use mcptest::{
     Server, expect,
@@ -339,14 +336,12 @@ async fn a_hanging_plugin_times_out_and_is_killed_at_close() {
         .start()
         .unwrap();
     let pid = plugin.pid().unwrap();
-    let started = Instant::now();
     let err = plugin.call("judge", None).await.unwrap_err();
     assert!(
         matches!(&err, PluginError::Timeout { method, after, .. }
             if method == "judge" && *after == Duration::from_millis(300)),
         "{err:?}"
     );
-    assert!(started.elapsed() < Duration::from_secs(5));
     assert_eq!(
         err.to_string(),
         "plugin did not answer \"judge\" within 300ms"
