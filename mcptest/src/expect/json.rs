@@ -533,6 +533,18 @@ pub(crate) fn check_object_schema(schema: &Value) -> Result<(), String> {
     }
 }
 
+/// What a JSON value is, in words, for "expected X, found Y" messages.
+pub(crate) fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -58,6 +58,7 @@ mod completions;
 mod failure;
 mod files;
 mod json;
+pub(crate) use json::kind_of;
 mod lists;
 mod notifications;
 mod plugin;

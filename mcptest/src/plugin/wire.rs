@@ -58,7 +58,7 @@ pub(super) fn parse_answer(
     let Value::Object(mut object) = value else {
         return Err(invalid(format!(
             "expected an object with `id` and `result` or `error`, got {}",
-            kind(&value)
+            crate::expect::kind_of(&value)
         )));
     };
     match object.get("id") {
@@ -82,7 +82,7 @@ pub(super) fn parse_answer(
         (None, Some(Value::Object(error))) => parse_error(error).map_err(invalid),
         (None, Some(other)) => Err(invalid(format!(
             "`error` must be an object with `code` and `message`, got {}",
-            kind(&other)
+            crate::expect::kind_of(&other)
         ))),
     }
 }
@@ -95,7 +95,7 @@ fn parse_error(mut error: Map<String, Value>) -> Result<Answer, String> {
         Some(other) => {
             return Err(format!(
                 "`error.code` must be an integer, got {}",
-                kind(other)
+                crate::expect::kind_of(other)
             ));
         }
         None => return Err("`error` has no `code`".to_owned()),
@@ -105,7 +105,7 @@ fn parse_error(mut error: Map<String, Value>) -> Result<Answer, String> {
         Some(other) => {
             return Err(format!(
                 "`error.message` must be a string, got {}",
-                kind(&other)
+                crate::expect::kind_of(&other)
             ));
         }
         None => return Err("`error` has no `message`".to_owned()),
@@ -115,17 +115,6 @@ fn parse_error(mut error: Map<String, Value>) -> Result<Answer, String> {
         message,
         data: error.remove("data"),
     })
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 #[cfg(test)]

@@ -692,7 +692,7 @@ pub(crate) fn lookup<'v>(root: &'v Value, path: &str) -> Result<&'v Value, Strin
                 other => {
                     return Err(format!(
                         "{field:?} is looked up in {}, which is not an object",
-                        kind(other)
+                        crate::expect::kind_of(other)
                     ));
                 }
             };
@@ -713,7 +713,7 @@ pub(crate) fn lookup<'v>(root: &'v Value, path: &str) -> Result<&'v Value, Strin
                 other => {
                     return Err(format!(
                         "[{index}] is looked up in {}, which is not an array",
-                        kind(other)
+                        crate::expect::kind_of(other)
                     ));
                 }
             };
@@ -721,17 +721,6 @@ pub(crate) fn lookup<'v>(root: &'v Value, path: &str) -> Result<&'v Value, Strin
         }
     }
     Ok(current)
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// A top-level array's length, or that of the first array under one of the
