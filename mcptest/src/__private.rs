@@ -5,7 +5,7 @@ use std::{fmt::Display, future::Future};
 
 pub use core::time::Duration;
 
-use crate::{Error, Fixture, McpClient, Server};
+use crate::{client::McpClient, error::Error, fixture::Fixture, server::Server};
 
 /// Which tokio runtime runs the test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -46,8 +46,6 @@ pub mod lint;
 mod notifications;
 pub mod plugin;
 mod raw;
-#[cfg(feature = "http")]
-mod raw_http;
 pub mod report;
 mod server;
 pub mod snapshot;
@@ -56,6 +54,8 @@ pub mod suite;
 pub(crate) mod transport;
 
 pub use cassette::CassetteMode;
+pub use client::mocks::{Elicitation, Roots, Sampling};
+pub use client::options::{DEFAULT_PROTOCOL_VERSION, STATELESS_PROTOCOL_VERSION};
 pub use client::{
     CompletionRef, McpClient, Origin, PendingToolCall, Reply, Request, RpcError, ServerInfo,
     ToolCall, ToolCallStart, ToolOutcome,
@@ -63,12 +63,10 @@ pub use client::{
 pub use error::{Error, ServerOutput};
 pub use fixture::Fixture;
 pub use notifications::{ListKind, LogLevel, LogMessage, Notifications, ServerMessage};
-pub use raw::RawConnection;
 #[cfg(feature = "http")]
-pub use raw_http::{HttpReply, RawHttp};
-pub use server::{
-    DEFAULT_PROTOCOL_VERSION, Elicitation, Roots, STATELESS_PROTOCOL_VERSION, Sampling, Server,
-};
+pub use raw::http::{HttpReply, RawHttp};
+pub use raw::stdio::RawConnection;
+pub use server::Server;
 
 /// One `#[test]` per suite file (mcp-assert) or case (MCP Cases), generated
 /// at compile time from a directory or glob relative to the crate.

@@ -11,7 +11,7 @@ use rmcp::model::{ProgressNotificationParam, RequestId};
 use serde_json::Value;
 use tokio::sync::Notify;
 
-use crate::Error;
+use crate::error::Error;
 
 /// At most this many messages are kept per connection; past it the oldest
 /// are dropped (and counted), so a flooding server cannot exhaust memory.

@@ -77,7 +77,10 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::{Notifications, Origin, Reply, Request, ToolCall, ToolOutcome};
+use crate::{
+    client::Origin, client::Reply, client::Request, client::ToolCall, client::ToolOutcome,
+    notifications::Notifications,
+};
 
 #[doc(hidden)]
 pub use insta as __insta;

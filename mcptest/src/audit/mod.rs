@@ -52,9 +52,13 @@ use serde_json::{Value, json};
 pub use input::{input_problems, valid_input};
 
 use crate::{
-    Error, McpClient, Server, ToolCall, ToolOutcome,
+    client::McpClient,
+    client::ToolCall,
+    client::ToolOutcome,
+    error::Error,
     expect::{self, Evidence, Failure, Miss, Shown, Subject},
     report::{Outcome, Report, TestResult},
+    server::Server,
 };
 
 /// The label every tool's result carries: `healthy`, `crash`, `timeout`,
@@ -603,7 +607,7 @@ mod tests {
         let call = ToolCall::from_parts(
             "t",
             json!({"a": 1}),
-            ToolOutcome::RpcError(crate::RpcError {
+            ToolOutcome::RpcError(crate::client::RpcError {
                 code: -32603,
                 message: "boom".into(),
                 data: None,

@@ -47,7 +47,7 @@ use serde_json::Value;
 pub(crate) use record::Recorder;
 pub(crate) use replay::serve as replay;
 
-use crate::Error;
+use crate::error::Error;
 
 /// The JSON-RPC error code of an answer to a request that is not in the
 /// cassette being replayed.

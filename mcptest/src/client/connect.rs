@@ -1,6 +1,5 @@
-//! From a [`Server`] recipe to a connected [`McpClient`]: start or dial the
-//! server, then the handshake (`initialize`, or `server/discover` for
-//! stateless MCP).
+//! The handshake over a started transport (`initialize`, or `server/discover`
+//! for stateless MCP), ending in a connected [`McpClient`].
 
 use std::sync::Arc;
 
@@ -11,49 +10,11 @@ use rmcp::{
 };
 use serde_json::json;
 
-use super::{Harness, Inner, McpClient, ServerInfo, connection_lost};
+use super::{Harness, Inner, McpClient, ServerInfo, connection_lost, options::Options};
 use crate::{
-    Error, Notifications,
-    server::{
-        Options, Server,
-        launch::{Started, start},
-    },
-    transport::{endpoint::Endpoint, lines::LineTransport, wire::Wire},
+    error::Error,
+    transport::{endpoint::Endpoint, wire::Wire},
 };
-
-pub(crate) async fn connect(server: &Server) -> Result<McpClient, Error> {
-    let options = &server.options;
-    let harness = Arc::new(harness(options));
-    match start(server, Notifications::new())? {
-        Started::Stream(streams) => {
-            let wire = streams.wire;
-            let transport = LineTransport::new(
-                streams.read,
-                streams.write,
-                wire.clone(),
-                options.max_message_size,
-            );
-            let writer = transport.write_handle();
-            let endpoint = Endpoint::new(
-                wire,
-                Some(writer),
-                streams.in_process,
-                options.shutdown_grace,
-            );
-            handshake(transport, harness, endpoint, options).await
-        }
-        #[cfg(feature = "http")]
-        Started::Http(spec, wire) => {
-            let transport = http::transport(&spec, options, wire.clone())?;
-            let endpoint = Endpoint::new(wire, None, None, options.shutdown_grace);
-            handshake(transport, harness, endpoint, options).await
-        }
-        #[cfg(not(feature = "http"))]
-        Started::Http(..) => Err(Error::InvalidConfig {
-            message: "Streamable HTTP needs mcptest's `http` feature".into(),
-        }),
-    }
-}
 
 fn harness(options: &Options) -> Harness {
     let capabilities = options.capabilities.clone().unwrap_or_else(|| {
@@ -82,15 +43,19 @@ fn harness(options: &Options) -> Harness {
     }
 }
 
-async fn handshake<T>(
+/// The handshake over a started transport (`initialize`, or
+/// `server/discover` for stateless MCP); on failure the server is stopped
+/// before the error is returned.
+pub(crate) async fn handshake<T>(
     transport: T,
-    harness: Arc<Harness>,
     endpoint: Endpoint,
     options: &Options,
+    fixture_dir: Option<Arc<std::path::Path>>,
 ) -> Result<McpClient, Error>
 where
     T: Transport<rmcp::RoleClient> + 'static,
 {
+    let harness = Arc::new(harness(options));
     let version = harness.config.protocol_version.clone();
     let (lifecycle, method) = if version.has_initialize() {
         (ClientLifecycleMode::Initialize, "initialize")
@@ -123,7 +88,7 @@ where
                     fetch_tool_definitions: options.fetch_tool_definitions,
                     tools: tokio::sync::Mutex::new(None),
                     harness,
-                    fixture_dir: options.fixture_dir.clone(),
+                    fixture_dir,
                 }),
             });
         }
@@ -205,97 +170,5 @@ fn server_info(peer: &rmcp::Peer<rmcp::RoleClient>) -> ServerInfo {
         instructions: info.and_then(|i| i.instructions.clone()),
         stateless: !protocol_version.has_initialize(),
         protocol_version,
-    }
-}
-
-#[cfg(feature = "http")]
-mod http {
-    use std::{collections::HashMap, sync::Arc};
-
-    use reqwest::header::{HeaderName, HeaderValue};
-    use rmcp::{
-        RoleClient,
-        service::{RxJsonRpcMessage, TxJsonRpcMessage},
-        transport::{
-            StreamableHttpClientTransport, Transport,
-            streamable_http_client::StreamableHttpClientTransportConfig,
-        },
-    };
-
-    use crate::{
-        Error,
-        server::{HttpSpec, Options, command::expand_env},
-        transport::wire::Wire,
-    };
-
-    /// rmcp's Streamable HTTP client, with every message recorded.
-    pub(super) struct Recorded<T> {
-        inner: T,
-        wire: Arc<Wire>,
-    }
-
-    impl<T: Transport<RoleClient>> Transport<RoleClient> for Recorded<T> {
-        type Error = T::Error;
-
-        fn send(
-            &mut self,
-            item: TxJsonRpcMessage<RoleClient>,
-        ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-            self.wire.outgoing(&item);
-            self.inner.send(item)
-        }
-
-        async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
-            let message = self.inner.receive().await;
-            match &message {
-                Some(message) => {
-                    let raw = serde_json::to_value(message).unwrap_or_default();
-                    self.wire.incoming(message, raw);
-                }
-                None => self.wire.closed("the HTTP connection closed"),
-            }
-            message
-        }
-
-        fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {
-            self.inner.close()
-        }
-    }
-
-    pub(super) fn transport(
-        spec: &HttpSpec,
-        options: &Options,
-        wire: Arc<Wire>,
-    ) -> Result<Recorded<impl Transport<RoleClient> + 'static>, Error> {
-        let invalid = |message: String| Error::InvalidConfig { message };
-        let mut headers = HashMap::new();
-        for (name, value) in &spec.headers {
-            let value = expand_env(value, |var| std::env::var(var).ok()).map_err(invalid)?;
-            let name = HeaderName::from_bytes(name.as_bytes())
-                .map_err(|e| invalid(format!("header name {name:?}: {e}")))?;
-            let value = HeaderValue::from_str(&value)
-                .map_err(|e| invalid(format!("header {name}: {e}")))?;
-            headers.insert(name, value);
-        }
-        let mut config =
-            StreamableHttpClientTransportConfig::with_uri(spec.url.clone()).custom_headers(headers);
-        // A test must see a lost session, not have it silently re-established.
-        config = config.reinit_on_expired_session(false);
-        if let Some(var) = &spec.bearer_env {
-            let token = std::env::var(var).map_err(|_| {
-                invalid(format!(
-                    "environment variable {var} (the bearer token) is not set"
-                ))
-            })?;
-            config = config.auth_header(token);
-        }
-        let client = reqwest::Client::builder()
-            .connect_timeout(options.connect_timeout)
-            .build()
-            .map_err(|e| invalid(format!("HTTP client: {e}")))?;
-        Ok(Recorded {
-            inner: StreamableHttpClientTransport::with_client(client, config),
-            wire,
-        })
     }
 }

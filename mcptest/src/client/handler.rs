@@ -11,7 +11,7 @@ use rmcp::{
     service::RequestContext,
 };
 
-use crate::server::{Elicitation, Roots, Sampling};
+use super::mocks::{Elicitation, Roots, Sampling};
 
 pub(crate) struct Harness {
     pub(crate) config: ClientConfig,

@@ -2,6 +2,8 @@
 
 mod connect;
 mod handler;
+pub(crate) mod mocks;
+pub(crate) mod options;
 mod requests;
 mod results;
 
@@ -24,13 +26,15 @@ use rmcp::{
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-pub(crate) use connect::connect;
+pub(crate) use connect::handshake;
 use handler::Harness;
 pub use results::{Origin, Reply, Request, RpcError, ServerInfo, ToolCall, ToolOutcome};
 
 use crate::{
-    Error, Notifications, ServerMessage,
+    error::Error,
     notifications::ListKind,
+    notifications::Notifications,
+    notifications::ServerMessage,
     transport::{endpoint::Endpoint, wire::Wire},
 };
 
@@ -363,7 +367,7 @@ impl McpClient {
     }
 
     /// `logging/setLevel`.
-    pub async fn set_log_level(&self, level: crate::LogLevel) -> Result<(), Error> {
+    pub async fn set_log_level(&self, level: crate::notifications::LogLevel) -> Result<(), Error> {
         self.request("logging/setLevel", json!({ "level": level }), None)
             .await
             .map(drop)
@@ -677,38 +681,53 @@ impl McpClient {
         }
     }
 
-    /// Starts finding the declared definition of tool `name`: known already,
-    /// or a `tools/list` request sent now (the list is unknown, or the server
-    /// said it changed), to be answered alongside the call itself.
+    /// What is known of tool `name`'s declared definition before the call:
+    /// the list fetched earlier on this connection (by [`list_tools`](Self::list_tools)
+    /// or a previous call) while the server has not said it changed, or
+    /// nothing yet. Nothing is sent here: definitions are fetched only when
+    /// an answer needs one (see [`finish_tool_lookup`](Self::finish_tool_lookup)).
     async fn start_tool_lookup(&self, name: &str) -> ToolLookup {
         if !self.inner.fetch_tool_definitions || self.inner.info.capabilities.tools.is_none() {
             return ToolLookup::Known(None);
         }
         let changes = self.list_changes(ListKind::Tools);
-        {
-            let known = self.inner.tools.lock().await;
-            if let Some(known) = known.as_ref()
-                && known.changes_seen == changes
-            {
-                return ToolLookup::Known(known.tools.iter().find(|t| t.name == name).cloned());
+        let known = self.inner.tools.lock().await;
+        match known.as_ref() {
+            Some(known) if known.changes_seen == changes => {
+                ToolLookup::Known(known.tools.iter().find(|t| t.name == name).cloned())
             }
-        }
-        match self.send("tools/list", Value::Null).await {
-            Ok(sent) => ToolLookup::Listing(sent),
-            Err(_) => ToolLookup::Known(None),
+            _ => ToolLookup::Unknown,
         }
     }
 
-    async fn finish_tool_lookup(&self, lookup: ToolLookup, name: &str) -> Option<Tool> {
+    /// The definition of tool `name` for a call answered with `result`. The
+    /// only check that reads a definition is the output schema one, and it
+    /// has something to check only when the result carries
+    /// `structuredContent`: then, if the list is not known yet, `tools/list`
+    /// is fetched (once per connection, and again after `tools/list_changed`).
+    /// Any other answer costs no extra request.
+    async fn finish_tool_lookup(
+        &self,
+        lookup: ToolLookup,
+        name: &str,
+        result: Option<&Value>,
+        timeout: Duration,
+    ) -> Option<Tool> {
         match lookup {
             ToolLookup::Known(tool) => tool,
-            ToolLookup::Listing(sent) => {
-                let tools = self
-                    .list_all_from::<ListToolsResult, Tool>("tools/list", sent, |page| {
+            ToolLookup::Unknown => {
+                let structured = result
+                    .and_then(|r| r.get("structuredContent"))
+                    .is_some_and(|c| !c.is_null());
+                if !structured {
+                    return None;
+                }
+                let sent = self.send("tools/list", Value::Null).await.ok()?;
+                let listing =
+                    self.list_all_from::<ListToolsResult, Tool>("tools/list", sent, |page| {
                         (page.tools, page.next_cursor)
-                    })
-                    .await
-                    .ok()?;
+                    });
+                let tools = tokio::time::timeout(timeout, listing).await.ok()?.ok()?;
                 self.remember_tools(tools.value().clone()).await;
                 tools.iter().find(|t| t.name == name).cloned()
             }
@@ -756,11 +775,11 @@ impl CompletionRef {
     }
 }
 
-/// How the definition of the called tool is found.
+/// What is known of the called tool's definition when the call is sent.
 enum ToolLookup {
     Known(Option<Tool>),
-    /// `tools/list` was sent just before the call.
-    Listing(Sent),
+    /// The connection has no current tool list.
+    Unknown,
 }
 
 /// A `tools/call` that has been sent and not yet answered.
@@ -863,9 +882,15 @@ impl PendingToolCall {
             };
             (answer, started.elapsed())
         };
-        let ((answer, elapsed), tool) =
-            tokio::join!(call, client.finish_tool_lookup(lookup, &start.name));
-        start.tool = tool;
+        let (answer, elapsed) = call.await;
+        start.tool = client
+            .finish_tool_lookup(
+                lookup,
+                &start.name,
+                answer.as_ref().ok().map(|a| &a.result),
+                timeout,
+            )
+            .await;
         let progress = client.progress_for(&token);
         let mut call = match answer {
             Ok(answer) => {

@@ -14,7 +14,7 @@ use rmcp::model::{
 };
 use serde_json::Value;
 
-use crate::{Error, ServerOutput, transport::wire::Wire};
+use crate::{error::Error, error::ServerOutput, transport::wire::Wire};
 
 /// A request as it was sent: the method and its params (without the `_meta`
 /// rmcp adds). Results carry it so a failure can say what was called.
@@ -382,8 +382,10 @@ impl ToolCall {
         self.elapsed
     }
 
-    /// The tool's definition from the server's tool list, when known: the
-    /// harness fetches `tools/list` once per connection for this.
+    /// The tool's definition from the server's tool list, when known: from
+    /// a list fetched earlier on this connection, or fetched for this call
+    /// because its answer carries `structuredContent` (see
+    /// [`Server::fetch_tool_definitions`](crate::Server::fetch_tool_definitions)).
     pub fn tool(&self) -> Option<&Tool> {
         self.tool.as_ref()
     }

@@ -45,7 +45,9 @@ pub(crate) fn declares(capabilities: &Value, name: &str) -> bool {
 /// facts, or the finding every classic check gets instead — skipped when
 /// `initialize` was refused with an error, failed when it got no answer at
 /// all (a server must answer every request).
-pub(crate) async fn gate(probe: &mut Probe) -> Result<Result<ClassicFacts, Finding>, crate::Error> {
+pub(crate) async fn gate(
+    probe: &mut Probe,
+) -> Result<Result<ClassicFacts, Finding>, crate::error::Error> {
     let ch = probe.open_raw().await?;
     let id = probe.id();
     let reply = probe

@@ -53,7 +53,7 @@ pub use check::{
 pub use client::{ClientConformance, MockLink, URL_PLACEHOLDER};
 pub use report::ConformanceReport;
 
-use crate::{Error, Server};
+use crate::{error::Error, server::Server};
 use catalogue::{CLASSIC, CheckId};
 use check::Finding;
 use classic::ClassicFacts;

@@ -10,10 +10,10 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 
 use super::check::{Exchange, Finding, RawRequest, RawResponse, Transport};
-use crate::{Error, RawConnection, Server, raw::is_response};
+use crate::{error::Error, raw::is_response, raw::stdio::RawConnection, server::Server};
 
 #[cfg(feature = "http")]
-use crate::RawHttp;
+use crate::raw::http::RawHttp;
 
 /// `_meta` keys of SEP-2575.
 pub(crate) const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";

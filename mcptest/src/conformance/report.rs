@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::check::{CheckResult, Exchange, RawResponse, Role, Transport};
 use crate::{
-    ServerOutput,
+    error::ServerOutput,
     expect::{Evidence, Failure, Miss, Shown},
     report::{Counts, Outcome, Report, Status, TestResult},
 };

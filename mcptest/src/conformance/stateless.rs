@@ -56,7 +56,7 @@ impl StatelessFacts {
 /// Asks `server/discover` whether the server speaks 2026-07-28.
 pub(crate) async fn gate(
     probe: &mut Probe,
-) -> Result<Result<StatelessFacts, String>, crate::Error> {
+) -> Result<Result<StatelessFacts, String>, crate::error::Error> {
     let ch = probe.open_raw().await?;
     let id = probe.id();
     let reply = probe

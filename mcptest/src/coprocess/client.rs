@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{PROTOCOL_VERSION, codes};
-use crate::{Error, Server, raw::RawConnection};
+use crate::{error::Error, raw::stdio::RawConnection, server::Server};
 
 /// A coprocess request that did not end in a result.
 #[derive(Debug, thiserror::Error)]

@@ -7,9 +7,12 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWr
 
 use super::{COMMAND_LINE_LANES, PROTOCOL_VERSION, codes};
 use crate::{
-    CassetteMode, Error, Server, ToolOutcome,
+    cassette::CassetteMode,
     client::McpClient,
+    client::ToolOutcome,
+    error::Error,
     report::{Outcome, Report, TestResult},
+    server::Server,
 };
 
 /// How [`serve`] treats its peer.

@@ -317,7 +317,7 @@ mod tests {
         assert_eq!(miss.expected(), r#"text does not contain "good""#);
         assert_eq!(miss.evidence().explanation(), Some("found at byte 4"));
         assert!(miss.evidence().shown().is_some());
-        let cases: [(Box<dyn Check<crate::ToolCall>>, &str); 5] = [
+        let cases: [(Box<dyn Check<crate::client::ToolCall>>, &str); 5] = [
             (
                 Box::new(not(expect::text_eq("x"))),
                 r#"text does not equal "x""#,
@@ -347,7 +347,7 @@ mod tests {
             not(expect::duration_under(std::time::Duration::from_secs(1))).describe(),
             format!(
                 "not ({})",
-                Check::<crate::ToolCall>::describe(&expect::duration_under(
+                Check::<crate::client::ToolCall>::describe(&expect::duration_under(
                     std::time::Duration::from_secs(1)
                 ))
             )

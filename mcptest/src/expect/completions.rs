@@ -3,7 +3,7 @@
 use rmcp::model::CompleteResult;
 
 use super::{Check, Evidence, Shown, Verdict, quoted, quoted_list};
-use crate::Reply;
+use crate::client::Reply;
 
 fn values_shown(done: &CompleteResult) -> Shown {
     let c = &done.completion;

@@ -6,7 +6,7 @@ use console::Style;
 use serde_json::Value;
 use similar::{ChangeTag, TextDiff};
 
-use crate::ServerOutput;
+use crate::error::ServerOutput;
 
 /// Values up to this many characters print on the label's line; longer ones
 /// (and anything with a line break) print as an indented block.

@@ -8,7 +8,7 @@ use std::{
 };
 
 use super::{Check, Evidence, Miss, Shown, Verdict, quoted};
-use crate::{McpClient, ToolCall};
+use crate::{client::McpClient, client::ToolCall};
 
 const NO_FIXTURE_DIR: &str = "this call has no fixture directory, so there is nothing to \
      resolve the path against: give the server one with Server::fixture_dir(dir) (and pass \

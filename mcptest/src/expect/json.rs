@@ -10,7 +10,7 @@ use serde_json::Value;
 use serde_json_path::JsonPath;
 
 use super::{Check, Count, Evidence, Shown, Verdict, tool_call::outcome_shown};
-use crate::ToolCall;
+use crate::client::ToolCall;
 
 /// At most this many schema violations are listed in a failure.
 const SCHEMA_ERRORS_SHOWN: usize = 10;
@@ -447,11 +447,19 @@ impl Check<ToolCall> for MatchesOutputSchema {
     }
     fn evaluate(&self, call: &ToolCall) -> Verdict {
         let Some(tool) = call.tool() else {
+            if let Err(evidence) = structured_of(call) {
+                // The harness fetches definitions only for structured answers.
+                return Verdict::fail(evidence.note(
+                    "the result has no structuredContent, so there is nothing to check \
+                     against an outputSchema",
+                ));
+            }
             return Verdict::fail(Evidence::new().note(format!(
                 "the definition of tool {:?} is not known, so there is no outputSchema to \
-                 check against.\nThe harness fetches tools/list once per connection when the \
-                 server declares the tools capability; the tool must be in that list. For a \
-                 call built with ToolCall::from_parts, attach the definition with \
+                 check against.\nThe harness fetches tools/list when a call is answered with \
+                 structuredContent and the server declares the tools capability; the tool must \
+                 be in that list, and Server::fetch_tool_definitions(false) turns this off. For \
+                 a call built with ToolCall::from_parts, attach the definition with \
                  .with_tool(tool).",
                 call.name()
             )));

@@ -6,7 +6,7 @@ use rmcp::model::{Prompt, Resource, ResourceTemplate, Tool};
 use serde_json::Value;
 
 use super::{Check, Evidence, Shown, Verdict, json::check_object_schema, quoted, quoted_list};
-use crate::Reply;
+use crate::client::Reply;
 
 /// An item of a list the list checks work on: tools and prompts by name,
 /// resources by URI, resource templates by URI template.

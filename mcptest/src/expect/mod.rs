@@ -113,7 +113,7 @@ pub use tool_call::{
 
 use serde_json::Value;
 
-use crate::{Reply, Request, ServerOutput};
+use crate::{client::Reply, client::Request, error::ServerOutput};
 
 /// One expectation about a result of type `S`: it can say what it expects in
 /// words and judge a result.

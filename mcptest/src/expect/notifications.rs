@@ -4,7 +4,10 @@
 use serde_json::Value;
 
 use super::{Check, Count, Evidence, Shown, Subject, Verdict, quoted};
-use crate::{LogLevel, Notifications, ServerOutput, ToolCall, notifications::ServerMessage};
+use crate::{
+    client::ToolCall, error::ServerOutput, notifications::LogLevel, notifications::Notifications,
+    notifications::ServerMessage,
+};
 
 /// A line per message is cut to this many characters.
 const LINE_MAX: usize = 100;

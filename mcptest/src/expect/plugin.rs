@@ -5,7 +5,11 @@ use serde_json::{Value, json};
 
 use super::{Check, Evidence, Shown, Verdict};
 use crate::{
-    Notifications, Reply, Request, ToolCall, ToolOutcome,
+    client::Reply,
+    client::Request,
+    client::ToolCall,
+    client::ToolOutcome,
+    notifications::Notifications,
     plugin::{Plugin, PluginError},
 };
 

@@ -6,7 +6,7 @@ use super::{
     Check, Count, Evidence, Shown, Verdict,
     text::{HasText, LabelledText},
 };
-use crate::Reply;
+use crate::client::Reply;
 
 impl HasText for Reply<GetPromptResult> {
     fn text_for_checks(&self) -> Result<LabelledText, Shown> {

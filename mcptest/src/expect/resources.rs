@@ -7,7 +7,7 @@ use super::{
     Check, Count, Evidence, Shown, Verdict, quoted,
     text::{HasText, LabelledText},
 };
-use crate::Reply;
+use crate::client::Reply;
 
 impl HasText for Reply<ReadResourceResult> {
     fn text_for_checks(&self) -> Result<LabelledText, Shown> {

@@ -8,7 +8,10 @@ use rmcp::model::{
 };
 use serde_json::{Value, json};
 
-use crate::{Notifications, Reply, Request, ToolCall, ToolOutcome};
+use crate::{
+    client::Reply, client::Request, client::ToolCall, client::ToolOutcome,
+    notifications::Notifications,
+};
 
 fn object(value: Value) -> JsonObject {
     match value {
@@ -98,7 +101,7 @@ pub fn rpc_error_call() -> ToolCall {
     ToolCall::from_parts(
         "nope",
         json!({}),
-        ToolOutcome::RpcError(crate::RpcError {
+        ToolOutcome::RpcError(crate::client::RpcError {
             code: -32602,
             message: "tool not found".into(),
             data: None,

@@ -13,7 +13,7 @@ use super::{
     json, quoted,
     text::{HasText, LabelledText},
 };
-use crate::{ServerOutput, ToolCall, ToolOutcome, error::fmt_duration};
+use crate::{client::ToolCall, client::ToolOutcome, error::ServerOutput, error::fmt_duration};
 
 impl Subject for ToolCall {
     fn call(&self) -> Option<String> {

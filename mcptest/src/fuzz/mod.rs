@@ -58,10 +58,12 @@ use rmcp::model::Tool;
 use serde_json::{Map, Value, json};
 
 use crate::{
-    McpClient, Server, ToolOutcome,
     audit::{CLASSIFICATION, Classification, classify, failure_of_error, valid_input},
+    client::McpClient,
+    client::ToolOutcome,
     expect::{Evidence, Failure, Miss},
     report::{Outcome, Report, TestResult},
+    server::Server,
 };
 
 /// One fuzz input for a tool: what it breaks, and the arguments.

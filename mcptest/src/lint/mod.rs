@@ -66,10 +66,12 @@ use serde_json::{Value, json};
 pub use rules::{LONG_DESCRIPTION, RULES};
 
 use crate::{
-    Error, McpClient, Server,
     audit::failure_of_error,
+    client::McpClient,
+    error::Error,
     expect::{Evidence, Failure, Miss, Shown},
     report::{Outcome, Report, TestResult},
+    server::Server,
 };
 
 /// How much a finding matters: an error fails the run, a warning is shown.

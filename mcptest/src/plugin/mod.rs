@@ -198,7 +198,7 @@ impl Plugin {
     pub fn command(line: &str) -> PluginCommand {
         match split(line) {
             Ok((program, args)) => Plugin::program(program).args(args),
-            Err(crate::Error::InvalidCommand { input, reason }) => PluginCommand {
+            Err(crate::error::Error::InvalidCommand { input, reason }) => PluginCommand {
                 program: Err((input, reason)),
                 ..Plugin::program("")
             },

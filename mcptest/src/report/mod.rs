@@ -37,7 +37,7 @@ use std::{fmt, time::Duration};
 use serde::Serialize;
 
 use crate::{
-    ServerOutput,
+    error::ServerOutput,
     expect::{Evidence, Failure, Miss},
 };
 

@@ -3,7 +3,7 @@
 //! environment, strictly for the Rust API and with mcp-assert's meaning for
 //! suite files (one scanner, two dialects).
 
-use crate::Error;
+use crate::error::Error;
 
 /// Splits a command line into program and arguments.
 pub(crate) fn split(input: &str) -> Result<(String, Vec<String>), Error> {

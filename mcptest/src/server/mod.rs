@@ -1,8 +1,14 @@
-//! How to reach the server under test, and how the client behaves towards it.
+//! The server under test: where it is and how to start it. How the client
+//! behaves towards it (timeouts, protocol version, the sampling / roots /
+//! elicitation mocks) belongs to [`crate::client`]; a [`Server`] carries both
+//! so one builder configures a test, and [`Server::connect`] is launch, then
+//! the client's handshake.
 
 pub(crate) mod command;
+mod connect;
+#[cfg(feature = "http")]
+pub(crate) mod http;
 pub(crate) mod launch;
-mod mocks;
 
 use std::{fmt, path::PathBuf, sync::Arc, time::Duration};
 
@@ -12,20 +18,16 @@ use rmcp::{
 };
 use tokio::{io::DuplexStream, task::JoinHandle};
 
-pub use mocks::{Elicitation, Roots, Sampling};
-
 use crate::{
-    Error, McpClient,
     cassette::{CassetteMode, CassetteSpec},
+    client::{
+        McpClient,
+        mocks::{Elicitation, Roots, Sampling},
+        options::Options as ClientOptions,
+    },
+    error::Error,
     transport::stderr::StderrTail,
 };
-
-/// The protocol version used unless [`Server::protocol_version`] says otherwise:
-/// the newest one that still has an `initialize` handshake.
-pub const DEFAULT_PROTOCOL_VERSION: &str = "2025-11-25";
-/// The stateless revision (SEP-2575): no `initialize`, `server/discover` and
-/// per-request `_meta` instead.
-pub const STATELESS_PROTOCOL_VERSION: &str = "2026-07-28";
 
 /// How to reach an MCP server, and how the test client behaves towards it.
 ///
@@ -51,6 +53,8 @@ pub const STATELESS_PROTOCOL_VERSION: &str = "2026-07-28";
 pub struct Server {
     pub(crate) target: Target,
     pub(crate) options: Options,
+    /// How the client behaves towards it (timeouts, version, mocks).
+    pub(crate) client: ClientOptions,
     /// Options given that do not apply to the target (`.env` on a URL, ...),
     /// reported by `connect` as [`Error::InvalidConfig`] rather than dropped.
     pub(crate) misapplied: Vec<&'static str>,
@@ -89,19 +93,11 @@ pub(crate) struct HttpSpec {
 pub(crate) type StartInProcess =
     Arc<dyn Fn(DuplexStream, Arc<StderrTail>) -> JoinHandle<()> + Send + Sync>;
 
+/// How the server is started: what [`launch`] needs besides the target.
 #[derive(Clone)]
 pub(crate) struct Options {
-    pub(crate) request_timeout: Duration,
-    pub(crate) connect_timeout: Duration,
     pub(crate) shutdown_grace: Duration,
-    pub(crate) protocol_version: String,
-    pub(crate) client_info: Implementation,
-    pub(crate) capabilities: Option<ClientCapabilities>,
-    pub(crate) sampling: Option<Sampling>,
-    pub(crate) roots: Option<Roots>,
-    pub(crate) elicitation: Option<Elicitation>,
     pub(crate) max_message_size: usize,
-    pub(crate) fetch_tool_definitions: bool,
     pub(crate) fixture_dir: Option<Arc<std::path::Path>>,
     pub(crate) cassette: Option<CassetteSpec>,
 }
@@ -109,17 +105,8 @@ pub(crate) struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            request_timeout: Duration::from_secs(30),
-            connect_timeout: Duration::from_secs(30),
             shutdown_grace: Duration::from_secs(1),
-            protocol_version: DEFAULT_PROTOCOL_VERSION.to_owned(),
-            client_info: Implementation::new("mcptest", env!("CARGO_PKG_VERSION")),
-            capabilities: None,
-            sampling: None,
-            roots: None,
-            elicitation: None,
             max_message_size: 16 * 1024 * 1024,
-            fetch_tool_definitions: true,
             fixture_dir: None,
             cassette: None,
         }
@@ -131,6 +118,7 @@ impl Server {
         Server {
             target,
             options: Options::default(),
+            client: ClientOptions::default(),
             misapplied: Vec::new(),
         }
     }
@@ -334,13 +322,13 @@ impl Server {
 
     /// How long each request may take (default 30 s).
     pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.options.request_timeout = timeout;
+        self.client.request_timeout = timeout;
         self
     }
 
     /// How long starting the server and the handshake may take (default 30 s).
     pub fn connect_timeout(mut self, timeout: Duration) -> Self {
-        self.options.connect_timeout = timeout;
+        self.client.connect_timeout = timeout;
         self
     }
 
@@ -351,43 +339,43 @@ impl Server {
         self
     }
 
-    /// The protocol version to speak (default [`DEFAULT_PROTOCOL_VERSION`]).
+    /// The protocol version to speak (default [`DEFAULT_PROTOCOL_VERSION`](crate::DEFAULT_PROTOCOL_VERSION)).
     /// `"2026-07-28"` connects statelessly through `server/discover`; any other
     /// string is offered in `initialize` as is, so version negotiation can be
     /// tested.
     pub fn protocol_version(mut self, version: impl Into<String>) -> Self {
-        self.options.protocol_version = version.into();
+        self.client.protocol_version = version.into();
         self
     }
 
     /// The `clientInfo` the client presents (default `mcptest` and its version).
     pub fn client_info(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
-        self.options.client_info = Implementation::new(name, version);
+        self.client.client_info = Implementation::new(name, version);
         self
     }
 
     /// Declares exactly these client capabilities instead of the ones derived
     /// from the mocks (sampling, roots, elicitation).
     pub fn capabilities(mut self, capabilities: ClientCapabilities) -> Self {
-        self.options.capabilities = Some(capabilities);
+        self.client.capabilities = Some(capabilities);
         self
     }
 
     /// Answers `sampling/createMessage` and declares the sampling capability.
     pub fn sampling(mut self, sampling: Sampling) -> Self {
-        self.options.sampling = Some(sampling);
+        self.client.sampling = Some(sampling);
         self
     }
 
     /// Answers `roots/list` and declares the roots capability.
     pub fn roots(mut self, roots: Roots) -> Self {
-        self.options.roots = Some(roots);
+        self.client.roots = Some(roots);
         self
     }
 
     /// Answers `elicitation/create` and declares the elicitation capability.
     pub fn elicitation(mut self, elicitation: Elicitation) -> Self {
-        self.options.elicitation = Some(elicitation);
+        self.client.elicitation = Some(elicitation);
         self
     }
 
@@ -398,12 +386,16 @@ impl Server {
         self
     }
 
-    /// Whether [`McpClient::call_tool`] fetches `tools/list` once per
-    /// connection (and again after `tools/list_changed`) so that each
-    /// [`ToolCall`](crate::ToolCall) knows the tool's declared schemas
-    /// (default true). Turn it off when the test counts every request.
+    /// Whether a [`ToolCall`](crate::ToolCall) may learn its tool's declared
+    /// definition (for [`matches_output_schema`](crate::expect::matches_output_schema))
+    /// by fetching `tools/list` (default true). The list is fetched lazily:
+    /// only when a call is answered with `structuredContent` and this
+    /// connection has no current list (none listed yet, or
+    /// `tools/list_changed` since), at most once per change. A list the test
+    /// fetched itself with [`McpClient::list_tools`] is reused. Turn it off
+    /// when the test counts every request.
     pub fn fetch_tool_definitions(mut self, fetch: bool) -> Self {
-        self.options.fetch_tool_definitions = fetch;
+        self.client.fetch_tool_definitions = fetch;
         self
     }
 
@@ -515,7 +507,7 @@ impl Server {
 
     /// Starts (or dials) the server and performs the handshake.
     pub async fn connect(&self) -> Result<McpClient, Error> {
-        crate::client::connect(self).await
+        connect::connect(self).await
     }
 }
 

@@ -129,10 +129,10 @@ pub(crate) struct SamplingBlock {
 
 #[derive(Debug, Clone)]
 pub(crate) struct LoggingBlock {
-    pub(crate) set_level: crate::LogLevel,
+    pub(crate) set_level: crate::notifications::LogLevel,
     pub(crate) tool: Option<(String, Value)>,
     pub(crate) min_messages: Option<usize>,
-    pub(crate) contains_level: Vec<crate::LogLevel>,
+    pub(crate) contains_level: Vec<crate::notifications::LogLevel>,
     pub(crate) contains_data: Vec<String>,
 }
 
@@ -910,7 +910,7 @@ fn log_level(
     node: &Node,
     key: &str,
     name: &str,
-) -> Result<crate::LogLevel, LoadError> {
+) -> Result<crate::notifications::LogLevel, LoadError> {
     serde_json::from_value(Value::String(name.to_owned())).map_err(|_| {
         f.error(
             node,

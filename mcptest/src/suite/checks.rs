@@ -15,10 +15,10 @@ use serde_json::Value;
 
 use super::assertion::{Expect, LoggingBlock, NotificationsBlock, TraceEntry, TrajectoryCheck};
 use crate::{
-    Notifications,
     expect::{
         self, Check, Evidence, HasText, LabelledText, Miss, Shown, Verdict, quoted, quoted_list,
     },
+    notifications::Notifications,
 };
 
 /// What a suite expectation judges: the text mcp-assert compares (text

@@ -30,8 +30,8 @@ use super::{
     cases::Step,
 };
 use crate::{
-    Error,
     client::McpClient,
+    error::Error,
     report::{Outcome, Report, TestResult},
 };
 

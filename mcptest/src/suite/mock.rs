@@ -12,7 +12,7 @@ use super::{
     cases::{Case, Step},
     pattern::Pattern,
 };
-use crate::{DEFAULT_PROTOCOL_VERSION, Server};
+use crate::{client::options::DEFAULT_PROTOCOL_VERSION, server::Server};
 
 /// Plays the cases of MCP Cases files as a server.
 ///

@@ -53,8 +53,9 @@ pub use load::{Format, LoadError};
 pub use mock::MockServer;
 
 use crate::{
-    Fixture, Server,
+    fixture::Fixture,
     report::{Location, Outcome, Report, TestResult},
+    server::Server,
 };
 
 /// The tests of one or more suite files.
@@ -362,7 +363,7 @@ impl TestContext<'_> {
         match &self.record {
             Some(path) => server
                 .fetch_tool_definitions(false)
-                .cassette(path, crate::CassetteMode::Record),
+                .cassette(path, crate::cassette::CassetteMode::Record),
             None => server,
         }
     }

@@ -28,7 +28,7 @@ use super::{
     yaml::{Kind, Node, ToJson},
 };
 use crate::{
-    Request,
+    client::Request,
     expect::{self, Check, Evidence, PluginSubject, Shown, Verdict},
     plugin::{DEFAULT_TIMEOUT, Plugin, PluginError},
 };

@@ -15,11 +15,18 @@ use super::{
     substitute,
 };
 use crate::{
-    CompletionRef, Elicitation, McpClient, Notifications, Roots, Sampling, Server, ToolCall,
-    ToolOutcome,
+    client::CompletionRef,
+    client::McpClient,
+    client::ToolCall,
+    client::ToolOutcome,
+    client::mocks::Elicitation,
+    client::mocks::Roots,
+    client::mocks::Sampling,
     expect::{Failure, Miss},
+    notifications::Notifications,
     report::Outcome,
     rmcp::model::Root,
+    server::Server,
 };
 
 /// mcp-assert's default per-assertion timeout.
@@ -528,7 +535,7 @@ async fn completion(block: &CompletionBlock, mcp: &McpClient) -> Result<(), Fail
 async fn settle(
     mcp: &McpClient,
     count: Option<usize>,
-    matching: impl Fn(&crate::ServerMessage) -> bool,
+    matching: impl Fn(&crate::notifications::ServerMessage) -> bool,
 ) {
     match count {
         Some(n) if n > 0 => {

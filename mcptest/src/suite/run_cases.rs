@@ -12,8 +12,10 @@ use super::{
     pattern::Pattern,
 };
 use crate::{
-    DEFAULT_PROTOCOL_VERSION, Error, RawConnection,
+    client::options::DEFAULT_PROTOCOL_VERSION,
+    error::Error,
     expect::{Check, Failure},
+    raw::stdio::RawConnection,
     report::Outcome,
 };
 

@@ -10,7 +10,7 @@ use std::{
 
 use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command};
 
-use crate::Error;
+use crate::error::Error;
 
 /// How often exit is polled while waiting. Polling `waitpid(WNOHANG)` needs no
 /// runtime, so the same code serves `Drop` and async close.

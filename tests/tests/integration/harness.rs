@@ -385,9 +385,16 @@ async fn list_changed(mcp: &McpClient) {
         .wait_for_list_changed(ListKind::Tools, WAIT)
         .await
         .expect("tools/list_changed");
-    // The harness refetches the tool list after list_changed, so it knows `bonus`.
+    // Definitions are fetched lazily: a text answer costs no tools/list, so
+    // `bonus` is called without its definition...
     let bonus = mcp.call_tool("bonus", json!({})).await;
     assert_eq!(bonus.text(), "bonus!");
+    assert!(bonus.tool().is_none(), "{:?}", bonus.tool());
+    // ...a structured answer fetches the list (the one from before
+    // list_changed is stale), and the calls after it know every tool.
+    let weather = mcp.call_tool("weather", json!({"city": "Paris"})).await;
+    assert!(weather.tool().is_some_and(|t| t.output_schema.is_some()));
+    let bonus = mcp.call_tool("bonus", json!({})).await;
     assert!(bonus.tool().is_some());
     let off = mcp.call_tool("toggle_tool", json!({})).await;
     assert_eq!(off.text(), "bonus off");

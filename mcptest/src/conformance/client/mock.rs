@@ -298,7 +298,7 @@ pub(crate) mod http {
     use tokio::{net::TcpListener, task::JoinHandle};
 
     use super::{Event, MockServer, Recording};
-    use crate::Error;
+    use crate::error::Error;
 
     /// A running HTTP mock: its URL and the task serving it. Dropping it
     /// stops the server and ends the HTTP service's open streams.

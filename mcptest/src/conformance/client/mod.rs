@@ -17,7 +17,7 @@ use super::{
     check::{Applies, CheckResult, Finding, Role, Transport},
 };
 use crate::{
-    Error,
+    error::Error,
     server::command::split,
     transport::process::{ChildProcess, Launch},
 };

@@ -14,8 +14,9 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value;
 
 use crate::{
-    Error, Server,
+    error::Error,
     raw::is_response,
+    server::Server,
     server::{Target, command::expand_env},
 };
 
@@ -130,14 +131,14 @@ impl RawHttp {
         }
         let url = crate::server::launch::substitute_fixture(&spec.url, &server.options);
         let client = reqwest::Client::builder()
-            .connect_timeout(server.options.connect_timeout)
+            .connect_timeout(server.client.connect_timeout)
             .build()
             .map_err(|e| invalid(format!("HTTP client: {e}")))?;
         Ok(RawHttp {
             client,
             url,
             headers,
-            timeout: server.options.request_timeout,
+            timeout: server.client.request_timeout,
         })
     }
 

@@ -266,10 +266,3 @@ impl RawConnection {
         self.endpoint.close().await
     }
 }
-
-/// Whether `message` is a JSON-RPC response (it has `result` or `error` and
-/// is not a request or notification).
-pub(crate) fn is_response(message: &Value) -> bool {
-    message.get("method").is_none()
-        && (message.get("result").is_some() || message.get("error").is_some())
-}

@@ -1,0 +1,48 @@
+//! [`Server::connect`]: launch the server, then hand the transport to the
+//! client's handshake.
+
+use super::{
+    Server,
+    launch::{Started, start},
+};
+use crate::{
+    client::{McpClient, handshake},
+    error::Error,
+    notifications::Notifications,
+    transport::{endpoint::Endpoint, lines::LineTransport},
+};
+
+pub(super) async fn connect(server: &Server) -> Result<McpClient, Error> {
+    let options = &server.options;
+    let fixture_dir = options.fixture_dir.clone();
+    match start(server, Notifications::new())? {
+        Started::Stream(streams) => {
+            let wire = streams.wire;
+            let transport = LineTransport::new(
+                streams.read,
+                streams.write,
+                wire.clone(),
+                options.max_message_size,
+            );
+            let writer = transport.write_handle();
+            let endpoint = Endpoint::new(
+                wire,
+                Some(writer),
+                streams.in_process,
+                options.shutdown_grace,
+            );
+            handshake(transport, endpoint, &server.client, fixture_dir).await
+        }
+        #[cfg(feature = "http")]
+        Started::Http(spec, wire) => {
+            let transport =
+                super::http::transport(&spec, server.client.connect_timeout, wire.clone())?;
+            let endpoint = Endpoint::new(wire, None, None, options.shutdown_grace);
+            handshake(transport, endpoint, &server.client, fixture_dir).await
+        }
+        #[cfg(not(feature = "http"))]
+        Started::Http(..) => Err(Error::InvalidConfig {
+            message: "Streamable HTTP needs mcptest's `http` feature".into(),
+        }),
+    }
+}

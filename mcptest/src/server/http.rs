@@ -1,0 +1,88 @@
+//! Dialing a Streamable HTTP server: rmcp's client transport with the
+//! configured headers and bearer token, every message recorded.
+
+use std::{collections::HashMap, sync::Arc, time::Duration};
+
+use reqwest::header::{HeaderName, HeaderValue};
+use rmcp::{
+    RoleClient,
+    service::{RxJsonRpcMessage, TxJsonRpcMessage},
+    transport::{
+        StreamableHttpClientTransport, Transport,
+        streamable_http_client::StreamableHttpClientTransportConfig,
+    },
+};
+
+use super::{HttpSpec, command::expand_env};
+use crate::{error::Error, transport::wire::Wire};
+
+/// rmcp's Streamable HTTP client, with every message recorded.
+pub(crate) struct Recorded<T> {
+    inner: T,
+    wire: Arc<Wire>,
+}
+
+impl<T: Transport<RoleClient>> Transport<RoleClient> for Recorded<T> {
+    type Error = T::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleClient>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        self.wire.outgoing(&item);
+        self.inner.send(item)
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
+        let message = self.inner.receive().await;
+        match &message {
+            Some(message) => {
+                let raw = serde_json::to_value(message).unwrap_or_default();
+                self.wire.incoming(message, raw);
+            }
+            None => self.wire.closed("the HTTP connection closed"),
+        }
+        message
+    }
+
+    fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.inner.close()
+    }
+}
+
+pub(crate) fn transport(
+    spec: &HttpSpec,
+    connect_timeout: Duration,
+    wire: Arc<Wire>,
+) -> Result<Recorded<impl Transport<RoleClient> + 'static>, Error> {
+    let invalid = |message: String| Error::InvalidConfig { message };
+    let mut headers = HashMap::new();
+    for (name, value) in &spec.headers {
+        let value = expand_env(value, |var| std::env::var(var).ok()).map_err(invalid)?;
+        let name = HeaderName::from_bytes(name.as_bytes())
+            .map_err(|e| invalid(format!("header name {name:?}: {e}")))?;
+        let value =
+            HeaderValue::from_str(&value).map_err(|e| invalid(format!("header {name}: {e}")))?;
+        headers.insert(name, value);
+    }
+    let mut config =
+        StreamableHttpClientTransportConfig::with_uri(spec.url.clone()).custom_headers(headers);
+    // A test must see a lost session, not have it silently re-established.
+    config = config.reinit_on_expired_session(false);
+    if let Some(var) = &spec.bearer_env {
+        let token = std::env::var(var).map_err(|_| {
+            invalid(format!(
+                "environment variable {var} (the bearer token) is not set"
+            ))
+        })?;
+        config = config.auth_header(token);
+    }
+    let client = reqwest::Client::builder()
+        .connect_timeout(connect_timeout)
+        .build()
+        .map_err(|e| invalid(format!("HTTP client: {e}")))?;
+    Ok(Recorded {
+        inner: StreamableHttpClientTransport::with_client(client, config),
+        wire,
+    })
+}
