@@ -11,10 +11,10 @@
 //!
 //! Run: `cargo bench -p mcptest-benches --bench harness`. The ratios are
 //! printed after criterion's own output, followed by the spawn variants run
-//! interleaved (medians, so load drift hits each alike). The 10 % target is
-//! for `mcptest-no-tool-list`: the default `mcptest` variant also fetches the
-//! tool list alongside the call, requests the hand-written exchange does not
-//! make (bench-server pages its 24 tools five at a time: five round trips).
+//! interleaved (medians, so load drift hits each alike). The default harness
+//! fetches tool definitions lazily (only for answers with
+//! `structuredContent`), so an `echo` call sends exactly the requests the
+//! hand-written exchange sends.
 
 use std::{
     io::{BufRead, BufReader, Write},
@@ -112,10 +112,7 @@ fn spawn_call_teardown(c: &mut Criterion) {
         .sample_size(30)
         .measurement_time(Duration::from_secs(10));
     group.bench_function("hand-written", |b| b.iter(hand_written_once));
-    group.bench_function("mcptest", |b| b.iter(|| rt.block_on(mcptest_once(true))));
-    group.bench_function("mcptest-no-tool-list", |b| {
-        b.iter(|| rt.block_on(mcptest_once(false)))
-    });
+    group.bench_function("mcptest", |b| b.iter(|| rt.block_on(mcptest_once())));
     group.finish();
 }
 
@@ -127,15 +124,9 @@ fn hand_written_once() {
     session.close();
 }
 
-/// The same through mcptest; `tool_list` is the harness's default fetch of
-/// the tool definitions alongside the first call (for `outputSchema`
-/// checks), one more request the hand-written exchange does not make.
-async fn mcptest_once(tool_list: bool) {
-    let mcp = Server::program(SERVER)
-        .fetch_tool_definitions(tool_list)
-        .connect()
-        .await
-        .expect("connects");
+/// The same through mcptest, with its default options.
+async fn mcptest_once() {
+    let mcp = Server::program(SERVER).connect().await.expect("connects");
     let call = mcp.call_tool("echo", json!({"message": "hi"})).await;
     assert_eq!(call.text(), "hi");
     mcp.close().await;
@@ -145,23 +136,20 @@ async fn mcptest_once(tool_list: bool) {
 const ROUNDS: usize = 60;
 
 /// The spawn variants run in turn, round after round, so that drift in the
-/// machine's load hits all three alike; the ratios of their medians are
+/// machine's load hits both alike; the ratios of their medians are
 /// steadier than criterion's means taken minutes apart.
 fn spawn_ratios_interleaved() {
     let rt = runtime();
-    let mut samples: [Vec<Duration>; 3] = Default::default();
+    let mut samples: [Vec<Duration>; 2] = Default::default();
     for _ in 0..ROUNDS {
         let started = Instant::now();
         hand_written_once();
         samples[0].push(started.elapsed());
         let started = Instant::now();
-        rt.block_on(mcptest_once(true));
+        rt.block_on(mcptest_once());
         samples[1].push(started.elapsed());
-        let started = Instant::now();
-        rt.block_on(mcptest_once(false));
-        samples[2].push(started.elapsed());
     }
-    let [hand, full, bare] = samples.map(|mut times| {
+    let [hand, full] = samples.map(|mut times| {
         times.sort();
         times[times.len() / 2]
     });
@@ -169,15 +157,10 @@ fn spawn_ratios_interleaved() {
     println!("spawn-call-teardown, median of {ROUNDS} interleaved rounds:");
     println!("  hand-written          {:>7.3} ms", ms(hand));
     println!(
-        "  mcptest               {:>7.3} ms = {:.3}x",
+        "  mcptest               {:>7.3} ms = {:.3}x (target <= 1.10x: {})",
         ms(full),
-        ms(full) / ms(hand)
-    );
-    println!(
-        "  mcptest-no-tool-list  {:>7.3} ms = {:.3}x (target <= 1.10x: {})",
-        ms(bare),
-        ms(bare) / ms(hand),
-        if ms(bare) / ms(hand) <= 1.10 {
+        ms(full) / ms(hand),
+        if ms(full) / ms(hand) <= 1.10 {
             "met"
         } else {
             "MISSED"
@@ -269,12 +252,6 @@ fn main() {
 
     println!("\nagainst the baselines measured in this run:");
     report_ratio("spawn-call-teardown", "mcptest", "hand-written", Some(1.10));
-    report_ratio(
-        "spawn-call-teardown",
-        "mcptest-no-tool-list",
-        "hand-written",
-        Some(1.10),
-    );
     report_ratio("in-process-throughput", "mcptest", "rmcp-client", None);
     report_rate("in-process-throughput", "mcptest", Some(20_000.0));
     report_rate("in-process-throughput", "rmcp-client", None);
