@@ -299,6 +299,49 @@ catalogue! {
         revision: STATELESS, section: "SEP-2575: per-request _meta",
         level: Must, role: Client, applies: Any,
     },
+    // ---- 2026-07-28 client checks (issue 14) ----
+    ClientRequestStateEchoed {
+        id: "sep-2322-client-request-state-echoed",
+        rule: "the retry of an input_required request carries its requestState unchanged",
+        revision: STATELESS, section: "SEP-2322: multi round-trip requests",
+        level: Must, role: Client, applies: Any,
+    },
+    ClientRetryNewId {
+        id: "sep-2322-client-jsonrpc-id-different",
+        rule: "the retry of an input_required request is a new request with a new JSON-RPC id",
+        revision: STATELESS, section: "SEP-2322: multi round-trip requests",
+        level: Must, role: Client, applies: Any,
+    },
+    ClientNoInventedState {
+        id: "sep-2322-client-no-state-omitted",
+        rule: "a retry whose input_required result had no requestState carries none",
+        revision: STATELESS, section: "SEP-2322: multi round-trip requests",
+        level: Must, role: Client, applies: Any,
+    },
+    ClientInputIsolation {
+        id: "sep-2322-client-parallel-isolation",
+        rule: "inputResponses and requestState go only on the retry of the request that asked for them",
+        revision: STATELESS, section: "SEP-2322: multi round-trip requests",
+        level: Must, role: Client, applies: Any,
+    },
+    ClientNoNetworkRef {
+        id: "sep-2106-no-network-ref-deref",
+        rule: "a $ref to a network URI in a tool's inputSchema is never fetched automatically",
+        revision: STATELESS, section: "SEP-2106: JSON Schema $ref",
+        level: Must, role: Client, applies: Any,
+    },
+    ClientStandardHeaders {
+        id: "sep-2243-client-includes-standard-headers",
+        rule: "every HTTP POST carries Mcp-Method equal to the body's method, and tools/call, prompts/get and resources/read carry Mcp-Name equal to params.name or params.uri",
+        revision: STATELESS, section: "SEP-2243: standard MCP request headers",
+        level: Must, role: Client, applies: Http,
+    },
+    ClientToolCallArguments {
+        id: "mcp-client-tool-call-arguments",
+        rule: "tools/call names a tool the server listed, with arguments valid against its inputSchema",
+        revision: STATELESS, section: "server/tools#calling-tools",
+        level: Should, role: Client, applies: Any,
+    },
 }
 
 /// Every check mcptest knows, in report order: the classic server checks,
@@ -323,12 +366,19 @@ mod tests {
         let mut seen = HashSet::new();
         for check in CATALOGUE {
             assert!(seen.insert(check.id), "duplicate id {}", check.id);
-            let prefix = if check.revision == CLASSIC {
-                "classic-"
+            // Classic rules say so; a 2026-07-28 rule names the SEP that
+            // made it, or `mcp-` for a rule of the base spec.
+            let prefixed = if check.revision == CLASSIC {
+                check.id.starts_with("classic-")
             } else {
-                "sep-2575-"
+                check.id.starts_with("mcp-")
+                    || check.id.strip_prefix("sep-").is_some_and(|rest| {
+                        rest.split('-').next().is_some_and(|n| {
+                            !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())
+                        })
+                    })
             };
-            assert!(check.id.starts_with(prefix), "{}", check.id);
+            assert!(prefixed, "{}", check.id);
         }
         assert_eq!(CheckId::ALL.len(), CATALOGUE.len());
         for id in CheckId::ALL {

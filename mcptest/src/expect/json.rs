@@ -388,7 +388,7 @@ impl Check<ToolCall> for ArrayLen {
 }
 
 /// Validates `instance` against `schema`; the error lists the violations.
-fn validate(schema: &Value, instance: &Value) -> Result<(), String> {
+pub(crate) fn validate(schema: &Value, instance: &Value) -> Result<(), String> {
     let validator = jsonschema::validator_for(schema)
         .map_err(|e| format!("the schema itself is invalid: {e}"))?;
     let errors: Vec<String> = validator

@@ -57,7 +57,7 @@ mod combinators;
 mod completions;
 mod failure;
 mod files;
-mod json;
+pub(crate) mod json;
 pub(crate) use json::kind_of;
 mod lists;
 mod notifications;

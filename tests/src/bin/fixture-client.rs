@@ -4,8 +4,11 @@
 //! It speaks over its own stdin/stdout, or to `--url URL` over Streamable
 //! HTTP, and runs one scenario: `server/discover` (retrying after -32022 with
 //! a supported version), `tools/list`, `tools/call echo`, over stdio
-//! `tools/call slow` and its cancellation, then `tools/call ask` answering
-//! the server's elicitation request.
+//! `tools/call slow` and its cancellation, then `tools/call ask` and
+//! `tools/call confirm` answering the server's input requests (the latter
+//! echoing its `requestState`, SEP-2322). It never fetches the network `$ref`
+//! in `lookup`'s schema (SEP-2106) and sends `Mcp-Method` / `Mcp-Name` on
+//! every HTTP POST (SEP-2243).
 
 use std::{process::ExitCode, time::Duration};
 
@@ -43,6 +46,35 @@ const FLAGS: &[(&str, &str)] = &[
         "--ignore-input-requests",
         "retry `ask` without answering its input requests",
     ),
+    (
+        "--alter-state",
+        "retry `confirm` with a changed requestState",
+    ),
+    (
+        "--reuse-id",
+        "retry `ask` and `confirm` with the JSON-RPC id of the first call",
+    ),
+    (
+        "--invent-state",
+        "retry `ask` with a requestState it was never given",
+    ),
+    (
+        "--leak-input",
+        "send the last inputResponses again on an unrelated `echo` call",
+    ),
+    (
+        "--fetch-refs",
+        "GET every network $ref in the listed tools' input schemas",
+    ),
+    (
+        "--no-method-header",
+        "HTTP: leave out the Mcp-Method header",
+    ),
+    (
+        "--wrong-name-header",
+        "HTTP: send Mcp-Name `other` on tools/call",
+    ),
+    ("--bad-arguments", "call `echo` with a number for `text`"),
 ];
 
 struct Client {
@@ -86,6 +118,16 @@ impl Client {
     fn message(&mut self, method: &str, params: Value, version: &str) -> (Value, Value) {
         self.next_id += 1;
         let id = json!(self.next_id);
+        self.message_with_id(id, method, params, version)
+    }
+
+    fn message_with_id(
+        &mut self,
+        id: Value,
+        method: &str,
+        params: Value,
+        version: &str,
+    ) -> (Value, Value) {
         let mut params = match params {
             Value::Object(map) => map,
             _ => serde_json::Map::new(),
@@ -98,6 +140,10 @@ impl Client {
     /// Sends a request and returns its answer (`None`: no answer in time).
     async fn call(&mut self, method: &str, params: Value, version: &str) -> Option<Value> {
         let (id, message) = self.message(method, params, version);
+        self.exchange(id, message, version).await
+    }
+
+    async fn exchange(&mut self, id: Value, message: Value, version: &str) -> Option<Value> {
         let answer = self.send(&message, version).await?;
         match self.link {
             Link::Stdio { .. } => self.answer(&id).await,
@@ -113,6 +159,8 @@ impl Client {
         } else {
             version
         };
+        let no_method_header = self.has("--no-method-header");
+        let wrong_name_header = self.has("--wrong-name-header");
         match &mut self.link {
             Link::Stdio { output, .. } => {
                 let line = format!("{message}\n");
@@ -127,9 +175,17 @@ impl Client {
                     .header("Content-Type", "application/json")
                     .header("Accept", "application/json, text/event-stream")
                     .header("MCP-Protocol-Version", header_version)
-                    .header("Mcp-Method", method.as_str())
                     .body(message.to_string());
-                if let Some(name) = message["params"]["name"].as_str() {
+                if !no_method_header {
+                    request = request.header("Mcp-Method", method.as_str());
+                }
+                let name = match method.as_str() {
+                    "tools/call" | "prompts/get" => message["params"]["name"].as_str(),
+                    "resources/read" => message["params"]["uri"].as_str(),
+                    _ => None,
+                };
+                if let Some(name) = name {
+                    let name = if wrong_name_header { "other" } else { name };
                     request = request.header("Mcp-Name", name);
                 }
                 let response = tokio::time::timeout(WAIT, request.send())
@@ -210,10 +266,24 @@ impl Client {
         } else {
             version.clone()
         };
-        self.call("tools/list", json!({}), &list_version).await;
+        let listed = self.call("tools/list", json!({}), &list_version).await;
+        if self.has("--fetch-refs") {
+            let tools = listed
+                .as_ref()
+                .and_then(|l| l["result"]["tools"].as_array().cloned())
+                .unwrap_or_default();
+            for url in tools.iter().flat_map(|t| network_refs(&t["inputSchema"])) {
+                let _ = tokio::time::timeout(WAIT, reqwest::get(url.as_str())).await;
+            }
+        }
+        let text = if self.has("--bad-arguments") {
+            json!(5)
+        } else {
+            json!("hi")
+        };
         self.call(
             "tools/call",
-            json!({ "name": "echo", "arguments": { "text": "hi" } }),
+            json!({ "name": "echo", "arguments": { "text": text } }),
             &version,
         )
         .await;
@@ -235,31 +305,79 @@ impl Client {
             }
         }
 
-        let asked = self
-            .call(
+        let ask = self.input_round("ask", &version).await;
+        self.input_round("confirm", &version).await;
+        if self.has("--leak-input")
+            && let Some(responses) = ask
+        {
+            self.call(
                 "tools/call",
-                json!({ "name": "ask", "arguments": {} }),
+                json!({ "name": "echo", "arguments": { "text": "again" }, "inputResponses": responses }),
                 &version,
             )
             .await;
-        let requests = asked
-            .as_ref()
-            .and_then(|a| a["result"]["inputRequests"].as_object().cloned());
-        if let Some(requests) = requests {
-            let mut params = json!({ "name": "ask", "arguments": {} });
-            if !self.has("--ignore-input-requests") {
-                let responses: serde_json::Map<String, Value> = requests
-                    .keys()
-                    .map(|key| {
-                        let answer =
-                            json!({ "action": "accept", "content": { "name": "fixture-client" } });
-                        (key.clone(), answer)
-                    })
-                    .collect();
-                params["inputResponses"] = Value::Object(responses);
-            }
-            self.call("tools/call", params, &version).await;
         }
+    }
+
+    /// Calls `tool`; when it answers `input_required`, retries with an
+    /// answer to each input request (and its requestState). Returns the
+    /// inputResponses sent.
+    async fn input_round(&mut self, tool: &str, version: &str) -> Option<Value> {
+        let (id, message) = self.message(
+            "tools/call",
+            json!({ "name": tool, "arguments": {} }),
+            version,
+        );
+        let asked = self.exchange(id.clone(), message, version).await?;
+        let result = &asked["result"];
+        let requests = result["inputRequests"].as_object()?;
+        let mut params = json!({ "name": tool, "arguments": {} });
+        let mut responses = serde_json::Map::new();
+        if !self.has("--ignore-input-requests") {
+            for key in requests.keys() {
+                let answer = match key.as_str() {
+                    "roots" => json!({ "roots": [] }),
+                    "sampling" => json!({
+                        "role": "assistant",
+                        "content": { "type": "text", "text": "hi" },
+                        "model": "fixture",
+                    }),
+                    _ => json!({ "action": "accept", "content": { "name": "fixture-client" } }),
+                };
+                responses.insert(key.clone(), answer);
+            }
+            params["inputResponses"] = Value::Object(responses.clone());
+        }
+        match result.get("requestState") {
+            Some(state) if self.has("--alter-state") => {
+                params["requestState"] = json!(format!("{}-changed", state.as_str()?));
+            }
+            Some(state) => params["requestState"] = state.clone(),
+            None if self.has("--invent-state") => params["requestState"] = json!("made-up"),
+            None => {}
+        }
+        let (retry_id, retry) = if self.has("--reuse-id") {
+            self.message_with_id(id, "tools/call", params, version)
+        } else {
+            self.message("tools/call", params, version)
+        };
+        self.exchange(retry_id, retry, version).await;
+        Some(Value::Object(responses))
+    }
+}
+
+/// The `$ref`s in `schema` that point outside the document.
+fn network_refs(schema: &Value) -> Vec<String> {
+    match schema {
+        Value::Object(map) => map
+            .iter()
+            .flat_map(|(key, value)| match (key.as_str(), value.as_str()) {
+                ("$ref", Some(url)) if url.starts_with("http") => vec![url.to_owned()],
+                _ => network_refs(value),
+            })
+            .collect(),
+        Value::Array(items) => items.iter().flat_map(network_refs).collect(),
+        _ => Vec::new(),
     }
 }
 

@@ -1,4 +1,4 @@
-//! Client conformance checks (SEP-2575): rmcp's own client (in-process, with
+//! Client conformance checks (SEP-2575, SEP-2322, SEP-2106, SEP-2243): rmcp's own client (in-process, with
 //! `ClientLifecycleMode::Discover`) and `fixture-client` (a command line)
 //! pass every check; each `fixture-client` flag fails the check it breaks.
 
@@ -51,7 +51,8 @@ impl ClientHandler for Accepts {
 }
 
 /// rmcp's client, preferring a version from the future so that the mock's
-/// -32022 and the retry happen, then: tools, echo, (stdio) slow + cancel, ask.
+/// -32022 and the retry happen, then: tools, echo, (stdio) slow + cancel,
+/// ask, confirm.
 async fn rmcp_session<T, E, A>(transport: T, over_stdio: bool)
 where
     T: IntoTransport<RoleClient, E, A>,
@@ -87,6 +88,11 @@ where
         .await
         .expect("ask");
     assert_eq!(asked.is_error, Some(false), "{asked:?}");
+    let confirmed = client
+        .call_tool(CallToolRequestParams::new("confirm"))
+        .await
+        .expect("confirm");
+    assert_eq!(confirmed.is_error, Some(false), "{confirmed:?}");
     let _ = client.cancel().await;
 }
 
@@ -325,6 +331,76 @@ async fn checks_without_their_situation_are_skipped_with_the_reason() {
         reason("sep-2575-client-honest-capabilities")
             .contains("never called the mock's `ask` tool")
     );
+    // The 2026-07-28 client checks: no round trip, no listing, no call.
+    for id in [
+        "sep-2322-client-request-state-echoed",
+        "sep-2322-client-jsonrpc-id-different",
+        "sep-2322-client-no-state-omitted",
+        "sep-2322-client-parallel-isolation",
+    ] {
+        assert_eq!(report.verdict(id), Some(Status::Skip), "{report}");
+        assert!(
+            reason(id).contains("was answered input_required"),
+            "{id}: {}",
+            reason(id)
+        );
+    }
+    assert_eq!(
+        report.verdict("sep-2106-no-network-ref-deref"),
+        Some(Status::Skip)
+    );
+    assert!(reason("sep-2106-no-network-ref-deref").contains("never listed the mock's tools"));
+    assert!(reason("mcp-client-tool-call-arguments").contains("called no tool"));
+    assert!(reason("sep-2243-client-includes-standard-headers").contains("Streamable HTTP"));
+}
+
+#[tokio::test]
+async fn changing_the_request_state_is_caught() {
+    let id = "sep-2322-client-request-state-echoed";
+    expect_broken("--alter-state", id, Transport::Stdio).await;
+    expect_broken("--alter-state", id, Transport::Http).await;
+}
+
+#[tokio::test]
+async fn a_retry_with_the_first_calls_id_is_caught() {
+    let id = "sep-2322-client-jsonrpc-id-different";
+    expect_broken("--reuse-id", id, Transport::Stdio).await;
+    expect_broken("--reuse-id", id, Transport::Http).await;
+}
+
+#[tokio::test]
+async fn an_invented_request_state_is_caught() {
+    let id = "sep-2322-client-no-state-omitted";
+    expect_broken("--invent-state", id, Transport::Stdio).await;
+    expect_broken("--invent-state", id, Transport::Http).await;
+}
+
+#[tokio::test]
+async fn input_sent_on_an_unrelated_request_is_caught() {
+    let id = "sep-2322-client-parallel-isolation";
+    expect_broken("--leak-input", id, Transport::Stdio).await;
+    expect_broken("--leak-input", id, Transport::Http).await;
+}
+
+#[tokio::test]
+async fn fetching_a_network_ref_is_caught() {
+    let id = "sep-2106-no-network-ref-deref";
+    expect_broken("--fetch-refs", id, Transport::Stdio).await;
+    expect_broken("--fetch-refs", id, Transport::Http).await;
+}
+
+#[tokio::test]
+async fn missing_or_wrong_standard_headers_are_caught() {
+    let id = "sep-2243-client-includes-standard-headers";
+    expect_broken("--no-method-header", id, Transport::Http).await;
+    expect_broken("--wrong-name-header", id, Transport::Http).await;
+}
+
+#[tokio::test]
+async fn arguments_against_the_input_schema_are_a_warning() {
+    let id = "mcp-client-tool-call-arguments";
+    expect_broken("--bad-arguments", id, Transport::Stdio).await;
+    expect_broken("--bad-arguments", id, Transport::Http).await;
 }
 
 #[tokio::test]

@@ -10,6 +10,7 @@ use crate::conformance::{
     check::{Exchange, Finding, Problems, RawRequest, RawResponse, Transport},
     probe::{META_CAPABILITIES, META_CLIENT_INFO, META_VERSION},
 };
+use crate::expect::json::validate;
 
 /// One message from the client, with the mock's answer to it.
 #[derive(Debug, Clone)]
@@ -122,6 +123,7 @@ pub(crate) async fn sent_messages(events: &[Event]) -> Vec<Sent> {
                     request.answer = Some(message.clone());
                 }
             }
+            Event::CanaryHit { .. } => {}
             Event::Http {
                 headers,
                 body,
@@ -188,9 +190,16 @@ async fn decode_answer(_bytes: &[u8], _content_type: Option<&str>) -> Vec<Value>
 }
 
 /// Judges one client check; returns the finding and its evidence.
-pub(crate) fn evaluate(id: CheckId, sent: &[Sent]) -> (Finding, Vec<Exchange>) {
+pub(crate) fn evaluate(id: CheckId, sent: &[Sent], events: &[Event]) -> (Finding, Vec<Exchange>) {
     let requests: Vec<&Sent> = sent.iter().filter(|s| s.is_request()).collect();
     match id {
+        CheckId::ClientRequestStateEchoed => request_state_echoed(&requests),
+        CheckId::ClientRetryNewId => retry_new_id(&requests),
+        CheckId::ClientNoInventedState => no_invented_state(&requests),
+        CheckId::ClientInputIsolation => input_isolation(&requests),
+        CheckId::ClientNoNetworkRef => no_network_ref(&requests, events),
+        CheckId::ClientStandardHeaders => standard_headers(sent),
+        CheckId::ClientToolCallArguments => tool_call_arguments(&requests),
         CheckId::ClientRequestMeta => request_meta(&requests),
         CheckId::ClientInfo => client_info(&requests),
         CheckId::ClientConsistentVersion => consistent_version(&requests),
@@ -468,6 +477,357 @@ fn honest_capabilities(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     (problems.into_finding(), evidence)
 }
 
+/// A `tools/call` answered `input_required`, and the retry that answered it
+/// (the next `tools/call` of the same tool carrying `inputResponses`).
+struct Round<'a> {
+    original: &'a Sent,
+    /// The `requestState` the answer carried, if any.
+    state: Option<&'a Value>,
+    retry: Option<&'a Sent>,
+}
+
+fn input_required<'a>(request: &'a Sent) -> Option<&'a Value> {
+    let result = request.answer.as_ref()?.get("result")?;
+    (result.get("resultType").and_then(Value::as_str) == Some("input_required")).then_some(result)
+}
+
+fn carries_input(request: &Sent) -> bool {
+    let params = &request.message["params"];
+    params.get("inputResponses").is_some() || params.get("requestState").is_some()
+}
+
+fn rounds<'a>(requests: &[&'a Sent]) -> Vec<Round<'a>> {
+    let mut rounds = Vec::new();
+    for (at, request) in requests.iter().enumerate() {
+        let Some(result) = input_required(request) else {
+            continue;
+        };
+        let retry = requests[at + 1..]
+            .iter()
+            .find(|r| r.tool().is_some() && r.tool() == request.tool() && carries_input(r))
+            .copied();
+        rounds.push(Round {
+            original: request,
+            state: result.get("requestState"),
+            retry,
+        });
+    }
+    rounds
+}
+
+/// The reason a round-trip check has nothing to judge.
+fn no_rounds(requests: &[&Sent], what: &str) -> Finding {
+    let asked = requests.iter().any(|r| input_required(r).is_some());
+    Finding::NotApplicable(if asked {
+        format!("the client never retried {what}")
+    } else {
+        format!("no request of the client was answered input_required ({what})")
+    })
+}
+
+fn request_state_echoed(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+    let mut problems = Problems::default();
+    let mut evidence = Vec::new();
+    let mut judged = 0;
+    for round in rounds(requests) {
+        let (Some(state), Some(retry)) = (round.state, round.retry) else {
+            continue;
+        };
+        judged += 1;
+        evidence.push(round.original.exchange());
+        evidence.push(retry.exchange());
+        match retry.message["params"].get("requestState") {
+            Some(echoed) if echoed == state => {}
+            Some(echoed) => problems.push(format!(
+                "the retry of {:?} (id {}) sent requestState {echoed}, not the {state} it was given",
+                retry.tool().unwrap_or_default(),
+                retry.message["id"]
+            )),
+            None => problems.push(format!(
+                "the retry of {:?} (id {}) left out requestState {state}",
+                retry.tool().unwrap_or_default(),
+                retry.message["id"]
+            )),
+        }
+    }
+    if judged == 0 {
+        return (
+            no_rounds(
+                requests,
+                "a result with a requestState (the mock's `confirm` tool)",
+            ),
+            Vec::new(),
+        );
+    }
+    (problems.into_finding(), evidence)
+}
+
+fn retry_new_id(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+    let mut problems = Problems::default();
+    let mut evidence = Vec::new();
+    let mut judged = 0;
+    for round in rounds(requests) {
+        let Some(retry) = round.retry else { continue };
+        judged += 1;
+        evidence.push(round.original.exchange());
+        evidence.push(retry.exchange());
+        if retry.message["id"] == round.original.message["id"] {
+            problems.push(format!(
+                "the retry of {:?} reused JSON-RPC id {}",
+                retry.tool().unwrap_or_default(),
+                retry.message["id"]
+            ));
+        }
+    }
+    if judged == 0 {
+        return (no_rounds(requests, "an input_required result"), Vec::new());
+    }
+    (problems.into_finding(), evidence)
+}
+
+fn no_invented_state(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+    let mut problems = Problems::default();
+    let mut evidence = Vec::new();
+    let mut judged = 0;
+    for round in rounds(requests) {
+        let (None, Some(retry)) = (round.state, round.retry) else {
+            continue;
+        };
+        judged += 1;
+        evidence.push(round.original.exchange());
+        evidence.push(retry.exchange());
+        if let Some(state) = retry.message["params"].get("requestState") {
+            problems.push(format!(
+                "the retry of {:?} (id {}) carries requestState {state}, though none was given",
+                retry.tool().unwrap_or_default(),
+                retry.message["id"]
+            ));
+        }
+    }
+    if judged == 0 {
+        return (
+            no_rounds(
+                requests,
+                "a result without requestState (the mock's `ask` tool)",
+            ),
+            Vec::new(),
+        );
+    }
+    (problems.into_finding(), evidence)
+}
+
+fn input_isolation(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+    let rounds = rounds(requests);
+    if rounds.is_empty() {
+        return (no_rounds(requests, "an input_required result"), Vec::new());
+    }
+    let retries: Vec<&Sent> = rounds.iter().filter_map(|r| r.retry).collect();
+    let mut problems = Problems::default();
+    let mut evidence = Vec::new();
+    for request in requests {
+        if carries_input(request) && !retries.iter().any(|r| std::ptr::eq(*r, *request)) {
+            problems.push(format!(
+                "{} (id {}) carries inputResponses or requestState but retries no \
+                 input_required request",
+                request.method(),
+                request.message["id"]
+            ));
+            evidence.push(request.exchange());
+        }
+    }
+    if problems.is_empty() {
+        let mut all = Vec::new();
+        for round in &rounds {
+            all.push(round.original.exchange());
+            all.extend(round.retry.map(Sent::exchange));
+        }
+        return (
+            Finding::Holds(Some(format!(
+                "{} request(s) carried input, each the retry that was asked for",
+                retries.len()
+            ))),
+            all,
+        );
+    }
+    (problems.into_finding(), evidence)
+}
+
+fn no_network_ref(requests: &[&Sent], events: &[Event]) -> (Finding, Vec<Exchange>) {
+    let listings: Vec<Exchange> = requests
+        .iter()
+        .filter(|r| r.method() == "tools/list" && r.answer.is_some())
+        .map(|r| r.exchange())
+        .collect();
+    let hits: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::CanaryHit { peer } => Some(peer.as_str()),
+            _ => None,
+        })
+        .collect();
+    if !hits.is_empty() {
+        return (
+            Finding::Broken(format!(
+                "the network $ref in `lookup`'s inputSchema was fetched ({} connection(s) to \
+                 the canary URL, from {})",
+                hits.len(),
+                hits.join(", ")
+            )),
+            listings,
+        );
+    }
+    if listings.is_empty() {
+        return (
+            Finding::NotApplicable(
+                "the client never listed the mock's tools, so it never saw the $ref".into(),
+            ),
+            Vec::new(),
+        );
+    }
+    (
+        Finding::Holds(Some(
+            "the client listed the tools and never connected to the $ref's URL".into(),
+        )),
+        listings,
+    )
+}
+
+fn standard_headers(sent: &[Sent]) -> (Finding, Vec<Exchange>) {
+    let posts: Vec<&Sent> = sent
+        .iter()
+        .filter(|s| s.transport == Transport::Http && s.message.get("method").is_some())
+        .collect();
+    if posts.is_empty() {
+        return (
+            Finding::NotApplicable("the client sent no request over HTTP".into()),
+            Vec::new(),
+        );
+    }
+    let mut problems = Problems::default();
+    let mut offending = Vec::new();
+    for post in &posts {
+        let method = post.method();
+        let mut wrong = Vec::new();
+        match post.header("mcp-method") {
+            Some(header) if header == method => {}
+            Some(header) => wrong.push(format!("Mcp-Method {header:?}")),
+            None => wrong.push("no Mcp-Method".to_owned()),
+        }
+        let field = match method {
+            "tools/call" | "prompts/get" => Some("name"),
+            "resources/read" => Some("uri"),
+            _ => None,
+        };
+        if let Some(field) = field {
+            let expected = post.message["params"][field].as_str();
+            match post.header("mcp-name") {
+                Some(header) if Some(header) == expected => {}
+                Some(header) => wrong.push(format!(
+                    "Mcp-Name {header:?} but params.{field} {}",
+                    json!(expected)
+                )),
+                None => wrong.push("no Mcp-Name".to_owned()),
+            }
+        }
+        if !wrong.is_empty() {
+            problems.push(format!("{method}: {}", wrong.join(", ")));
+            offending.push(post.exchange());
+        }
+    }
+    if problems.is_empty() {
+        (
+            Finding::holds(),
+            posts.iter().map(|s| s.exchange()).collect(),
+        )
+    } else {
+        (problems.into_finding(), offending)
+    }
+}
+
+/// Whether `schema` has a `$ref` that leaves the document (validating
+/// against it would mean fetching it, which is what SEP-2106 forbids).
+fn has_remote_ref(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => map.iter().any(|(key, value)| {
+            (key == "$ref" && value.as_str().is_some_and(|r| !r.starts_with('#')))
+                || has_remote_ref(value)
+        }),
+        Value::Array(items) => items.iter().any(has_remote_ref),
+        _ => false,
+    }
+}
+
+fn tool_call_arguments(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+    let calls: Vec<&Sent> = requests
+        .iter()
+        .copied()
+        .filter(|r| r.tool().is_some())
+        .collect();
+    if calls.is_empty() {
+        return (
+            Finding::NotApplicable("the client called no tool".into()),
+            Vec::new(),
+        );
+    }
+    let listed: Vec<Value> = requests
+        .iter()
+        .filter(|r| r.method() == "tools/list")
+        .filter_map(|r| {
+            r.answer
+                .as_ref()?
+                .get("result")?
+                .get("tools")?
+                .as_array()
+                .cloned()
+        })
+        .flatten()
+        .collect();
+    if listed.is_empty() {
+        return (
+            Finding::NotApplicable(
+                "the client never listed the mock's tools, so its calls cannot be judged \
+                 against their definitions"
+                    .into(),
+            ),
+            calls.iter().map(|c| c.exchange()).collect(),
+        );
+    }
+    let mut problems = Problems::default();
+    let mut offending = Vec::new();
+    for call in &calls {
+        let name = call.tool().unwrap_or_default();
+        let Some(tool) = listed.iter().find(|t| t["name"] == name) else {
+            problems.push(format!(
+                "tools/call of {name:?}, which the mock never listed"
+            ));
+            offending.push(call.exchange());
+            continue;
+        };
+        let schema = &tool["inputSchema"];
+        if has_remote_ref(schema) {
+            continue;
+        }
+        let arguments = call.message["params"]
+            .get("arguments")
+            .cloned()
+            .unwrap_or_else(|| json!({}));
+        if let Err(why) = validate(schema, &arguments) {
+            problems.push(format!(
+                "tools/call of {name:?} with arguments {arguments}: {why}"
+            ));
+            offending.push(call.exchange());
+        }
+    }
+    if problems.is_empty() {
+        (
+            Finding::holds(),
+            calls.iter().map(|c| c.exchange()).collect(),
+        )
+    } else {
+        (problems.into_finding(), offending)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -513,11 +873,11 @@ mod tests {
         assert_eq!(sent[0].answer_code(), Some(-32022));
         assert!(sent[1].answer.is_some());
         assert!(sent[2].answer.is_none());
-        let (finding, _) = evaluate(CheckId::ClientVersionRetry, &sent);
+        let (finding, _) = evaluate(CheckId::ClientVersionRetry, &sent, &events);
         assert_eq!(finding, Finding::holds());
-        let (finding, _) = evaluate(CheckId::ClientConsistentVersion, &sent);
+        let (finding, _) = evaluate(CheckId::ClientConsistentVersion, &sent, &events);
         assert!(matches!(finding, Finding::Holds(_)), "{finding:?}");
-        let (finding, _) = evaluate(CheckId::ClientRequestMeta, &sent);
+        let (finding, _) = evaluate(CheckId::ClientRequestMeta, &sent, &events);
         assert_eq!(finding, Finding::holds());
     }
 
@@ -533,7 +893,7 @@ mod tests {
             ),
         ];
         let sent = sent_messages(&events).await;
-        let (finding, evidence) = evaluate(CheckId::ClientConsistentVersion, &sent);
+        let (finding, evidence) = evaluate(CheckId::ClientConsistentVersion, &sent, &events);
         assert!(
             matches!(&finding, Finding::Broken(r) if r.contains("uses version \"2025-11-25\" after \"2026-07-28\"")),
             "{finding:?}"

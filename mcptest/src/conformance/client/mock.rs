@@ -3,10 +3,13 @@
 //! line or HTTP exchange exactly as it went over the wire.
 //!
 //! Its tools exist to provoke what the checks look for: `echo` answers,
-//! `slow` never finishes on its own (a client must cancel it), and `ask`
-//! needs client input — it asks, with an `input_required` result, for every
-//! one of elicitation, sampling and roots the request declares, and rejects
-//! a request that declares none with -32021.
+//! `slow` never finishes on its own (a client must cancel it), `ask` needs
+//! client input — it asks, with an `input_required` result, for every one of
+//! elicitation, sampling and roots the request declares, and rejects a
+//! request that declares none with -32021 — `confirm` does the same with an
+//! opaque `requestState` the retry must echo (SEP-2322), and `lookup`'s
+//! input schema holds a `$ref` to a network URI on 127.0.0.1 that no client
+//! may fetch on its own (SEP-2106): a canary listener records any connection.
 
 use std::{
     borrow::Cow,
@@ -58,6 +61,8 @@ pub(crate) enum Event {
         /// The answer's body, filled while it streams.
         answer: Arc<Mutex<Vec<u8>>>,
     },
+    /// A connection to the canary (a network `$ref` was dereferenced).
+    CanaryHit { peer: String },
 }
 
 impl Recording {
@@ -77,8 +82,58 @@ impl Recording {
 }
 
 /// The mock's MCP behaviour.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct MockServer;
+#[derive(Debug, Clone)]
+pub(crate) struct MockServer {
+    /// Where `lookup`'s network `$ref` points: the canary's URL.
+    pub(crate) canary_url: Arc<str>,
+}
+
+/// The `requestState` `confirm` sends; the retry must carry it unchanged.
+pub(crate) const CONFIRM_STATE: &str = "mcptest-opaque-state:7f3a9c";
+
+/// A listener on 127.0.0.1 that records every connection: the target of
+/// `lookup`'s network `$ref`, which a client must never dereference.
+#[derive(Debug)]
+pub(crate) struct Canary {
+    pub(crate) url: String,
+    task: JoinHandle<()>,
+}
+
+impl Canary {
+    /// Binds a free port on 127.0.0.1; each accepted connection is recorded
+    /// as [`Event::CanaryHit`] and closed.
+    pub(crate) async fn start(recording: Arc<Recording>) -> Result<Canary, crate::error::Error> {
+        let listener = tokio::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, 0))
+            .await
+            .map_err(|e| crate::error::Error::InvalidConfig {
+                message: format!("the mock's canary listener cannot bind 127.0.0.1: {e}"),
+            })?;
+        let port = listener
+            .local_addr()
+            .map_err(|e| crate::error::Error::InvalidConfig {
+                message: format!("the canary listener's address: {e}"),
+            })?
+            .port();
+        let task = tokio::spawn(async move {
+            while let Ok((stream, peer)) = listener.accept().await {
+                recording.push(Event::CanaryHit {
+                    peer: peer.to_string(),
+                });
+                drop(stream);
+            }
+        });
+        Ok(Canary {
+            url: format!("http://127.0.0.1:{port}/schemas/user-profile.json"),
+            task,
+        })
+    }
+}
+
+impl Drop for Canary {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
 
 fn object_schema(schema: Value) -> Arc<serde_json::Map<String, Value>> {
     match schema {
@@ -156,6 +211,24 @@ impl ServerHandler for MockServer {
                  (elicitation, sampling, roots).",
                 object_schema(json!({ "type": "object" })),
             ),
+            Tool::new(
+                "confirm",
+                "Like `ask`, with an opaque requestState the retry must echo unchanged.",
+                object_schema(json!({ "type": "object" })),
+            ),
+            Tool::new(
+                "lookup",
+                "Looks up a user profile by id.",
+                object_schema(json!({
+                    "type": "object",
+                    "$defs": { "userId": { "type": "string", "pattern": "^u[0-9]+$" } },
+                    "properties": {
+                        "id": { "$ref": "#/$defs/userId" },
+                        "profile": { "$ref": self.canary_url.as_ref() },
+                    },
+                    "required": ["id"],
+                })),
+            ),
         ]))
     }
 
@@ -183,7 +256,7 @@ impl ServerHandler for MockServer {
                     () = tokio::time::sleep(SLOW_LIMIT) => Ok(text("slow finished uncancelled").into()),
                 }
             }
-            "ask" => {
+            "ask" | "confirm" => {
                 if request.input_responses.is_some() {
                     return Ok(text("thank you for the input").into());
                 }
@@ -207,13 +280,18 @@ impl ServerHandler for MockServer {
                     .iter()
                     .map(|c| ((*c).to_owned(), input_request(c)))
                     .collect();
-                let result: InputRequiredResult = serde_json::from_value(json!({
+                let mut result = json!({
                     "resultType": "input_required",
                     "inputRequests": requests,
-                }))
-                .map_err(|e| ErrorData::internal_error(format!("input request: {e}"), None))?;
+                });
+                if request.name == "confirm" {
+                    result["requestState"] = json!(CONFIRM_STATE);
+                }
+                let result: InputRequiredResult = serde_json::from_value(result)
+                    .map_err(|e| ErrorData::internal_error(format!("input request: {e}"), None))?;
                 Ok(CallToolResponse::InputRequired(result))
             }
+            "lookup" => Ok(text("no such user").into()),
             other => Err(ErrorData::invalid_params(
                 format!("unknown tool {other:?}"),
                 None,
@@ -229,6 +307,7 @@ pub(crate) fn serve_stdio<R, W>(
     from_client: R,
     to_client: W,
     recording: Arc<Recording>,
+    mock: MockServer,
 ) -> Vec<JoinHandle<()>>
 where
     R: AsyncRead + Send + Unpin + 'static,
@@ -236,7 +315,7 @@ where
 {
     let (server_io, pump_io) = tokio::io::duplex(256 * 1024);
     let server = tokio::spawn(async move {
-        if let Ok(service) = rmcp::serve_server(MockServer, server_io).await {
+        if let Ok(service) = rmcp::serve_server(mock, server_io).await {
             let _ = service.waiting().await;
         }
     });
@@ -318,7 +397,10 @@ pub(crate) mod http {
     }
 
     /// Binds 127.0.0.1 on a free port and serves the mock there.
-    pub(crate) async fn serve(recording: Arc<Recording>) -> Result<HttpMock, Error> {
+    pub(crate) async fn serve(
+        recording: Arc<Recording>,
+        mock: MockServer,
+    ) -> Result<HttpMock, Error> {
         let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
             .await
             .map_err(|e| Error::InvalidConfig {
@@ -337,7 +419,7 @@ pub(crate) mod http {
             .with_stateless_protocol_metadata_required(true);
         let token = config.cancellation_token.clone();
         let service = Arc::new(StreamableHttpService::new(
-            || Ok(MockServer),
+            move || Ok(mock.clone()),
             Arc::new(LocalSessionManager::default()),
             config,
         ));

@@ -21,7 +21,7 @@ use crate::{
     server::command::split,
     transport::process::{ChildProcess, Launch},
 };
-use mock::Recording;
+use mock::{Canary, MockServer, Recording};
 
 /// Stands for the mock server's URL in a client's command line.
 pub const URL_PLACEHOLDER: &str = "{{url}}";
@@ -40,15 +40,21 @@ pub enum MockLink {
     },
 }
 
-/// Runs the SEP-2575 client checks: the client under test talks to a
-/// recording stateless mock server, and each check judges what it sent.
+/// Runs the client checks of the 2026-07-28 revision: the client under test
+/// talks to a recording stateless mock server, and each check judges what it
+/// sent.
 ///
-/// The mock speaks only 2026-07-28 and offers three tools that provoke what
-/// the checks look for: `echo` (answers), `slow` (never finishes; cancel
-/// it) and `ask` (asks, with an `input_required` result, for every
-/// capability among elicitation, sampling and roots the request declares).
-/// A check whose situation the client never created — it never called
-/// `slow`, never got -32022 — is skipped with that reason.
+/// The mock speaks only 2026-07-28 and offers tools that provoke what the
+/// checks look for: `echo` (answers), `slow` (never finishes; cancel it),
+/// `ask` (asks, with an `input_required` result, for every capability among
+/// elicitation, sampling and roots the request declares), `confirm` (the
+/// same with a `requestState` the retry must echo, SEP-2322) and `lookup`
+/// (its input schema has a `$ref` to a network URI on 127.0.0.1 that the
+/// client must not fetch, SEP-2106). Over HTTP every POST is also checked
+/// for the `Mcp-Method` / `Mcp-Name` headers (SEP-2243). A check whose
+/// situation the client never created — it never called `slow`, never got
+/// -32022, never retried an `input_required` call — is skipped with that
+/// reason.
 ///
 /// The client is either a command line (over stdio it speaks MCP on its own
 /// stdin/stdout; over HTTP it gets the mock's URL where its arguments say
@@ -157,6 +163,7 @@ impl ClientConformance {
         let started = Instant::now();
         self.filter.select(Role::Client)?;
         let recording = Arc::new(Recording::default());
+        let (canary, server) = mock_server(&recording).await?;
         let label = self
             .label
             .clone()
@@ -165,14 +172,14 @@ impl ClientConformance {
             Transport::Stdio => {
                 let (ours, theirs) = tokio::io::duplex(256 * 1024);
                 let (read, write) = tokio::io::split(ours);
-                let tasks = mock::serve_stdio(read, write, recording.clone());
+                let tasks = mock::serve_stdio(read, write, recording.clone(), server);
                 let _ = tokio::time::timeout(self.session, client(MockLink::Stdio(theirs))).await;
                 finish(tasks).await;
             }
             Transport::Http => {
                 #[cfg(feature = "http-mock")]
                 {
-                    let server = mock::http::serve(recording.clone()).await?;
+                    let server = mock::http::serve(recording.clone(), server).await?;
                     let link = MockLink::Http {
                         url: server.url.clone(),
                     };
@@ -181,6 +188,7 @@ impl ClientConformance {
                 }
             }
         }
+        drop(canary);
         Ok(self.report(label, &recording, started).await)
     }
 
@@ -194,6 +202,7 @@ impl ClientConformance {
         self.filter.select(Role::Client)?;
         let (program, args) = split(command_line)?;
         let recording = Arc::new(Recording::default());
+        let (canary, server) = mock_server(&recording).await?;
         let label = self
             .label
             .clone()
@@ -206,7 +215,8 @@ impl ClientConformance {
                     env: Vec::new(),
                     current_dir: None,
                 })?;
-                let tasks = mock::serve_stdio(spawned.stdout, spawned.stdin, recording.clone());
+                let tasks =
+                    mock::serve_stdio(spawned.stdout, spawned.stdin, recording.clone(), server);
                 let _stderr = crate::transport::stderr::StderrTail::spawn_reader(spawned.stderr);
                 let process = spawned.process;
                 process.wait_for_exit(self.session).await;
@@ -224,7 +234,7 @@ impl ClientConformance {
                             ),
                         });
                     }
-                    let server = mock::http::serve(recording.clone()).await?;
+                    let server = mock::http::serve(recording.clone(), server).await?;
                     let args = args
                         .iter()
                         .map(|a| a.replace(URL_PLACEHOLDER, &server.url))
@@ -244,6 +254,7 @@ impl ClientConformance {
                 }
             }
         }
+        drop(canary);
         Ok(self.report(label, &recording, started).await)
     }
 
@@ -253,7 +264,8 @@ impl ClientConformance {
         recording: &Recording,
         started: Instant,
     ) -> ConformanceReport {
-        let sent = checks::sent_messages(&recording.events()).await;
+        let events = recording.events();
+        let sent = checks::sent_messages(&events).await;
         let selected = self
             .filter
             .select(Role::Client)
@@ -263,7 +275,7 @@ impl ClientConformance {
             .map(|id| {
                 let check = id.check();
                 let (finding, evidence) = if check.applies.includes(self.transport) {
-                    checks::evaluate(id, &sent)
+                    checks::evaluate(id, &sent, &events)
                 } else {
                     let other = match check.applies {
                         Applies::Http => "Streamable HTTP; this client is checked over stdio",
@@ -293,6 +305,15 @@ impl ClientConformance {
             elapsed: started.elapsed(),
         }
     }
+}
+
+/// The mock's canary listener and the mock server pointing at it.
+async fn mock_server(recording: &Arc<Recording>) -> Result<(Canary, MockServer), Error> {
+    let canary = Canary::start(recording.clone()).await?;
+    let server = MockServer {
+        canary_url: Arc::from(canary.url.as_str()),
+    };
+    Ok((canary, server))
 }
 
 /// Lets the mock's tasks drain what the client sent last, then stops them.
