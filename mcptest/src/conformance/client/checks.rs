@@ -486,7 +486,7 @@ struct Round<'a> {
     retry: Option<&'a Sent>,
 }
 
-fn input_required<'a>(request: &'a Sent) -> Option<&'a Value> {
+fn input_required(request: &Sent) -> Option<&Value> {
     let result = request.answer.as_ref()?.get("result")?;
     (result.get("resultType").and_then(Value::as_str) == Some("input_required")).then_some(result)
 }
