@@ -176,6 +176,8 @@ pub(crate) struct Settings {
     pub(crate) capability_tool: Option<(String, Value)>,
     /// A tool that logs, and arguments for it.
     pub(crate) log_tool: Option<(String, Value)>,
+    /// A tool that asks for input (SEP-2322), and arguments for it.
+    pub(crate) input_tool: Option<(String, Value)>,
 }
 
 impl Default for Settings {
@@ -185,6 +187,7 @@ impl Default for Settings {
             quiet: Duration::from_millis(500),
             capability_tool: None,
             log_tool: None,
+            input_tool: None,
         }
     }
 }

@@ -17,6 +17,8 @@
 #![allow(deprecated)]
 
 mod breakage;
+mod features;
+mod mrtr;
 mod serve;
 
 use std::sync::{Arc, Mutex};
@@ -24,13 +26,13 @@ use std::sync::{Arc, Mutex};
 use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     model::{
-        CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities,
-        CompleteRequestMethod, CompleteRequestParams, CompleteResult, ContentBlock,
-        GetPromptRequestParams, GetPromptResponse, Implementation, InitializeRequestParams,
-        InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-        ListToolsResult, LoggingLevel, LoggingMessageNotificationParam, PaginatedRequestParams,
-        ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-        ServerConfig, SetLevelRequestMethod, SetLevelRequestParams, Tool,
+        CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestMethod,
+        CompleteRequestParams, CompleteResult, ContentBlock, GetPromptRequestParams,
+        GetPromptResponse, Implementation, InitializeRequestParams, InitializeResult,
+        ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+        LoggingLevel, LoggingMessageNotificationParam, PaginatedRequestParams, ProtocolVersion,
+        ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
+        SetLevelRequestMethod, SetLevelRequestParams, Tool,
     },
     service::RequestContext,
 };
@@ -305,39 +307,7 @@ impl ServerHandler for Stateless {
                 self.log(message, &context).await;
                 Ok(text("logged").into())
             }
-            CAPABILITY_TOOL => {
-                if !is_stateless(&context) {
-                    return Ok(tool_error(
-                        "confirm needs a 2026-07-28 client that declares elicitation",
-                    )
-                    .into());
-                }
-                let declared = context
-                    .meta
-                    .client_capabilities()
-                    .is_some_and(|c| c.elicitation.is_some());
-                if !declared {
-                    let required: ClientCapabilities = typed(json!({ "elicitation": {} }));
-                    return Err(ErrorData::missing_required_client_capability(required));
-                }
-                if request.input_responses.is_some() {
-                    return Ok(text("confirmed").into());
-                }
-                Ok(CallToolResponse::InputRequired(typed(json!({
-                    "resultType": "input_required",
-                    "inputRequests": { "confirm": {
-                        "method": "elicitation/create",
-                        "params": {
-                            "mode": "form",
-                            "message": "Confirm?",
-                            "requestedSchema": {
-                                "type": "object",
-                                "properties": { "ok": { "type": "boolean" } },
-                            },
-                        },
-                    } },
-                }))))
-            }
+            CAPABILITY_TOOL => mrtr::confirm(&self.breakages, &request, &context),
             other => Err(ErrorData::invalid_params(
                 format!("unknown tool {other:?}"),
                 None,
@@ -370,6 +340,7 @@ impl ServerHandler for Stateless {
             .map(str::to_owned);
         let message = |text: String| -> Result<GetPromptResponse, ErrorData> {
             Ok(GetPromptResponse::Complete(typed(json!({
+                "resultType": "complete",
                 "messages": [{ "role": "user", "content": { "type": "text", "text": text } }],
             }))))
         };
@@ -418,7 +389,7 @@ impl ServerHandler for Stateless {
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         let uri = request.uri.as_str();
         let known = Self::resources().iter().any(|r| r["uri"] == uri)
@@ -426,12 +397,14 @@ impl ServerHandler for Stateless {
                 .strip_prefix("fixture://items/")
                 .is_some_and(|id| !id.is_empty());
         if !known {
-            return Err(ErrorData::resource_not_found(
-                format!("no resource {uri:?}"),
-                Some(json!({ "uri": uri })),
+            return Err(features::resource_not_found(
+                &self.breakages,
+                uri,
+                is_stateless(&context),
             ));
         }
         Ok(ReadResourceResponse::Complete(typed(json!({
+            "resultType": "complete",
             "contents": [{ "uri": uri, "mimeType": "text/plain", "text": format!("the text of {uri}") }],
         }))))
     }
