@@ -353,6 +353,40 @@ catalogue! {
         revision: STATELESS, section: "SEP-2164: resources#error-handling",
         level: Should, role: Server, applies: Any,
     },
+    // official: sep-2575-server-sends-subscription-ack
+    FeatureListenAcknowledged {
+        id: "sep-2575-listen-acknowledged",
+        rule: "the first message on a subscriptions/listen stream is notifications/subscriptions/acknowledged",
+        revision: STATELESS, section: "SEP-2575: subscriptions/listen",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2575-server-tags-subscription-id
+    FeatureListenSubscriptionId {
+        id: "sep-2575-listen-subscription-id",
+        rule: "every notification on a listen stream carries _meta io.modelcontextprotocol/subscriptionId, the id of the listen request",
+        revision: STATELESS, section: "SEP-2575: subscriptions/listen",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2575-server-honors-notification-filter
+    FeatureListenFilter {
+        id: "sep-2575-listen-filter",
+        rule: "a listen stream carries only the notifications its filter asked for",
+        revision: STATELESS, section: "SEP-2575: subscriptions/listen",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2575-server-sends-tools-list-changed-on-subscription
+    FeatureListenListChanged {
+        id: "sep-2575-listen-list-changed",
+        rule: "a server declaring tools.listChanged sends notifications/tools/list_changed on a listen stream with toolsListChanged when its tool list changes",
+        revision: STATELESS, section: "SEP-2575: subscriptions/listen; server/tools#list-changed-notification",
+        level: Should, role: Server, applies: Any,
+    },
+    FeatureListenNoRequests {
+        id: "sep-2575-listen-no-requests",
+        rule: "the server sends no requests of its own on a listen stream",
+        revision: STATELESS, section: "SEP-2575: subscriptions/listen",
+        level: Must, role: Server, applies: Any,
+    },
 
     // ---- SEP-2575 client checks (2026-07-28) ----
     ClientRequestMeta {

@@ -1,6 +1,7 @@
 //! Server checks of the 2026-07-28 features beyond SEP-2575: input-required
-//! results (SEP-2322, in [`mrtr`](super::mrtr)), caching hints (SEP-2549)
-//! and unknown resources (SEP-2164).
+//! results (SEP-2322, in [`mrtr`](super::mrtr)), caching hints (SEP-2549),
+//! unknown resources (SEP-2164) and `subscriptions/listen` (in
+//! [`listen`](super::listen)).
 
 use serde_json::{Value, json};
 
@@ -8,6 +9,7 @@ use super::{
     catalogue::CheckId,
     check::{Finding, Problems},
     classic::{Outcome, declares},
+    listen,
     mrtr::{self, send},
     probe::{Probe, meta},
     stateless::{StatelessFacts, VERSION},
@@ -31,6 +33,11 @@ pub(crate) fn owns(id: CheckId) -> bool {
             | FeatureNotFoundNoEmptyContents
             | FeatureNotFoundErrorCode
             | FeatureNotFoundDataUri
+            | FeatureListenAcknowledged
+            | FeatureListenSubscriptionId
+            | FeatureListenFilter
+            | FeatureListenListChanged
+            | FeatureListenNoRequests
     )
 }
 
@@ -51,6 +58,11 @@ pub(crate) async fn run(id: CheckId, p: &mut Probe, facts: &StatelessFacts) -> O
         FeatureNotFoundNoEmptyContents => not_found_no_empty_contents(p).await,
         FeatureNotFoundErrorCode => not_found_error_code(p).await,
         FeatureNotFoundDataUri => not_found_data_uri(p).await,
+        FeatureListenAcknowledged => listen::acknowledged(p, facts).await,
+        FeatureListenSubscriptionId => listen::subscription_id(p, facts).await,
+        FeatureListenFilter => listen::filter(p, facts).await,
+        FeatureListenListChanged => listen::list_changed(p, facts).await,
+        FeatureListenNoRequests => listen::no_requests(p, facts).await,
         other => unreachable!("{other:?} is not a 2026-07-28 feature check"),
     }
 }

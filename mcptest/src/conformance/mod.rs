@@ -39,6 +39,7 @@ mod check;
 mod classic;
 mod client;
 mod features;
+mod listen;
 mod mrtr;
 mod probe;
 mod report;
@@ -189,6 +190,18 @@ impl Conformance {
     /// required arguments), and are skipped when none asks for input.
     pub fn input_tool(mut self, name: impl Into<String>, arguments: Value) -> Self {
         self.settings.input_tool = Some((name.into(), arguments));
+        self
+    }
+
+    /// A tool whose call changes the server's tool list, and arguments for
+    /// it: the `subscriptions/listen` checks call it while a listen stream is
+    /// open and expect `notifications/tools/list_changed` there only when the
+    /// stream asked for it. Without one they look for a tool whose
+    /// description mentions list changes and that takes no required
+    /// arguments, and the checks that need a change are skipped when there
+    /// is none.
+    pub fn list_change_tool(mut self, name: impl Into<String>, arguments: Value) -> Self {
+        self.settings.list_change_tool = Some((name.into(), arguments));
         self
     }
 

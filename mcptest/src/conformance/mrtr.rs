@@ -221,7 +221,7 @@ fn mentions_input(item: &Value) -> bool {
 }
 
 /// The items of every page of a list (not recorded: set-up).
-async fn list_items(p: &mut Probe, ch: Ch, method: &str, key: &str) -> Vec<Value> {
+pub(crate) async fn list_items(p: &mut Probe, ch: Ch, method: &str, key: &str) -> Vec<Value> {
     let mut items = Vec::new();
     let mut cursor: Option<String> = None;
     for _ in 0..20 {

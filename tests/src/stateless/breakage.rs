@@ -57,6 +57,11 @@ pub enum Breakage {
     StatelessUnknownResourceEmpty,
     ResourceNotFound32002,
     ResourceNotFoundWithoutUri,
+    ListenWithoutAck,
+    ListenUntagged,
+    ListenIgnoresFilter,
+    ListenNoListChanged,
+    ListenSendsRequests,
 }
 
 use Breakage::*;
@@ -346,6 +351,36 @@ pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
         "sep-2164-data-uri",
         "the error for an unknown resource has no data.uri",
     ),
+    (
+        ListenWithoutAck,
+        "--listen-without-ack",
+        "sep-2575-listen-acknowledged",
+        "listen streams get no notifications/subscriptions/acknowledged",
+    ),
+    (
+        ListenUntagged,
+        "--listen-untagged",
+        "sep-2575-listen-subscription-id",
+        "list_changed on a listen stream has no subscriptionId",
+    ),
+    (
+        ListenIgnoresFilter,
+        "--listen-ignores-filter",
+        "sep-2575-listen-filter",
+        "tools/list_changed goes to every listen stream, asked for or not",
+    ),
+    (
+        ListenNoListChanged,
+        "--listen-no-list-changed",
+        "sep-2575-listen-list-changed",
+        "touch_tools announces nothing",
+    ),
+    (
+        ListenSendsRequests,
+        "--listen-sends-requests",
+        "sep-2575-listen-no-requests",
+        "a ping request goes out on every listen stream",
+    ),
 ];
 
 impl Breakage {
@@ -395,7 +430,7 @@ const KNOWN_VERSIONS: &[&str] = &[
     "2025-11-25",
     "2026-07-28",
 ];
-const TOOL_NAMES: &[&str] = &["echo", "add", "fail", "log", "confirm"];
+const TOOL_NAMES: &[&str] = &["echo", "add", "fail", "log", "confirm", "touch_tools"];
 const MCP_METHODS: &[&str] = &[
     "initialize",
     "ping",

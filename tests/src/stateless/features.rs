@@ -3,6 +3,10 @@
 //! revision: `resultType`, input-required results where none may be, and
 //! the caching hints of SEP-2549.
 
+use std::sync::Arc;
+
+use axum::{body::Body, response::Response};
+use futures::StreamExt;
 use rmcp::ErrorData;
 use serde_json::{Value, json};
 
@@ -60,4 +64,52 @@ pub(super) fn outbound(breakages: &Breakages, name: &str, message: &mut Value) {
             result.insert("cacheScope".into(), json!("shared"));
         }
     }
+}
+
+/// The acknowledgement of a listen stream.
+const ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
+
+/// Whether a message from the server is left out (stdio).
+pub(super) fn drops(breakages: &Breakages, message: &Value) -> bool {
+    breakages.has(Breakage::ListenWithoutAck)
+        && message.get("method").and_then(Value::as_str) == Some(ACKNOWLEDGED)
+}
+
+/// A request of the server's own that `--listen-sends-requests` puts on a
+/// listen stream right after its acknowledgement.
+pub(super) fn follows(breakages: &Breakages, message: &Value) -> Option<Value> {
+    (breakages.has(Breakage::ListenSendsRequests)
+        && message.get("method").and_then(Value::as_str) == Some(ACKNOWLEDGED))
+    .then(|| json!({ "jsonrpc": "2.0", "id": "fixture-listen-ping", "method": "ping" }))
+}
+
+/// A listen stream's HTTP response, with the events the breakages leave
+/// out removed and the ones they add put in as they pass (one SSE event per
+/// body frame, as rmcp writes them).
+pub(super) fn filter_stream(breakages: Arc<Breakages>, response: Response) -> Response {
+    if !breakages.has(Breakage::ListenWithoutAck) && !breakages.has(Breakage::ListenSendsRequests) {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let frames = body.into_data_stream().filter_map(move |frame| {
+        let frame = match frame {
+            Ok(bytes) => {
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                let ack = json!({ "method": ACKNOWLEDGED });
+                if !text.contains(ACKNOWLEDGED) {
+                    Some(Ok(bytes))
+                } else if breakages.has(Breakage::ListenWithoutAck) {
+                    None
+                } else {
+                    let extra = follows(&breakages, &ack).map(|m| format!("data: {m}\n\n"));
+                    Some(Ok(axum::body::Bytes::from(
+                        text + &extra.unwrap_or_default(),
+                    )))
+                }
+            }
+            Err(error) => Some(Err(error)),
+        };
+        std::future::ready(frame)
+    });
+    Response::from_parts(parts, Body::from_stream(frames))
 }

@@ -18,6 +18,7 @@
 
 mod breakage;
 mod features;
+mod listen;
 mod mrtr;
 mod serve;
 
@@ -40,6 +41,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 pub use breakage::{BREAKAGES, Breakage, Breakages, Conn, Inbound, status_for};
+pub use listen::LIST_CHANGE_TOOL;
 pub use serve::{main_with, serve_http, serve_stdio};
 
 /// Server name in `initialize` and `server/discover`.
@@ -120,6 +122,12 @@ impl Stateless {
                 "Sends `message` as a log notification at info level, when the client asked \
                  for logs (2026-07-28: io.modelcontextprotocol/logLevel in _meta).",
                 object(json!({ "message": { "type": "string" } }), &[]),
+            ),
+            tool(
+                listen::LIST_CHANGE_TOOL,
+                "Announces a change of the tool list: notifications/tools/list_changed on \
+                 every subscriptions/listen stream that asked for tool list changes.",
+                object(json!({}), &[]),
             ),
             tool(
                 CAPABILITY_TOOL,
@@ -211,7 +219,9 @@ impl ServerHandler for Stateless {
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
+            .enable_tool_list_changed()
             .enable_prompts()
+            .enable_prompts_list_changed()
             .enable_resources()
             .enable_logging()
             .build();
@@ -239,6 +249,17 @@ impl ServerHandler for Stateless {
         }
         context.peer.set_peer_info(request.clone());
         self.negotiate_initialize(&request)
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &rmcp::model::SubscriptionFilter,
+    ) -> Option<rmcp::model::SubscriptionFilter> {
+        Some(listen::accepted(requested))
+    }
+
+    async fn listen(&self, context: rmcp::service::SubscriptionContext) -> Result<(), ErrorData> {
+        listen::listen(&self.breakages, context).await
     }
 
     async fn set_level(
@@ -306,6 +327,10 @@ impl ServerHandler for Stateless {
                     .unwrap_or("a log message");
                 self.log(message, &context).await;
                 Ok(text("logged").into())
+            }
+            listen::LIST_CHANGE_TOOL => {
+                let sent = listen::announce_tool_change(&self.breakages).await;
+                Ok(text(format!("announced on {sent} listen streams")).into())
             }
             CAPABILITY_TOOL => mrtr::confirm(&self.breakages, &request, &context),
             other => Err(ErrorData::invalid_params(

@@ -63,9 +63,35 @@ pub(super) const CASES: &[(&str, &[&str], bool)] = &[
         &["sep-2164-data-uri"],
         true,
     ),
+    (
+        "--listen-without-ack",
+        &["sep-2575-listen-acknowledged"],
+        true,
+    ),
+    (
+        "--listen-untagged",
+        &["sep-2575-listen-subscription-id"],
+        true,
+    ),
+    ("--listen-ignores-filter", &["sep-2575-listen-filter"], true),
+    (
+        "--listen-no-list-changed",
+        &["sep-2575-listen-list-changed"],
+        true,
+    ),
+    (
+        "--listen-sends-requests",
+        &["sep-2575-listen-no-requests"],
+        true,
+    ),
 ];
 
-const FEATURES: &[&str] = &["sep-2322-*", "sep-2549-*", "sep-2164-*"];
+const FEATURES: &[&str] = &[
+    "sep-2322-*",
+    "sep-2549-*",
+    "sep-2164-*",
+    "sep-2575-listen-*",
+];
 
 macro_rules! broken {
     ($($name:ident: $flag:literal;)*) => {$(
@@ -101,6 +127,11 @@ broken! {
     stateless_unknown_resource_empty: "--stateless-unknown-resource-empty";
     resource_not_found_32002: "--resource-not-found-32002";
     resource_not_found_without_uri: "--resource-not-found-without-uri";
+    listen_without_ack: "--listen-without-ack";
+    listen_untagged: "--listen-untagged";
+    listen_ignores_filter: "--listen-ignores-filter";
+    listen_no_list_changed: "--listen-no-list-changed";
+    listen_sends_requests: "--listen-sends-requests";
 }
 
 #[tokio::test]
