@@ -256,6 +256,138 @@ catalogue! {
         level: Must, role: Server, applies: Any,
     },
 
+    // ---- 2026-07-28 features (issue 14) ----
+    // official: sep-2322-result-type-included (which looks at one input-required result only)
+    FeatureResultType {
+        id: "sep-2322-result-type",
+        rule: "every result of the 2026-07-28 revision carries resultType, a string",
+        revision: STATELESS, section: "SEP-2322: resultType (basic Result)",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2322-not-on-unsupported-requests
+    FeatureNotOnUnsupportedRequests {
+        id: "sep-2322-not-on-unsupported-requests",
+        rule: "server/discover and list results are never input_required (only tools/call, prompts/get and resources/read may ask for input)",
+        revision: STATELESS, section: "SEP-2322: InputRequiredResult",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2322-elicitation-incomplete, sep-2322-sampling-incomplete,
+    // sep-2322-list-roots-incomplete, sep-2322-non-tool-incomplete
+    FeatureInputRequired {
+        id: "sep-2322-input-required",
+        rule: "a request that needs input is answered with resultType input_required and a non-empty inputRequests map of elicitation/create, sampling/createMessage or roots/list requests",
+        revision: STATELESS, section: "SEP-2322: InputRequiredResult",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2322-elicitation-complete, sep-2322-sampling-complete,
+    // sep-2322-list-roots-complete, sep-2322-request-state-complete,
+    // sep-2322-multiple-inputs-complete, sep-2322-multi-round-r1..r3, sep-2322-non-tool-complete
+    FeatureInputRoundTrip {
+        id: "sep-2322-input-round-trip",
+        rule: "retrying with inputResponses for every input request and requestState echoed completes the request",
+        revision: STATELESS, section: "SEP-2322: retrying with inputResponses",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2322-missing-response-rerequests
+    FeatureMissingResponseRerequests {
+        id: "sep-2322-missing-response-rerequests",
+        rule: "a retry whose inputResponses lack a requested key is answered with a new input_required result",
+        revision: STATELESS, section: "SEP-2322: retrying with inputResponses",
+        level: Should, role: Server, applies: Any,
+    },
+    // official: sep-2322-validate-input-responses
+    FeatureValidateInputResponses {
+        id: "sep-2322-validate-input-responses",
+        rule: "inputResponses that are not response objects are not accepted as a complete answer",
+        revision: STATELESS, section: "SEP-2322: retrying with inputResponses",
+        level: Should, role: Server, applies: Any,
+    },
+    // official: sep-2322-reject-tampered-state
+    FeatureRejectTamperedState {
+        id: "sep-2322-reject-tampered-state",
+        rule: "a retry with a requestState the server never issued is rejected with a JSON-RPC error",
+        revision: STATELESS, section: "SEP-2322: requestState",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2322-respect-client-capabilities
+    FeatureRespectClientCapabilities {
+        id: "sep-2322-respect-client-capabilities",
+        rule: "input requests only ask for what the request's clientCapabilities declare",
+        revision: STATELESS, section: "SEP-2322: InputRequiredResult",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2549-tools-list-caching-hints, sep-2549-prompts-list-caching-hints,
+    // sep-2549-resources-list-caching-hints, sep-2549-resources-templates-list-caching-hints,
+    // sep-2549-resources-read-caching-hints
+    FeatureCachingHints {
+        id: "sep-2549-caching-hints",
+        rule: "tools/list, prompts/list, resources/list, resources/templates/list and resources/read results carry ttlMs and cacheScope",
+        revision: STATELESS, section: "SEP-2549: caching",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2549-ttl-non-negative, sep-2549-cache-scope-valid
+    FeatureCachingTypes {
+        id: "sep-2549-caching-types",
+        rule: "ttlMs is a non-negative integer and cacheScope is \"public\" or \"private\"",
+        revision: STATELESS, section: "SEP-2549: caching",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2164-no-empty-contents
+    FeatureNotFoundNoEmptyContents {
+        id: "sep-2164-no-empty-contents",
+        rule: "reading an unknown resource is not answered with an empty contents array",
+        revision: STATELESS, section: "SEP-2164: resources#error-handling",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2164-error-code
+    FeatureNotFoundErrorCode {
+        id: "sep-2164-error-code",
+        rule: "reading an unknown resource is answered with JSON-RPC error -32602",
+        revision: STATELESS, section: "SEP-2164: resources#error-handling",
+        level: Should, role: Server, applies: Any,
+    },
+    // official: sep-2164-data-uri
+    FeatureNotFoundDataUri {
+        id: "sep-2164-data-uri",
+        rule: "the error for an unknown resource names the requested URI in data.uri",
+        revision: STATELESS, section: "SEP-2164: resources#error-handling",
+        level: Should, role: Server, applies: Any,
+    },
+    // official: sep-2575-server-sends-subscription-ack
+    FeatureListenAcknowledged {
+        id: "sep-2575-listen-acknowledged",
+        rule: "the first message on a subscriptions/listen stream is notifications/subscriptions/acknowledged",
+        revision: STATELESS, section: "SEP-2575: subscriptions/listen",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2575-server-tags-subscription-id
+    FeatureListenSubscriptionId {
+        id: "sep-2575-listen-subscription-id",
+        rule: "every notification on a listen stream carries _meta io.modelcontextprotocol/subscriptionId, the id of the listen request",
+        revision: STATELESS, section: "SEP-2575: subscriptions/listen",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2575-server-honors-notification-filter
+    FeatureListenFilter {
+        id: "sep-2575-listen-filter",
+        rule: "a listen stream carries only the notifications its filter asked for",
+        revision: STATELESS, section: "SEP-2575: subscriptions/listen",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2575-server-sends-tools-list-changed-on-subscription
+    FeatureListenListChanged {
+        id: "sep-2575-listen-list-changed",
+        rule: "a server declaring tools.listChanged sends notifications/tools/list_changed on a listen stream with toolsListChanged when its tool list changes",
+        revision: STATELESS, section: "SEP-2575: subscriptions/listen; server/tools#list-changed-notification",
+        level: Should, role: Server, applies: Any,
+    },
+    FeatureListenNoRequests {
+        id: "sep-2575-listen-no-requests",
+        rule: "the server sends no requests of its own on a listen stream",
+        revision: STATELESS, section: "SEP-2575: subscriptions/listen",
+        level: Must, role: Server, applies: Any,
+    },
+
     // ---- SEP-2575 client checks (2026-07-28) ----
     ClientRequestMeta {
         id: "sep-2575-client-request-meta",
@@ -373,9 +505,9 @@ mod tests {
             } else {
                 check.id.starts_with("mcp-")
                     || check.id.strip_prefix("sep-").is_some_and(|rest| {
-                        rest.split('-').next().is_some_and(|n| {
-                            !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())
-                        })
+                        rest.split('-')
+                            .next()
+                            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
                     })
             };
             assert!(prefixed, "{}", check.id);

@@ -38,6 +38,9 @@ mod catalogue;
 mod check;
 mod classic;
 mod client;
+mod features;
+mod listen;
+mod mrtr;
 mod probe;
 mod report;
 mod stateless;
@@ -175,6 +178,30 @@ impl Conformance {
     /// expects no `notifications/message`. Without one the check is skipped.
     pub fn log_tool(mut self, name: impl Into<String>, arguments: Value) -> Self {
         self.settings.log_tool = Some((name.into(), arguments));
+        self
+    }
+
+    /// A tool that needs input from the client, and arguments for it: the
+    /// input-required checks (SEP-2322, `sep-2322-*`) call it with every
+    /// client capability declared and expect `resultType: "input_required"`.
+    /// Without one they look for a candidate among the server's tools and
+    /// prompts (the capability tool, then those whose description mentions
+    /// elicitation, sampling, roots or confirmation and that take no
+    /// required arguments), and are skipped when none asks for input.
+    pub fn input_tool(mut self, name: impl Into<String>, arguments: Value) -> Self {
+        self.settings.input_tool = Some((name.into(), arguments));
+        self
+    }
+
+    /// A tool whose call changes the server's tool list, and arguments for
+    /// it: the `subscriptions/listen` checks call it while a listen stream is
+    /// open and expect `notifications/tools/list_changed` there only when the
+    /// stream asked for it. Without one they look for a tool whose
+    /// description mentions list changes and that takes no required
+    /// arguments, and the checks that need a change are skipped when there
+    /// is none.
+    pub fn list_change_tool(mut self, name: impl Into<String>, arguments: Value) -> Self {
+        self.settings.list_change_tool = Some((name.into(), arguments));
         self
     }
 
@@ -341,6 +368,7 @@ async fn run_server_check(
             StatelessCapabilitiesHonored => stateless::capabilities_honored(p).await,
             StatelessNoLogWithoutLevel => stateless::no_log_without_level(p).await,
             StatelessErrorId => stateless::error_id(p, facts).await,
+            id if features::owns(id) => features::run(id, p, facts).await,
             other => unreachable!("{other:?} is not a SEP-2575 server check"),
         }
     };

@@ -176,6 +176,10 @@ pub(crate) struct Settings {
     pub(crate) capability_tool: Option<(String, Value)>,
     /// A tool that logs, and arguments for it.
     pub(crate) log_tool: Option<(String, Value)>,
+    /// A tool that asks for input (SEP-2322), and arguments for it.
+    pub(crate) input_tool: Option<(String, Value)>,
+    /// A tool that changes the tool list, and arguments for it.
+    pub(crate) list_change_tool: Option<(String, Value)>,
 }
 
 impl Default for Settings {
@@ -185,6 +189,8 @@ impl Default for Settings {
             quiet: Duration::from_millis(500),
             capability_tool: None,
             log_tool: None,
+            input_tool: None,
+            list_change_tool: None,
         }
     }
 }
@@ -432,6 +438,67 @@ impl Probe {
         messages
     }
 
+    /// Sends `message`, which opens a stream (`subscriptions/listen`), and
+    /// collects what arrives on it: up to the first message (at most the
+    /// timeout), then `trigger` is sent — on the same connection over stdio,
+    /// as a request of its own over HTTP — and answered, then the quiet
+    /// period passes. Both exchanges are recorded. Returns the messages of
+    /// the stream (over stdio: everything on the connection but the
+    /// trigger's answer) and the trigger's reply.
+    pub(crate) async fn stream(
+        &mut self,
+        ch: Ch,
+        message: Value,
+        trigger: Option<Value>,
+    ) -> (Vec<Value>, Option<Reply>) {
+        let timeout = self.settings.timeout;
+        let quiet = self.settings.quiet;
+        let transport = self.transport;
+        let headers = self.http_headers_for(ch, Some(&message));
+        let trigger_headers = trigger
+            .as_ref()
+            .map(|t| self.http_headers_for(ch, Some(t)))
+            .unwrap_or_default();
+        let (stream, response, trigger_reply) = match &mut self.channels[ch.0] {
+            Channel::Stdio(connection) => {
+                stdio_stream(connection, &message, trigger.as_ref(), timeout, quiet).await
+            }
+            #[cfg(feature = "http")]
+            Channel::Http { .. } => {
+                let http = self.http.as_ref().expect("an HTTP probe has a client");
+                http_stream(
+                    http,
+                    &message,
+                    &headers,
+                    trigger.as_ref(),
+                    &trigger_headers,
+                    timeout,
+                    quiet,
+                )
+                .await
+            }
+        };
+        self.evidence.push(Exchange {
+            transport,
+            request: RawRequest {
+                headers,
+                body: message.to_string(),
+            },
+            response,
+        });
+        if let (Some(trigger), Some((_, exchange))) = (&trigger, &trigger_reply) {
+            self.evidence.push(Exchange {
+                transport,
+                request: RawRequest {
+                    headers: trigger_headers,
+                    body: trigger.to_string(),
+                },
+                response: exchange.clone(),
+            });
+        }
+        (stream, trigger_reply.map(|(reply, _)| reply))
+    }
+
     /// The HTTP headers a message gets when none are chosen.
     fn http_headers_for(&self, ch: Ch, message: Option<&Value>) -> Vec<(String, String)> {
         match &self.channels[ch.0] {
@@ -651,6 +718,112 @@ async fn stdio_raw(
                 );
             }
         }
+    }
+}
+
+/// [`Probe::stream`] over stdio.
+async fn stdio_stream(
+    connection: &mut RawConnection,
+    message: &Value,
+    trigger: Option<&Value>,
+    timeout: Duration,
+    quiet: Duration,
+) -> (Vec<Value>, RawResponse, Option<(Reply, RawResponse)>) {
+    if let Err(error) = connection.send(message).await {
+        let why = error_text(&gone(connection, error).await);
+        return (Vec::new(), RawResponse::Failed { error: why }, None);
+    }
+    let mut stream = Vec::new();
+    let mut broke = None;
+    match connection.recv(timeout).await {
+        Ok(first) => stream.push(first),
+        Err(Error::Timeout { .. }) => {}
+        Err(error) => broke = Some(error_text(&error)),
+    }
+    let mut trigger_reply = None;
+    if let (Some(trigger), None) = (trigger, &broke) {
+        let (reply, response) = stdio_call(connection, trigger, timeout).await;
+        stream.extend(reply.others.iter().cloned());
+        trigger_reply = Some((reply, response));
+    }
+    if broke.is_none() {
+        let deadline = Instant::now() + quiet;
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            match connection.recv(left).await {
+                Ok(message) => stream.push(message),
+                Err(Error::Timeout { .. }) => break,
+                Err(error) => {
+                    broke = Some(error_text(&error));
+                    break;
+                }
+            }
+        }
+    }
+    let response = match broke {
+        Some(error) => RawResponse::Failed { error },
+        None if stream.is_empty() => RawResponse::Nothing {
+            waited_ms: millis(timeout),
+        },
+        None => RawResponse::Messages {
+            messages: stream.clone(),
+        },
+    };
+    (stream, response, trigger_reply)
+}
+
+/// [`Probe::stream`] over HTTP.
+#[cfg(feature = "http")]
+async fn http_stream(
+    http: &RawHttp,
+    message: &Value,
+    headers: &[(String, String)],
+    trigger: Option<&Value>,
+    trigger_headers: &[(String, String)],
+    timeout: Duration,
+    quiet: Duration,
+) -> (Vec<Value>, RawResponse, Option<(Reply, RawResponse)>) {
+    let (first_tx, first_rx) = tokio::sync::oneshot::channel();
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel();
+    let pairs: Vec<(&str, &str)> = headers
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .collect();
+    let reader = http.post_stream(message.to_string(), &pairs, first_tx, stop_rx);
+    let driver = async {
+        let _ = tokio::time::timeout(timeout, first_rx).await;
+        let reply = match trigger {
+            Some(trigger) => Some(http_exchange(http, trigger.to_string(), trigger_headers).await),
+            None => None,
+        };
+        tokio::time::sleep(quiet).await;
+        let _ = stop_tx.send(());
+        reply
+    };
+    let (read, trigger_reply) = tokio::join!(reader, driver);
+    match read {
+        Ok(reply) => {
+            let response = RawResponse::Http {
+                status: reply.status,
+                content_type: reply.content_type().map(str::to_owned),
+                body: reply.messages.is_empty().then(|| reply.body.clone()),
+                messages: reply.messages.clone(),
+            };
+            (reply.messages, response, trigger_reply)
+        }
+        Err(Error::Timeout { after, .. }) => (
+            Vec::new(),
+            RawResponse::Nothing {
+                waited_ms: millis(after),
+            },
+            trigger_reply,
+        ),
+        Err(error) => (
+            Vec::new(),
+            RawResponse::Failed {
+                error: error_text(&error),
+            },
+            trigger_reply,
+        ),
     }
 }
 

@@ -208,6 +208,104 @@ impl RawHttp {
         }
     }
 
+    /// POSTs `body` to open a stream (`subscriptions/listen`) and reads what
+    /// arrives on it until `stop` fires, the stream ends or the timeout
+    /// passes; `first` fires when the first message arrives (or the reading
+    /// ends without one). An answer that is not SSE is read whole.
+    pub(crate) async fn post_stream(
+        &self,
+        body: String,
+        headers: &[(&str, &str)],
+        first: tokio::sync::oneshot::Sender<()>,
+        mut stop: tokio::sync::oneshot::Receiver<()>,
+    ) -> Result<HttpReply, Error> {
+        let mut map = HeaderMap::new();
+        let defaults = [
+            ("Content-Type", "application/json"),
+            ("Accept", DEFAULT_ACCEPT),
+        ];
+        let configured = self.headers.iter().map(|(n, v)| (n.as_str(), v.as_str()));
+        for (name, value) in defaults.into_iter().chain(configured) {
+            if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) {
+                insert(&mut map, name, value)?;
+            }
+        }
+        for (name, value) in headers {
+            insert(&mut map, name, value)?;
+        }
+        let deadline = tokio::time::Instant::now() + self.timeout;
+        let sent = self.client.post(&self.url).headers(map).body(body).send();
+        let response = match tokio::time::timeout_at(deadline, sent).await {
+            Ok(response) => response.map_err(|e| self.failed(&e))?,
+            Err(_) => {
+                return Err(Error::Timeout {
+                    method: format!("POST {}", self.url),
+                    after: self.timeout,
+                    output: Box::default(),
+                });
+            }
+        };
+        let is_sse = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim_start().starts_with("text/event-stream"));
+        if !is_sse {
+            return match tokio::time::timeout_at(deadline, read_reply(response)).await {
+                Ok(reply) => reply.map_err(|e| self.failed(&e)),
+                Err(_) => Err(Error::Timeout {
+                    method: format!("POST {}", self.url),
+                    after: self.timeout,
+                    output: Box::default(),
+                }),
+            };
+        }
+        let status = response.status().as_u16();
+        let headers: Vec<(String, String)> = response
+            .headers()
+            .iter()
+            .map(|(n, v)| {
+                (
+                    n.as_str().to_owned(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
+            .collect();
+        let mut events = sse_stream::SseStream::from_bytes_stream(response.bytes_stream());
+        let mut messages = Vec::new();
+        let mut body = String::new();
+        let mut first = Some(first);
+        loop {
+            let event = tokio::select! {
+                event = events.next() => event,
+                _ = &mut stop => break,
+                _ = tokio::time::sleep_until(deadline) => break,
+            };
+            let Some(Ok(event)) = event else { break };
+            let Some(data) = event.data else { continue };
+            for line in data.lines() {
+                body.push_str(&format!("data: {line}\n"));
+            }
+            body.push('\n');
+            if let Ok(message) = serde_json::from_str::<Value>(&data) {
+                let done = is_response(&message);
+                messages.push(message);
+                if let Some(first) = first.take() {
+                    let _ = first.send(());
+                }
+                if done {
+                    break;
+                }
+            }
+        }
+        Ok(HttpReply {
+            status,
+            headers,
+            body,
+            messages,
+        })
+    }
+
     fn failed(&self, error: &dyn std::error::Error) -> Error {
         let mut reason = error.to_string();
         let mut source = error.source();

@@ -43,6 +43,25 @@ pub enum Breakage {
     DiscoverHidesPrompts,
     LogWithoutLevel,
     HttpErrors200,
+    // ---- 2026-07-28 features (issue 14) ----
+    OmitResultType,
+    InputRequiredOnList,
+    EmptyInputRequests,
+    IgnoreInputResponses,
+    AcceptMissingResponses,
+    AcceptInvalidResponses,
+    AcceptTamperedState,
+    InputIgnoresCapabilities,
+    OmitCachingHints,
+    BadCachingHints,
+    StatelessUnknownResourceEmpty,
+    ResourceNotFound32002,
+    ResourceNotFoundWithoutUri,
+    ListenWithoutAck,
+    ListenUntagged,
+    ListenIgnoresFilter,
+    ListenNoListChanged,
+    ListenSendsRequests,
 }
 
 use Breakage::*;
@@ -253,6 +272,115 @@ pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
         "HTTP status of every SEP-2575 error check",
         "every JSON-RPC error goes out with HTTP 200",
     ),
+    // ---- 2026-07-28 features (issue 14) ----
+    (
+        OmitResultType,
+        "--omit-result-type",
+        "sep-2322-result-type",
+        "2026-07-28 results have no resultType",
+    ),
+    (
+        InputRequiredOnList,
+        "--input-required-on-list",
+        "sep-2322-not-on-unsupported-requests",
+        "tools/list answers with resultType input_required",
+    ),
+    (
+        EmptyInputRequests,
+        "--empty-input-requests",
+        "sep-2322-input-required",
+        "confirm asks for input with an empty inputRequests map",
+    ),
+    (
+        IgnoreInputResponses,
+        "--ignore-input-responses",
+        "sep-2322-input-round-trip",
+        "confirm asks again whatever the retry answers",
+    ),
+    (
+        AcceptMissingResponses,
+        "--accept-missing-responses",
+        "sep-2322-missing-response-rerequests",
+        "confirm completes when the retry leaves its input request unanswered",
+    ),
+    (
+        AcceptInvalidResponses,
+        "--accept-invalid-responses",
+        "sep-2322-validate-input-responses",
+        "confirm completes when its input response is not an elicitation result",
+    ),
+    (
+        AcceptTamperedState,
+        "--accept-tampered-state",
+        "sep-2322-reject-tampered-state",
+        "confirm accepts a requestState it never issued",
+    ),
+    (
+        InputIgnoresCapabilities,
+        "--input-ignores-capabilities",
+        "sep-2322-respect-client-capabilities",
+        "confirm asks for an elicitation the client did not declare",
+    ),
+    (
+        OmitCachingHints,
+        "--omit-caching-hints",
+        "sep-2549-caching-hints",
+        "tools/list has no ttlMs",
+    ),
+    (
+        BadCachingHints,
+        "--bad-caching-hints",
+        "sep-2549-caching-types",
+        "tools/list has ttlMs -1 and cacheScope \"shared\"",
+    ),
+    (
+        StatelessUnknownResourceEmpty,
+        "--stateless-unknown-resource-empty",
+        "sep-2164-no-empty-contents",
+        "an unknown resource reads as empty contents over 2026-07-28",
+    ),
+    (
+        ResourceNotFound32002,
+        "--resource-not-found-32002",
+        "sep-2164-error-code",
+        "an unknown resource is -32002 over 2026-07-28",
+    ),
+    (
+        ResourceNotFoundWithoutUri,
+        "--resource-not-found-without-uri",
+        "sep-2164-data-uri",
+        "the error for an unknown resource has no data.uri",
+    ),
+    (
+        ListenWithoutAck,
+        "--listen-without-ack",
+        "sep-2575-listen-acknowledged",
+        "listen streams get no notifications/subscriptions/acknowledged",
+    ),
+    (
+        ListenUntagged,
+        "--listen-untagged",
+        "sep-2575-listen-subscription-id",
+        "list_changed on a listen stream has no subscriptionId",
+    ),
+    (
+        ListenIgnoresFilter,
+        "--listen-ignores-filter",
+        "sep-2575-listen-filter",
+        "tools/list_changed goes to every listen stream, asked for or not",
+    ),
+    (
+        ListenNoListChanged,
+        "--listen-no-list-changed",
+        "sep-2575-listen-list-changed",
+        "touch_tools announces nothing",
+    ),
+    (
+        ListenSendsRequests,
+        "--listen-sends-requests",
+        "sep-2575-listen-no-requests",
+        "a ping request goes out on every listen stream",
+    ),
 ];
 
 impl Breakage {
@@ -302,7 +430,7 @@ const KNOWN_VERSIONS: &[&str] = &[
     "2025-11-25",
     "2026-07-28",
 ];
-const TOOL_NAMES: &[&str] = &["echo", "add", "fail", "log", "confirm"];
+const TOOL_NAMES: &[&str] = &["echo", "add", "fail", "log", "confirm", "touch_tools"];
 const MCP_METHODS: &[&str] = &[
     "initialize",
     "ping",
@@ -551,6 +679,9 @@ impl Breakages {
         }
         if let Some(code) = code {
             self.outbound_error(request, name, stateless, code, message);
+        }
+        if stateless {
+            super::features::outbound(self, name, message);
         }
     }
 

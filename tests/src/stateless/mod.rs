@@ -17,6 +17,9 @@
 #![allow(deprecated)]
 
 mod breakage;
+mod features;
+mod listen;
+mod mrtr;
 mod serve;
 
 use std::sync::{Arc, Mutex};
@@ -24,13 +27,13 @@ use std::sync::{Arc, Mutex};
 use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     model::{
-        CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities,
-        CompleteRequestMethod, CompleteRequestParams, CompleteResult, ContentBlock,
-        GetPromptRequestParams, GetPromptResponse, Implementation, InitializeRequestParams,
-        InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-        ListToolsResult, LoggingLevel, LoggingMessageNotificationParam, PaginatedRequestParams,
-        ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-        ServerConfig, SetLevelRequestMethod, SetLevelRequestParams, Tool,
+        CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestMethod,
+        CompleteRequestParams, CompleteResult, ContentBlock, GetPromptRequestParams,
+        GetPromptResponse, Implementation, InitializeRequestParams, InitializeResult,
+        ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+        LoggingLevel, LoggingMessageNotificationParam, PaginatedRequestParams, ProtocolVersion,
+        ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
+        SetLevelRequestMethod, SetLevelRequestParams, Tool,
     },
     service::RequestContext,
 };
@@ -38,6 +41,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 pub use breakage::{BREAKAGES, Breakage, Breakages, Conn, Inbound, status_for};
+pub use listen::LIST_CHANGE_TOOL;
 pub use serve::{main_with, serve_http, serve_stdio};
 
 /// Server name in `initialize` and `server/discover`.
@@ -118,6 +122,12 @@ impl Stateless {
                 "Sends `message` as a log notification at info level, when the client asked \
                  for logs (2026-07-28: io.modelcontextprotocol/logLevel in _meta).",
                 object(json!({ "message": { "type": "string" } }), &[]),
+            ),
+            tool(
+                listen::LIST_CHANGE_TOOL,
+                "Announces a change of the tool list: notifications/tools/list_changed on \
+                 every subscriptions/listen stream that asked for tool list changes.",
+                object(json!({}), &[]),
             ),
             tool(
                 CAPABILITY_TOOL,
@@ -209,7 +219,9 @@ impl ServerHandler for Stateless {
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
+            .enable_tool_list_changed()
             .enable_prompts()
+            .enable_prompts_list_changed()
             .enable_resources()
             .enable_logging()
             .build();
@@ -237,6 +249,17 @@ impl ServerHandler for Stateless {
         }
         context.peer.set_peer_info(request.clone());
         self.negotiate_initialize(&request)
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &rmcp::model::SubscriptionFilter,
+    ) -> Option<rmcp::model::SubscriptionFilter> {
+        Some(listen::accepted(requested))
+    }
+
+    async fn listen(&self, context: rmcp::service::SubscriptionContext) -> Result<(), ErrorData> {
+        listen::listen(&self.breakages, context).await
     }
 
     async fn set_level(
@@ -305,39 +328,11 @@ impl ServerHandler for Stateless {
                 self.log(message, &context).await;
                 Ok(text("logged").into())
             }
-            CAPABILITY_TOOL => {
-                if !is_stateless(&context) {
-                    return Ok(tool_error(
-                        "confirm needs a 2026-07-28 client that declares elicitation",
-                    )
-                    .into());
-                }
-                let declared = context
-                    .meta
-                    .client_capabilities()
-                    .is_some_and(|c| c.elicitation.is_some());
-                if !declared {
-                    let required: ClientCapabilities = typed(json!({ "elicitation": {} }));
-                    return Err(ErrorData::missing_required_client_capability(required));
-                }
-                if request.input_responses.is_some() {
-                    return Ok(text("confirmed").into());
-                }
-                Ok(CallToolResponse::InputRequired(typed(json!({
-                    "resultType": "input_required",
-                    "inputRequests": { "confirm": {
-                        "method": "elicitation/create",
-                        "params": {
-                            "mode": "form",
-                            "message": "Confirm?",
-                            "requestedSchema": {
-                                "type": "object",
-                                "properties": { "ok": { "type": "boolean" } },
-                            },
-                        },
-                    } },
-                }))))
+            listen::LIST_CHANGE_TOOL => {
+                let sent = listen::announce_tool_change(&self.breakages).await;
+                Ok(text(format!("announced on {sent} listen streams")).into())
             }
+            CAPABILITY_TOOL => mrtr::confirm(&self.breakages, &request, &context),
             other => Err(ErrorData::invalid_params(
                 format!("unknown tool {other:?}"),
                 None,
@@ -370,6 +365,7 @@ impl ServerHandler for Stateless {
             .map(str::to_owned);
         let message = |text: String| -> Result<GetPromptResponse, ErrorData> {
             Ok(GetPromptResponse::Complete(typed(json!({
+                "resultType": "complete",
                 "messages": [{ "role": "user", "content": { "type": "text", "text": text } }],
             }))))
         };
@@ -418,7 +414,7 @@ impl ServerHandler for Stateless {
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         let uri = request.uri.as_str();
         let known = Self::resources().iter().any(|r| r["uri"] == uri)
@@ -426,12 +422,14 @@ impl ServerHandler for Stateless {
                 .strip_prefix("fixture://items/")
                 .is_some_and(|id| !id.is_empty());
         if !known {
-            return Err(ErrorData::resource_not_found(
-                format!("no resource {uri:?}"),
-                Some(json!({ "uri": uri })),
+            return Err(features::resource_not_found(
+                &self.breakages,
+                uri,
+                is_stateless(&context),
             ));
         }
         Ok(ReadResourceResponse::Complete(typed(json!({
+            "resultType": "complete",
             "contents": [{ "uri": uri, "mimeType": "text/plain", "text": format!("the text of {uri}") }],
         }))))
     }

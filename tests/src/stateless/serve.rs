@@ -147,6 +147,9 @@ pub async fn serve_stdio(breakages: Arc<Breakages>) -> Result<(), String> {
                 let Ok(mut message) = serde_json::from_str::<Value>(&line) else {
                     continue;
                 };
+                if super::features::drops(&breakages, &message) {
+                    continue;
+                }
                 if message.get("method").is_none() {
                     let request = id_key(&message).and_then(|key| {
                         requests
@@ -156,7 +159,13 @@ pub async fn serve_stdio(breakages: Arc<Breakages>) -> Result<(), String> {
                     });
                     breakages.outbound(request.as_ref(), &mut message);
                 }
+                let follower = super::features::follows(&breakages, &message);
                 if out.send(message.to_string()).await.is_err() {
+                    break;
+                }
+                if let Some(follower) = follower
+                    && out.send(follower.to_string()).await.is_err()
+                {
                     break;
                 }
             }
@@ -305,6 +314,10 @@ async fn bend(State(breakages): State<Arc<Breakages>>, request: Request, next: N
     parts.headers.remove(header::CONTENT_LENGTH);
     let body = Body::from(forwarded.to_string());
     let response = next.run(Request::from_parts(parts, body)).await;
+    if forwarded.get("method").and_then(Value::as_str) == Some("subscriptions/listen") {
+        // A listen stream stays open: it is filtered as it goes, never buffered.
+        return super::features::filter_stream(breakages, response);
+    }
     if !breakages.rewrites_answers() && !breakages.has(Breakage::HttpErrors200) {
         return response;
     }

@@ -168,7 +168,7 @@ const CASES: &[(&str, &[&str], bool)] = &[
     ),
 ];
 
-fn checks(server: Server) -> Conformance {
+pub(super) fn checks(server: Server) -> Conformance {
     Conformance::new(server)
         .capability_tool(CAPABILITY_TOOL, json!({}))
         .log_tool(LOG_TOOL, json!({ "message": "hello" }))
@@ -229,9 +229,10 @@ async fn the_conforming_fixture_passes_every_check_over_http() {
 }
 
 /// Runs the checks `flag` is made to break, against `fixture-broken flag`.
-async fn expect_broken(flag: &str, transport: Transport) {
+pub(super) async fn expect_broken(flag: &str, transport: Transport) {
     let (_, ids, _) = CASES
         .iter()
+        .chain(super::conformance_features::CASES)
         .find(|(f, ..)| *f == flag)
         .unwrap_or_else(|| panic!("no case for {flag}"));
     let mut fixture = None;
@@ -330,8 +331,9 @@ broken! {
 
 #[test]
 fn every_server_check_has_a_flag_that_breaks_it() {
-    let broken: BTreeSet<&str> = CASES
-        .iter()
+    // The 2026-07-28 feature checks have their cases in their own module.
+    let all_cases = || CASES.iter().chain(super::conformance_features::CASES);
+    let broken: BTreeSet<&str> = all_cases()
         .flat_map(|(_, ids, _)| ids.iter().copied())
         .collect();
     let all: BTreeSet<&str> = catalogue()
@@ -343,7 +345,7 @@ fn every_server_check_has_a_flag_that_breaks_it() {
     assert!(missing.is_empty(), "no breakage for {missing:?}");
     // The fixture documents the same flags.
     let flags: BTreeSet<&str> = BREAKAGES.iter().map(|(_, flag, ..)| *flag).collect();
-    let cased: BTreeSet<&str> = CASES.iter().map(|(flag, ..)| *flag).collect();
+    let cased: BTreeSet<&str> = all_cases().map(|(flag, ..)| *flag).collect();
     assert_eq!(flags, cased);
     for (flag, _, over_stdio) in CASES {
         let http_only = ["--ignore-version-header", "--http-errors-200"].contains(flag);

@@ -1,0 +1,267 @@
+//! Server checks of the 2026-07-28 features beyond SEP-2575: input-required
+//! results (SEP-2322, in [`mrtr`](super::mrtr)), caching hints (SEP-2549),
+//! unknown resources (SEP-2164) and `subscriptions/listen` (in
+//! [`listen`](super::listen)).
+
+use serde_json::{Value, json};
+
+use super::{
+    catalogue::CheckId,
+    check::{Finding, Problems},
+    classic::{Outcome, declares},
+    listen,
+    mrtr::{self, send},
+    probe::{Probe, meta},
+    stateless::{StatelessFacts, VERSION},
+};
+
+/// Whether the check is one of this module's.
+pub(crate) fn owns(id: CheckId) -> bool {
+    use CheckId::*;
+    matches!(
+        id,
+        FeatureResultType
+            | FeatureNotOnUnsupportedRequests
+            | FeatureInputRequired
+            | FeatureInputRoundTrip
+            | FeatureMissingResponseRerequests
+            | FeatureValidateInputResponses
+            | FeatureRejectTamperedState
+            | FeatureRespectClientCapabilities
+            | FeatureCachingHints
+            | FeatureCachingTypes
+            | FeatureNotFoundNoEmptyContents
+            | FeatureNotFoundErrorCode
+            | FeatureNotFoundDataUri
+            | FeatureListenAcknowledged
+            | FeatureListenSubscriptionId
+            | FeatureListenFilter
+            | FeatureListenListChanged
+            | FeatureListenNoRequests
+    )
+}
+
+/// Runs one of this module's checks.
+pub(crate) async fn run(id: CheckId, p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+    use CheckId::*;
+    match id {
+        FeatureResultType => mrtr::result_type(p, facts).await,
+        FeatureNotOnUnsupportedRequests => mrtr::not_on_unsupported_requests(p, facts).await,
+        FeatureInputRequired => mrtr::input_required(p, facts).await,
+        FeatureInputRoundTrip => mrtr::input_round_trip(p, facts).await,
+        FeatureMissingResponseRerequests => mrtr::missing_response_rerequests(p, facts).await,
+        FeatureValidateInputResponses => mrtr::validate_input_responses(p, facts).await,
+        FeatureRejectTamperedState => mrtr::reject_tampered_state(p, facts).await,
+        FeatureRespectClientCapabilities => mrtr::respect_client_capabilities(p, facts).await,
+        FeatureCachingHints => caching_hints(p, facts).await,
+        FeatureCachingTypes => caching_types(p, facts).await,
+        FeatureNotFoundNoEmptyContents => not_found_no_empty_contents(p).await,
+        FeatureNotFoundErrorCode => not_found_error_code(p).await,
+        FeatureNotFoundDataUri => not_found_data_uri(p).await,
+        FeatureListenAcknowledged => listen::acknowledged(p, facts).await,
+        FeatureListenSubscriptionId => listen::subscription_id(p, facts).await,
+        FeatureListenFilter => listen::filter(p, facts).await,
+        FeatureListenListChanged => listen::list_changed(p, facts).await,
+        FeatureListenNoRequests => listen::no_requests(p, facts).await,
+        other => unreachable!("{other:?} is not a 2026-07-28 feature check"),
+    }
+}
+
+fn capabilities(facts: &StatelessFacts) -> Value {
+    facts
+        .discover
+        .as_ref()
+        .and_then(|d| d.get("capabilities"))
+        .cloned()
+        .unwrap_or(Value::Null)
+}
+
+/// The cacheable results of the server's declared features, as
+/// `(method, result)`; results that did not come are problems.
+async fn cacheable_results(
+    p: &mut Probe,
+    facts: &StatelessFacts,
+    problems: &mut Problems,
+) -> Result<Vec<(&'static str, Value)>, Finding> {
+    let capabilities = capabilities(facts);
+    let mut methods = Vec::new();
+    if declares(&capabilities, "tools") {
+        methods.push("tools/list");
+    }
+    if declares(&capabilities, "prompts") {
+        methods.push("prompts/list");
+    }
+    if declares(&capabilities, "resources") {
+        methods.extend(["resources/list", "resources/templates/list"]);
+    }
+    if methods.is_empty() {
+        return Err(Finding::NotApplicable(
+            "server/discover declares none of tools, prompts and resources".into(),
+        ));
+    }
+    let ch = p.open().await?;
+    let mut results = Vec::new();
+    for method in methods {
+        let reply = send(p, ch, method, Value::Null, meta(VERSION)).await;
+        match reply.result() {
+            Some(result) => results.push((method, result.clone())),
+            None => problems.push(format!("{method} got {}", reply.describe())),
+        }
+    }
+    let first_uri = results
+        .iter()
+        .find(|(m, _)| *m == "resources/list")
+        .and_then(|(_, r)| r.get("resources"))
+        .and_then(Value::as_array)
+        .and_then(|r| r.first())
+        .and_then(|r| r.get("uri"))
+        .cloned();
+    if let Some(uri) = first_uri {
+        let reply = send(
+            p,
+            ch,
+            "resources/read",
+            json!({ "uri": uri }),
+            meta(VERSION),
+        )
+        .await;
+        match reply.result() {
+            // An input-required result is not the resource's content.
+            Some(result) if !mrtr::is_input_required(result) => {
+                results.push(("resources/read", result.clone()));
+            }
+            Some(_) => {}
+            None => problems.push(format!("resources/read of {uri} got {}", reply.describe())),
+        }
+    }
+    Ok(results)
+}
+
+pub(crate) async fn caching_hints(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+    let mut problems = Problems::default();
+    let results = cacheable_results(p, facts, &mut problems).await?;
+    for (method, result) in &results {
+        let missing: Vec<&str> = ["ttlMs", "cacheScope"]
+            .into_iter()
+            .filter(|field| result.get(*field).is_none())
+            .collect();
+        if !missing.is_empty() {
+            problems.push(format!(
+                "the {method} result has no {}",
+                missing.join(" and ")
+            ));
+        }
+    }
+    Ok(problems.into_finding())
+}
+
+pub(crate) async fn caching_types(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+    let mut problems = Problems::default();
+    let results = cacheable_results(p, facts, &mut problems).await?;
+    let mut seen = 0;
+    for (method, result) in &results {
+        if let Some(ttl) = result.get("ttlMs") {
+            seen += 1;
+            if ttl.as_u64().is_none() {
+                problems.push(format!(
+                    "{method} has ttlMs {ttl}, not a non-negative integer"
+                ));
+            }
+        }
+        if let Some(scope) = result.get("cacheScope") {
+            seen += 1;
+            if scope != "public" && scope != "private" {
+                problems.push(format!(
+                    "{method} has cacheScope {scope}, not \"public\" or \"private\""
+                ));
+            }
+        }
+    }
+    if seen == 0 && problems.is_empty() {
+        return Ok(Finding::Broken(format!(
+            "no result carried ttlMs or cacheScope to check (asked: {})",
+            results
+                .iter()
+                .map(|(m, _)| *m)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    Ok(problems.into_finding())
+}
+
+/// A URI no server has.
+const UNKNOWN_URI: &str = "mcptest://no-such-resource/conformance";
+
+/// Reads [`UNKNOWN_URI`] (recorded).
+async fn read_unknown(p: &mut Probe) -> Result<super::probe::Reply, Finding> {
+    let ch = p.open().await?;
+    Ok(send(
+        p,
+        ch,
+        "resources/read",
+        json!({ "uri": UNKNOWN_URI }),
+        meta(VERSION),
+    )
+    .await)
+}
+
+pub(crate) async fn not_found_no_empty_contents(p: &mut Probe) -> Outcome {
+    let reply = read_unknown(p).await?;
+    if let Some(result) = reply.result() {
+        let empty = result
+            .get("contents")
+            .and_then(Value::as_array)
+            .is_none_or(Vec::is_empty);
+        if empty && !mrtr::is_input_required(result) {
+            return Ok(Finding::Broken(format!(
+                "reading {UNKNOWN_URI} got a result with {}",
+                match result.get("contents") {
+                    Some(_) => "an empty contents array",
+                    None => "no contents",
+                }
+            )));
+        }
+    } else if reply.error().is_none() {
+        return Ok(Finding::Broken(format!(
+            "reading {UNKNOWN_URI} got {}",
+            reply.describe()
+        )));
+    }
+    Ok(Finding::holds())
+}
+
+pub(crate) async fn not_found_error_code(p: &mut Probe) -> Outcome {
+    let reply = read_unknown(p).await?;
+    Ok(match reply.code() {
+        Some(-32602) => Finding::holds(),
+        Some(-32002) => Finding::Broken(format!(
+            "reading {UNKNOWN_URI} got {}: -32002 is the code of earlier revisions, \
+             2026-07-28 uses -32602",
+            reply.describe()
+        )),
+        _ => Finding::Broken(format!(
+            "reading {UNKNOWN_URI} got {}, not error -32602",
+            reply.describe()
+        )),
+    })
+}
+
+pub(crate) async fn not_found_data_uri(p: &mut Probe) -> Outcome {
+    let reply = read_unknown(p).await?;
+    let Some(error) = reply.error() else {
+        return Ok(Finding::Broken(format!(
+            "reading {UNKNOWN_URI} got {}, not a JSON-RPC error whose data could name the URI",
+            reply.describe()
+        )));
+    };
+    let uri = error.get("data").and_then(|d| d.get("uri"));
+    Ok(if uri == Some(&json!(UNKNOWN_URI)) {
+        Finding::holds()
+    } else {
+        Finding::Broken(format!(
+            "the error for {UNKNOWN_URI} has data.uri {}, not the requested URI",
+            uri.cloned().unwrap_or(Value::Null)
+        ))
+    })
+}

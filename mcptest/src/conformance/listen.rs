@@ -1,0 +1,288 @@
+//! Server checks of `subscriptions/listen` (2026-07-28), the stream that
+//! replaces the GET stream and `resources/subscribe`: acknowledged first,
+//! every notification tagged with the subscription, the filter honoured,
+//! list changes delivered, no requests of the server's own.
+//!
+//! A change of the tool list needs a tool that makes one: the one named with
+//! [`Conformance::list_change_tool`](super::Conformance::list_change_tool),
+//! or one whose description says it changes the list. Checks that need a
+//! change are skipped without one.
+
+use serde_json::{Value, json};
+
+use super::{
+    check::{Finding, Problems},
+    classic::{Outcome, declares},
+    probe::{Ch, Probe, meta, stateless},
+    stateless::{StatelessFacts, VERSION},
+};
+
+const METHOD: &str = "subscriptions/listen";
+const ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
+const TOOLS_CHANGED: &str = "notifications/tools/list_changed";
+const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+/// Words in a tool's name or description that say it changes the list.
+const CHANGE_WORDS: &[&str] = &["list_changed", "list changed", "tool list", "list of tools"];
+
+fn capabilities(facts: &StatelessFacts) -> Value {
+    facts
+        .discover
+        .as_ref()
+        .and_then(|d| d.get("capabilities"))
+        .cloned()
+        .unwrap_or(Value::Null)
+}
+
+/// Whether the server declares anything a listen stream delivers.
+fn declares_subscriptions(capabilities: &Value) -> bool {
+    ["tools", "prompts", "resources"].iter().any(|c| {
+        capabilities
+            .get(c)
+            .and_then(|c| c.get("listChanged"))
+            .is_some_and(|v| v == &json!(true))
+    }) || capabilities
+        .get("resources")
+        .and_then(|r| r.get("subscribe"))
+        .is_some_and(|v| v == &json!(true))
+}
+
+fn declares_tools_list_changed(capabilities: &Value) -> bool {
+    capabilities.get("tools").and_then(|t| t.get("listChanged")) == Some(&json!(true))
+}
+
+/// The `tools/call` that changes the tool list, if one is named or found.
+async fn change_trigger(p: &mut Probe, ch: Ch, facts: &StatelessFacts) -> Option<Value> {
+    let (name, arguments) = match p.settings.list_change_tool.clone() {
+        Some(named) => named,
+        None => {
+            if !declares(&capabilities(facts), "tools") {
+                return None;
+            }
+            let tools = super::mrtr::list_items(p, ch, "tools/list", "tools").await;
+            let tool = tools.iter().find(|tool| {
+                let text = ["name", "title", "description"]
+                    .iter()
+                    .filter_map(|k| tool.get(*k).and_then(Value::as_str))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    .to_lowercase();
+                let required = tool
+                    .get("inputSchema")
+                    .and_then(|s| s.get("required"))
+                    .and_then(Value::as_array)
+                    .is_some_and(|r| !r.is_empty());
+                !required && CHANGE_WORDS.iter().any(|w| text.contains(w))
+            })?;
+            (tool.get("name")?.as_str()?.to_owned(), json!({}))
+        }
+    };
+    let id = p.id();
+    Some(stateless(
+        id,
+        "tools/call",
+        json!({ "name": name, "arguments": arguments }),
+        meta(VERSION),
+    ))
+}
+
+const NO_TRIGGER: &str = "no tool that changes the tool list was named \
+    (Conformance::list_change_tool) or found by its description";
+
+/// What one listen stream carried.
+struct Listened {
+    /// The id of the listen request.
+    id: Value,
+    /// Everything that arrived on it.
+    messages: Vec<Value>,
+    /// The trigger's answer, when one was sent.
+    trigger: Option<super::probe::Reply>,
+}
+
+impl Listened {
+    /// The answer to the listen request itself, when the stream ended with one.
+    fn answer(&self) -> Option<&Value> {
+        self.messages
+            .iter()
+            .find(|m| m.get("id") == Some(&self.id) && m.get("method").is_none())
+    }
+
+    /// The notifications that belong to the stream: the acknowledgement,
+    /// list changes, resource updates.
+    fn notifications(&self) -> impl Iterator<Item = &Value> {
+        self.messages.iter().filter(|m| {
+            m.get("id").is_none()
+                && m.get("method")
+                    .and_then(Value::as_str)
+                    .is_some_and(|method| {
+                        method == ACKNOWLEDGED
+                            || method.ends_with("/list_changed")
+                            || method == "notifications/resources/updated"
+                    })
+        })
+    }
+
+    fn has(&self, method: &str) -> bool {
+        self.messages
+            .iter()
+            .any(|m| m.get("method").and_then(Value::as_str) == Some(method))
+    }
+}
+
+/// Opens a listen stream with `filter` on a fresh channel, sending
+/// `trigger` once it is acknowledged.
+async fn listen(
+    p: &mut Probe,
+    facts: &StatelessFacts,
+    filter: Value,
+    with_trigger: bool,
+) -> Result<Listened, Finding> {
+    let ch = p.open().await?;
+    let trigger = match with_trigger {
+        true => Some(
+            change_trigger(p, ch, facts)
+                .await
+                .ok_or_else(|| Finding::NotApplicable(NO_TRIGGER.into()))?,
+        ),
+        false => None,
+    };
+    let id = p.id();
+    let message = stateless(
+        id.clone(),
+        METHOD,
+        json!({ "notifications": filter }),
+        meta(VERSION),
+    );
+    let (messages, trigger) = p.stream(ch, message, trigger).await;
+    let listened = Listened {
+        id,
+        messages,
+        trigger,
+    };
+    if let Some(error) = listened.answer().and_then(|a| a.get("error")) {
+        let code = error.get("code").and_then(Value::as_i64);
+        let capabilities = capabilities(facts);
+        return Err(
+            if code == Some(-32601) && !declares_subscriptions(&capabilities) {
+                Finding::NotApplicable(
+                    "the server declares no listChanged or subscribe capability and answers \
+                     subscriptions/listen with -32601"
+                        .into(),
+                )
+            } else {
+                Finding::Broken(format!("{METHOD} was answered with error {error}"))
+            },
+        );
+    }
+    if let Some(trigger) = &listened.trigger
+        && trigger.result().is_none()
+    {
+        return Err(Finding::Broken(format!(
+            "the tool that changes the tool list got {}",
+            trigger.describe()
+        )));
+    }
+    Ok(listened)
+}
+
+pub(crate) async fn acknowledged(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+    let listened = listen(p, facts, json!({ "toolsListChanged": true }), false).await?;
+    Ok(match listened.messages.first() {
+        None => Finding::Broken(format!(
+            "nothing arrived on the {METHOD} stream within {}",
+            crate::error::fmt_duration(p.settings.timeout)
+        )),
+        Some(first) if first.get("method").and_then(Value::as_str) == Some(ACKNOWLEDGED) => {
+            Finding::holds()
+        }
+        Some(first) => Finding::Broken(format!(
+            "the first message on the stream is {}, not {ACKNOWLEDGED}",
+            first
+                .get("method")
+                .and_then(Value::as_str)
+                .map(|m| format!("{m:?}"))
+                .unwrap_or_else(|| first.to_string())
+        )),
+    })
+}
+
+pub(crate) async fn subscription_id(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+    let with_trigger =
+        p.settings.list_change_tool.is_some() || declares_tools_list_changed(&capabilities(facts));
+    let listened = match listen(p, facts, json!({ "toolsListChanged": true }), with_trigger).await {
+        // Without a way to change the list, the acknowledgement alone is judged.
+        Err(Finding::NotApplicable(reason)) if reason == NO_TRIGGER => {
+            listen(p, facts, json!({ "toolsListChanged": true }), false).await?
+        }
+        other => other?,
+    };
+    let notifications: Vec<&Value> = listened.notifications().collect();
+    if notifications.is_empty() {
+        return Ok(Finding::Broken(format!(
+            "no notification arrived on the {METHOD} stream to look at"
+        )));
+    }
+    let mut problems = Problems::default();
+    for notification in notifications {
+        let method = notification["method"].as_str().unwrap_or_default();
+        match notification
+            .get("params")
+            .and_then(|p| p.get("_meta"))
+            .and_then(|m| m.get(SUBSCRIPTION_ID))
+        {
+            Some(id) if *id == listened.id => {}
+            Some(id) => problems.push(format!(
+                "{method} carries subscriptionId {id}, not the listen request's id {}",
+                listened.id
+            )),
+            None => problems.push(format!("{method} has no _meta[\"{SUBSCRIPTION_ID}\"]")),
+        }
+    }
+    Ok(problems.into_finding())
+}
+
+pub(crate) async fn filter(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+    let listened = listen(p, facts, json!({ "promptsListChanged": true }), true).await?;
+    Ok(if listened.has(TOOLS_CHANGED) {
+        Finding::Broken(format!(
+            "{TOOLS_CHANGED} arrived on a stream whose filter asked only for promptsListChanged"
+        ))
+    } else {
+        Finding::holds()
+    })
+}
+
+pub(crate) async fn list_changed(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+    if !declares_tools_list_changed(&capabilities(facts)) {
+        return Ok(Finding::NotApplicable(
+            "server/discover does not declare tools.listChanged".into(),
+        ));
+    }
+    let listened = listen(p, facts, json!({ "toolsListChanged": true }), true).await?;
+    Ok(if listened.has(TOOLS_CHANGED) {
+        Finding::holds()
+    } else {
+        Finding::Broken(format!(
+            "the tool list was changed but no {TOOLS_CHANGED} arrived on the listen stream \
+             that asked for it (within {} after the change)",
+            crate::error::fmt_duration(p.settings.quiet)
+        ))
+    })
+}
+
+pub(crate) async fn no_requests(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+    let listened = listen(p, facts, json!({ "toolsListChanged": true }), false).await?;
+    let requests: Vec<&str> = listened
+        .messages
+        .iter()
+        .filter(|m| m.get("id").is_some() && m.get("method").is_some())
+        .filter_map(|m| m["method"].as_str())
+        .collect();
+    Ok(if requests.is_empty() {
+        Finding::holds()
+    } else {
+        Finding::Broken(format!(
+            "the server sent requests on the listen stream: {}",
+            requests.join(", ")
+        ))
+    })
+}

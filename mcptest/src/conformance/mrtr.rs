@@ -1,0 +1,645 @@
+//! Server checks of input-required results (SEP-2322, "multi round-trip
+//! requests") and of `resultType`, which every 2026-07-28 result carries.
+//!
+//! The request that needs input is found, never assumed: a tool the user
+//! named ([`Conformance::input_tool`](super::Conformance::input_tool)), the
+//! capability tool, or a tool or prompt whose description says it asks the
+//! client for something (elicitation, sampling, roots, a confirmation) and
+//! that needs no arguments. Each candidate is called with every client
+//! capability declared; the first answered with `input_required` is the
+//! subject. Without one the checks are skipped, saying what was tried.
+
+use serde_json::{Map, Value, json};
+
+use super::{
+    check::{Finding, Problems},
+    classic::{Outcome, declares},
+    probe::{Ch, META_CAPABILITIES, Probe, Reply, meta, stateless},
+    stateless::{StatelessFacts, VERSION},
+};
+
+/// The most rounds a round trip may take before it counts as not completing.
+const MAX_ROUNDS: usize = 5;
+/// The most discovered candidates called before giving up.
+const MAX_CANDIDATES: usize = 6;
+/// Words in a tool's or prompt's name or description that say it asks the
+/// client for input.
+const INPUT_WORDS: &[&str] = &[
+    "elicit",
+    "sampling",
+    "createmessage",
+    "roots",
+    "input_required",
+    "input required",
+    "ask the user",
+    "asks the user",
+    "confirm",
+];
+
+/// The `resultType` of an input-required result.
+pub(crate) const INPUT_REQUIRED: &str = "input_required";
+
+/// A `_meta` declaring `capabilities` as the client's.
+pub(crate) fn meta_with(capabilities: Value) -> Value {
+    let mut meta = meta(VERSION);
+    meta[META_CAPABILITIES] = capabilities;
+    meta
+}
+
+/// Every client capability an input request can need.
+fn all_capabilities() -> Value {
+    json!({ "elicitation": {}, "sampling": {}, "roots": {} })
+}
+
+/// Sends a stateless request on `ch` (recorded).
+pub(crate) async fn send(p: &mut Probe, ch: Ch, method: &str, params: Value, meta: Value) -> Reply {
+    let id = p.id();
+    p.call(ch, stateless(id, method, params, meta)).await
+}
+
+/// Whether a result asks for input.
+pub(crate) fn is_input_required(result: &Value) -> bool {
+    result.get("resultType").and_then(Value::as_str) == Some(INPUT_REQUIRED)
+}
+
+/// A request that needs input, and its first answer.
+#[derive(Debug, Clone)]
+pub(crate) struct Subject {
+    /// `tools/call` or `prompts/get`.
+    method: &'static str,
+    /// Its params, without `_meta`, `inputResponses` or `requestState`.
+    params: Value,
+    /// How reasons name it: `tool "confirm"`.
+    label: String,
+    /// The `input_required` result of the first call.
+    first: Value,
+}
+
+impl Subject {
+    fn requests(&self) -> Option<&Map<String, Value>> {
+        self.first.get("inputRequests").and_then(Value::as_object)
+    }
+
+    fn request_state(&self) -> Option<&str> {
+        self.first.get("requestState").and_then(Value::as_str)
+    }
+
+    /// The params of a retry with these responses and state.
+    fn retry(&self, responses: Value, state: Option<&str>) -> Value {
+        let mut params = self.params.clone();
+        params["inputResponses"] = responses;
+        if let Some(state) = state {
+            params["requestState"] = json!(state);
+        }
+        params
+    }
+}
+
+/// A candidate request: method, params, label.
+type Candidate = (&'static str, Value, String);
+
+fn tool_call(name: &str, arguments: Value) -> Candidate {
+    (
+        "tools/call",
+        json!({ "name": name, "arguments": arguments }),
+        format!("tool {name:?}"),
+    )
+}
+
+/// Finds the subject of the input-required checks on `ch`.
+///
+/// `Err` is the finding of a check without a subject: broken when the tool
+/// the user named does not ask for input, skipped when nothing suitable
+/// was found.
+pub(crate) async fn find_subject(
+    p: &mut Probe,
+    ch: Ch,
+    facts: &StatelessFacts,
+) -> Result<Subject, Finding> {
+    if let Some((name, arguments)) = p.settings.input_tool.clone() {
+        let (method, params, label) = tool_call(&name, arguments);
+        let reply = send(p, ch, method, params.clone(), meta_with(all_capabilities())).await;
+        return match reply.result() {
+            Some(result) if is_input_required(result) => Ok(Subject {
+                method,
+                params,
+                label,
+                first: result.clone(),
+            }),
+            _ => Err(Finding::Broken(format!(
+                "the input tool {name:?} (Conformance::input_tool), called with every client \
+                 capability declared, got {}, not a result with resultType \"input_required\"",
+                describe_result(&reply)
+            ))),
+        };
+    }
+    let mut candidates = Vec::new();
+    if let Some((name, arguments)) = p.settings.capability_tool.clone() {
+        candidates.push(tool_call(&name, arguments));
+    }
+    let capabilities = facts
+        .discover
+        .as_ref()
+        .and_then(|d| d.get("capabilities"))
+        .cloned()
+        .unwrap_or(Value::Null);
+    if facts.discover.is_none() || declares(&capabilities, "tools") {
+        for tool in list_items(p, ch, "tools/list", "tools").await {
+            let Some(name) = tool.get("name").and_then(Value::as_str) else {
+                continue;
+            };
+            let required = tool
+                .get("inputSchema")
+                .and_then(|s| s.get("required"))
+                .and_then(Value::as_array)
+                .is_some_and(|r| !r.is_empty());
+            let destructive = tool
+                .get("annotations")
+                .and_then(|a| a.get("destructiveHint"))
+                == Some(&Value::Bool(true));
+            if !required && !destructive && mentions_input(&tool) {
+                candidates.push(tool_call(name, json!({})));
+            }
+        }
+    }
+    if facts.discover.is_none() || declares(&capabilities, "prompts") {
+        for prompt in list_items(p, ch, "prompts/list", "prompts").await {
+            let Some(name) = prompt.get("name").and_then(Value::as_str) else {
+                continue;
+            };
+            let required = prompt
+                .get("arguments")
+                .and_then(Value::as_array)
+                .is_some_and(|args| args.iter().any(|a| a.get("required") == Some(&json!(true))));
+            if !required && mentions_input(&prompt) {
+                candidates.push((
+                    "prompts/get",
+                    json!({ "name": name }),
+                    format!("prompt {name:?}"),
+                ));
+            }
+        }
+    }
+    candidates.dedup_by(|a, b| a.1 == b.1 && a.0 == b.0);
+    let mut tried = Vec::new();
+    for (method, params, label) in candidates.into_iter().take(MAX_CANDIDATES) {
+        let reply = send(p, ch, method, params.clone(), meta_with(all_capabilities())).await;
+        match reply.result() {
+            Some(result) if is_input_required(result) => {
+                return Ok(Subject {
+                    method,
+                    params,
+                    label,
+                    first: result.clone(),
+                });
+            }
+            _ => tried.push(format!("{label} got {}", describe_result(&reply))),
+        }
+    }
+    Err(Finding::NotApplicable(if tried.is_empty() {
+        "no tool or prompt that asks for input was found (none named with \
+         Conformance::input_tool, and no description mentions elicitation, sampling, roots \
+         or confirmation on one without required arguments)"
+            .into()
+    } else {
+        format!(
+            "no request asked for input: {} (name one with Conformance::input_tool)",
+            tried.join("; ")
+        )
+    }))
+}
+
+/// Whether a tool's or prompt's name or description says it asks for input.
+fn mentions_input(item: &Value) -> bool {
+    let text = ["name", "title", "description"]
+        .iter()
+        .filter_map(|k| item.get(*k).and_then(Value::as_str))
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase();
+    INPUT_WORDS.iter().any(|w| text.contains(w))
+}
+
+/// The items of every page of a list (not recorded: set-up).
+pub(crate) async fn list_items(p: &mut Probe, ch: Ch, method: &str, key: &str) -> Vec<Value> {
+    let mut items = Vec::new();
+    let mut cursor: Option<String> = None;
+    for _ in 0..20 {
+        let params = match &cursor {
+            Some(cursor) => json!({ "cursor": cursor }),
+            None => Value::Null,
+        };
+        let id = p.id();
+        let reply = p
+            .call_quietly(ch, stateless(id, method, params, meta(VERSION)))
+            .await;
+        let Some(result) = reply.result() else { break };
+        if let Some(page) = result.get(key).and_then(Value::as_array) {
+            items.extend(page.iter().cloned());
+        }
+        match result.get("nextCursor").and_then(Value::as_str) {
+            Some(next) if Some(next) != cursor.as_deref() => cursor = Some(next.to_owned()),
+            _ => break,
+        }
+    }
+    items
+}
+
+/// The answer in words, naming the resultType of a result.
+pub(crate) fn describe_result(reply: &Reply) -> String {
+    match reply.result().and_then(|r| r.get("resultType")) {
+        Some(kind) => format!("{} with resultType {kind}", reply.describe()),
+        None => reply.describe(),
+    }
+}
+
+/// What a mock client answers to one input request.
+fn mock_response(request: &Value) -> Value {
+    match request.get("method").and_then(Value::as_str) {
+        Some("sampling/createMessage") => json!({
+            "role": "assistant",
+            "content": { "type": "text", "text": "mcptest" },
+            "model": "mcptest",
+            "stopReason": "endTurn",
+        }),
+        Some("roots/list") => json!({ "roots": [{ "uri": "file:///mcptest", "name": "mcptest" }] }),
+        _ => {
+            let schema = request
+                .get("params")
+                .and_then(|p| p.get("requestedSchema"))
+                .cloned()
+                .unwrap_or(Value::Null);
+            json!({ "action": "accept", "content": form_content(&schema) })
+        }
+    }
+}
+
+/// Content that fills a form's requested schema: a value of each property's
+/// type (the first enum value when there is one).
+fn form_content(schema: &Value) -> Value {
+    let mut content = Map::new();
+    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+        for (name, property) in properties {
+            let value = if let Some(first) = property
+                .get("enum")
+                .and_then(Value::as_array)
+                .and_then(|e| e.first())
+            {
+                first.clone()
+            } else {
+                match property.get("type").and_then(Value::as_str) {
+                    Some("boolean") => json!(true),
+                    Some("integer") | Some("number") => json!(1),
+                    Some("array") => json!([]),
+                    _ => json!("mcptest"),
+                }
+            };
+            content.insert(name.clone(), value);
+        }
+    }
+    Value::Object(content)
+}
+
+/// Answers for every request of an `inputRequests` map.
+fn responses_for(requests: &Map<String, Value>) -> Value {
+    Value::Object(
+        requests
+            .iter()
+            .map(|(key, request)| (key.clone(), mock_response(request)))
+            .collect(),
+    )
+}
+
+const INPUT_METHODS: &[&str] = &["elicitation/create", "sampling/createMessage", "roots/list"];
+
+/// The client capability an input request method needs.
+fn capability_of(method: &str) -> &'static str {
+    match method {
+        "sampling/createMessage" => "sampling",
+        "roots/list" => "roots",
+        _ => "elicitation",
+    }
+}
+
+// ---- the checks ----
+
+pub(crate) async fn result_type(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+    let ch = p.open().await?;
+    let mut problems = Problems::default();
+    let mut seen = 0;
+    for (method, params) in safe_requests(p, ch, facts).await {
+        let reply = send(p, ch, method, params, meta(VERSION)).await;
+        let Some(result) = reply.result() else {
+            continue;
+        };
+        seen += 1;
+        match result.get("resultType") {
+            Some(Value::String(_)) => {}
+            Some(other) => problems.push(format!("{method} has resultType {other}, not a string")),
+            None => problems.push(format!("the {method} result has no resultType")),
+        }
+    }
+    if seen == 0 {
+        return Ok(Finding::Broken(
+            "no request got a result, so no resultType could be seen".into(),
+        ));
+    }
+    Ok(problems.into_finding())
+}
+
+/// Requests without side effects whose results every server of the
+/// revision gives: `server/discover`, the declared lists, reading the first
+/// listed resource and getting the first prompt without required arguments.
+async fn safe_requests(
+    p: &mut Probe,
+    ch: Ch,
+    facts: &StatelessFacts,
+) -> Vec<(&'static str, Value)> {
+    let capabilities = facts
+        .discover
+        .as_ref()
+        .and_then(|d| d.get("capabilities"))
+        .cloned()
+        .unwrap_or(Value::Null);
+    let mut requests = vec![("server/discover", Value::Null)];
+    if declares(&capabilities, "tools") {
+        requests.push(("tools/list", Value::Null));
+    }
+    if declares(&capabilities, "prompts") {
+        requests.push(("prompts/list", Value::Null));
+        let prompts = list_items(p, ch, "prompts/list", "prompts").await;
+        if let Some(name) = prompts
+            .iter()
+            .find(|prompt| {
+                !prompt
+                    .get("arguments")
+                    .and_then(Value::as_array)
+                    .is_some_and(|a| a.iter().any(|a| a.get("required") == Some(&json!(true))))
+            })
+            .and_then(|prompt| prompt.get("name"))
+        {
+            requests.push(("prompts/get", json!({ "name": name })));
+        }
+    }
+    if declares(&capabilities, "resources") {
+        requests.push(("resources/list", Value::Null));
+        requests.push(("resources/templates/list", Value::Null));
+        let resources = list_items(p, ch, "resources/list", "resources").await;
+        if let Some(uri) = resources.first().and_then(|r| r.get("uri")) {
+            requests.push(("resources/read", json!({ "uri": uri })));
+        }
+    }
+    requests
+}
+
+pub(crate) async fn not_on_unsupported_requests(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+    let ch = p.open().await?;
+    let mut problems = Problems::default();
+    for (method, params) in safe_requests(p, ch, facts).await {
+        if matches!(method, "prompts/get" | "resources/read") {
+            continue;
+        }
+        // Every capability declared: a server that asks for input whenever
+        // it may would do so here.
+        let reply = send(p, ch, method, params, meta_with(all_capabilities())).await;
+        if reply.result().is_some_and(is_input_required) {
+            problems.push(format!(
+                "{method} was answered with resultType \"input_required\""
+            ));
+        }
+    }
+    Ok(problems.into_finding())
+}
+
+pub(crate) async fn input_required(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+    let ch = p.open().await?;
+    let subject = find_subject(p, ch, facts).await?;
+    let mut problems = Problems::default();
+    match subject.first.get("inputRequests") {
+        Some(Value::Object(requests)) if !requests.is_empty() => {
+            for (key, request) in requests {
+                match request.get("method").and_then(Value::as_str) {
+                    Some(method) if INPUT_METHODS.contains(&method) => {}
+                    Some(method) => problems.push(format!(
+                        "inputRequests[{key:?}] asks for {method:?}, which is not \
+                         elicitation/create, sampling/createMessage or roots/list"
+                    )),
+                    None => problems.push(format!("inputRequests[{key:?}] has no method")),
+                }
+                if let Some(params) = request.get("params")
+                    && !params.is_object()
+                {
+                    problems.push(format!("inputRequests[{key:?}].params is not an object"));
+                }
+            }
+        }
+        Some(Value::Object(_)) => problems.push(format!(
+            "{} asked for input with an empty inputRequests map",
+            subject.label
+        )),
+        // A result with only requestState is allowed (the server continues
+        // with state alone), but then it asked for nothing a client can give.
+        None if subject.request_state().is_some() => {}
+        None => problems.push(format!(
+            "{} answered input_required with neither inputRequests nor requestState",
+            subject.label
+        )),
+        Some(other) => problems.push(format!(
+            "{}'s inputRequests is {other}, not an object",
+            subject.label
+        )),
+    }
+    if let Some(state) = subject.first.get("requestState")
+        && !state.is_string()
+    {
+        problems.push(format!("requestState is {state}, not a string"));
+    }
+    Ok(problems.into_finding())
+}
+
+pub(crate) async fn input_round_trip(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+    let ch = p.open().await?;
+    let subject = find_subject(p, ch, facts).await?;
+    let mut current = subject.first.clone();
+    for round in 1..=MAX_ROUNDS {
+        let requests = current
+            .get("inputRequests")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        let state = current.get("requestState").and_then(Value::as_str);
+        let params = subject.retry(responses_for(&requests), state);
+        let reply = send(p, ch, subject.method, params, meta_with(all_capabilities())).await;
+        match reply.result() {
+            Some(result) if is_input_required(result) => current = result.clone(),
+            Some(result) => {
+                return Ok(match result.get("resultType").and_then(Value::as_str) {
+                    Some("complete") | None => Finding::Holds(Some(format!(
+                        "{} completed after {round} retr{}",
+                        subject.label,
+                        if round == 1 { "y" } else { "ies" }
+                    ))),
+                    Some(other) => Finding::Broken(format!(
+                        "the retry of {} got resultType {other:?}, not \"complete\"",
+                        subject.label
+                    )),
+                });
+            }
+            None => {
+                return Ok(Finding::Broken(format!(
+                    "retrying {} with inputResponses{} got {}",
+                    subject.label,
+                    if state.is_some() {
+                        " and its requestState"
+                    } else {
+                        ""
+                    },
+                    reply.describe()
+                )));
+            }
+        }
+    }
+    Ok(Finding::Broken(format!(
+        "{} still asked for input after {MAX_ROUNDS} retries that answered every input request",
+        subject.label
+    )))
+}
+
+pub(crate) async fn missing_response_rerequests(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+    let ch = p.open().await?;
+    let subject = find_subject(p, ch, facts).await?;
+    if subject.requests().is_none_or(Map::is_empty) {
+        return Ok(Finding::NotApplicable(format!(
+            "{} asked for no input request that could be left unanswered",
+            subject.label
+        )));
+    }
+    let responses = json!({ "mcptest-unrequested": { "action": "decline" } });
+    let params = subject.retry(responses, subject.request_state());
+    let reply = send(p, ch, subject.method, params, meta_with(all_capabilities())).await;
+    Ok(match reply.result() {
+        Some(result) if is_input_required(result) => Finding::holds(),
+        _ => Finding::Broken(format!(
+            "retrying {} with inputResponses that answer none of its input requests got {}, \
+             not a new input_required result",
+            subject.label,
+            describe_result(&reply)
+        )),
+    })
+}
+
+pub(crate) async fn validate_input_responses(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+    let ch = p.open().await?;
+    let subject = find_subject(p, ch, facts).await?;
+    let Some(requests) = subject.requests().filter(|r| !r.is_empty()).cloned() else {
+        return Ok(Finding::NotApplicable(format!(
+            "{} asked for no input request whose answer could be malformed",
+            subject.label
+        )));
+    };
+    let responses: Map<String, Value> =
+        requests.keys().map(|k| (k.clone(), json!(12345))).collect();
+    let params = subject.retry(Value::Object(responses), subject.request_state());
+    let reply = send(p, ch, subject.method, params, meta_with(all_capabilities())).await;
+    Ok(match reply.result() {
+        Some(result) if !is_input_required(result) => Finding::Broken(format!(
+            "retrying {} with the number 12345 as every input response got a complete result",
+            subject.label
+        )),
+        _ => Finding::holds(),
+    })
+}
+
+pub(crate) async fn reject_tampered_state(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+    let ch = p.open().await?;
+    let subject = find_subject(p, ch, facts).await?;
+    let Some(state) = subject.request_state() else {
+        return Ok(Finding::NotApplicable(format!(
+            "{} issued no requestState to tamper with",
+            subject.label
+        )));
+    };
+    let tampered = format!("{state}-mcptest-tampered");
+    let requests = subject.requests().cloned().unwrap_or_default();
+    let params = subject.retry(responses_for(&requests), Some(&tampered));
+    let reply = send(p, ch, subject.method, params, meta_with(all_capabilities())).await;
+    Ok(if reply.error().is_some() {
+        Finding::holds()
+    } else {
+        Finding::Broken(format!(
+            "retrying {} with a tampered requestState got {}, not a JSON-RPC error",
+            subject.label,
+            describe_result(&reply)
+        ))
+    })
+}
+
+pub(crate) async fn respect_client_capabilities(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+    let ch = p.open().await?;
+    let subject = find_subject(p, ch, facts).await?;
+    let reply = send(
+        p,
+        ch,
+        subject.method,
+        subject.params.clone(),
+        meta_with(json!({})),
+    )
+    .await;
+    let Some(result) = reply.result().filter(|r| is_input_required(r)) else {
+        return Ok(Finding::holds());
+    };
+    let mut problems = Problems::default();
+    if let Some(requests) = result.get("inputRequests").and_then(Value::as_object) {
+        for (key, request) in requests {
+            let method = request
+                .get("method")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            problems.push(format!(
+                "{} called without client capabilities asks for {method:?} \
+                 (inputRequests[{key:?}]), which needs the undeclared {} capability",
+                subject.label,
+                capability_of(method)
+            ));
+        }
+    }
+    Ok(problems.into_finding())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mock_answers_fill_the_requested_form() {
+        let request = json!({
+            "method": "elicitation/create",
+            "params": { "requestedSchema": { "type": "object", "properties": {
+                "ok": { "type": "boolean" },
+                "name": { "type": "string" },
+                "size": { "type": "string", "enum": ["s", "m"] },
+            } } },
+        });
+        assert_eq!(
+            mock_response(&request),
+            json!({ "action": "accept", "content": { "ok": true, "name": "mcptest", "size": "s" } })
+        );
+        let roots = mock_response(&json!({ "method": "roots/list" }));
+        assert!(roots["roots"].is_array());
+        let sampling = mock_response(&json!({ "method": "sampling/createMessage" }));
+        assert_eq!(sampling["role"], "assistant");
+    }
+
+    #[test]
+    fn descriptions_that_ask_for_input_are_candidates() {
+        assert!(mentions_input(
+            &json!({ "name": "confirm", "description": "Asks the user." })
+        ));
+        assert!(mentions_input(
+            &json!({ "name": "x", "description": "Uses Sampling." })
+        ));
+        assert!(!mentions_input(
+            &json!({ "name": "echo", "description": "Returns its input." })
+        ));
+    }
+}

@@ -1,0 +1,106 @@
+//! `subscriptions/listen` in the fixture (2026-07-28): every listen stream
+//! is registered process-wide while it is open, and the tool
+//! [`LIST_CHANGE_TOOL`] announces a change of the tool list on each stream
+//! that asked for it. Breakages bend the tagging, the filter, the
+//! announcement and what else goes on the stream.
+
+use std::sync::{
+    Mutex,
+    atomic::{AtomicU64, Ordering},
+};
+
+use rmcp::{
+    ErrorData, Peer, RoleServer,
+    model::{
+        NotificationMetaObject, RequestId, ServerNotification, SubscriptionFilter,
+        ToolListChangedNotification,
+    },
+    service::SubscriptionContext,
+};
+
+use super::breakage::{Breakage, Breakages};
+
+/// The tool that announces a change of the tool list.
+pub const LIST_CHANGE_TOOL: &str = "touch_tools";
+
+/// An open listen stream.
+struct Listener {
+    key: u64,
+    id: RequestId,
+    peer: Peer<RoleServer>,
+    accepted: SubscriptionFilter,
+    sink: rmcp::service::SubscriptionSink,
+}
+
+static LISTENERS: Mutex<Vec<Listener>> = Mutex::new(Vec::new());
+static NEXT_KEY: AtomicU64 = AtomicU64::new(0);
+
+fn listeners() -> std::sync::MutexGuard<'static, Vec<Listener>> {
+    LISTENERS.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The filter the fixture accepts: what was asked for, of the list changes
+/// it announces (tools and prompts).
+pub(super) fn accepted(requested: &SubscriptionFilter) -> SubscriptionFilter {
+    let mut accepted = SubscriptionFilter::new();
+    accepted.tools_list_changed = requested.tools_list_changed;
+    accepted.prompts_list_changed = requested.prompts_list_changed;
+    accepted
+}
+
+/// Runs one listen stream until the client goes away.
+pub(super) async fn listen(
+    _breakages: &Breakages,
+    context: SubscriptionContext,
+) -> Result<(), ErrorData> {
+    let key = NEXT_KEY.fetch_add(1, Ordering::Relaxed);
+    let request = context.request_context();
+    listeners().push(Listener {
+        key,
+        id: request.id.clone(),
+        peer: request.peer.clone(),
+        accepted: context.accepted().clone(),
+        sink: context.sink().clone(),
+    });
+    context.cancelled().await;
+    listeners().retain(|l| l.key != key);
+    Ok(())
+}
+
+/// `tools/call touch_tools`: announces a change of the tool list.
+pub(super) async fn announce_tool_change(breakages: &Breakages) -> usize {
+    let targets: Vec<_> = listeners()
+        .iter()
+        .map(|l| {
+            (
+                l.id.clone(),
+                l.peer.clone(),
+                l.accepted.clone(),
+                l.sink.clone(),
+            )
+        })
+        .collect();
+    let mut sent = 0;
+    for (id, peer, accepted, sink) in targets {
+        if breakages.has(Breakage::ListenNoListChanged) {
+            continue;
+        }
+        let wanted = accepted.tools_list_changed == Some(true);
+        if breakages.has(Breakage::ListenIgnoresFilter) {
+            let mut notification = ToolListChangedNotification {
+                method: Default::default(),
+                extensions: Default::default(),
+            };
+            let mut meta = NotificationMetaObject::new();
+            meta.set_subscription_id(id);
+            notification.extensions.insert(meta);
+            let notification = ServerNotification::ToolListChangedNotification(notification);
+            sent += usize::from(peer.send_notification(notification).await.is_ok());
+        } else if wanted && breakages.has(Breakage::ListenUntagged) {
+            sent += usize::from(peer.notify_tool_list_changed().await.is_ok());
+        } else if wanted {
+            sent += usize::from(sink.notify_tool_list_changed().await.is_ok());
+        }
+    }
+    sent
+}

@@ -1,0 +1,204 @@
+//! The 2026-07-28 feature checks (input-required results, `resultType`,
+//! caching hints, unknown resources): each passes against
+//! `fixture-stateless` and fails against the `fixture-broken` flag made for
+//! it, over stdio and over Streamable HTTP.
+
+use mcptest::{Server, conformance::Conformance, report::Status};
+use mcptest_tests::http::HttpFixture;
+use serde_json::json;
+
+use super::conformance_server::{checks, expect_broken};
+
+const STATELESS: &str = env!("CARGO_BIN_EXE_fixture-stateless");
+
+/// Each `fixture-broken` flag of these checks, the checks it must fail, and
+/// whether it applies over stdio (all apply over HTTP).
+pub(super) const CASES: &[(&str, &[&str], bool)] = &[
+    ("--omit-result-type", &["sep-2322-result-type"], true),
+    (
+        "--input-required-on-list",
+        &["sep-2322-not-on-unsupported-requests"],
+        true,
+    ),
+    ("--empty-input-requests", &["sep-2322-input-required"], true),
+    (
+        "--ignore-input-responses",
+        &["sep-2322-input-round-trip"],
+        true,
+    ),
+    (
+        "--accept-missing-responses",
+        &["sep-2322-missing-response-rerequests"],
+        true,
+    ),
+    (
+        "--accept-invalid-responses",
+        &["sep-2322-validate-input-responses"],
+        true,
+    ),
+    (
+        "--accept-tampered-state",
+        &["sep-2322-reject-tampered-state"],
+        true,
+    ),
+    (
+        "--input-ignores-capabilities",
+        &["sep-2322-respect-client-capabilities"],
+        true,
+    ),
+    ("--omit-caching-hints", &["sep-2549-caching-hints"], true),
+    ("--bad-caching-hints", &["sep-2549-caching-types"], true),
+    (
+        "--stateless-unknown-resource-empty",
+        &[
+            "sep-2164-no-empty-contents",
+            "sep-2164-error-code",
+            "sep-2164-data-uri",
+        ],
+        true,
+    ),
+    ("--resource-not-found-32002", &["sep-2164-error-code"], true),
+    (
+        "--resource-not-found-without-uri",
+        &["sep-2164-data-uri"],
+        true,
+    ),
+    (
+        "--listen-without-ack",
+        &["sep-2575-listen-acknowledged"],
+        true,
+    ),
+    (
+        "--listen-untagged",
+        &["sep-2575-listen-subscription-id"],
+        true,
+    ),
+    ("--listen-ignores-filter", &["sep-2575-listen-filter"], true),
+    (
+        "--listen-no-list-changed",
+        &["sep-2575-listen-list-changed"],
+        true,
+    ),
+    (
+        "--listen-sends-requests",
+        &["sep-2575-listen-no-requests"],
+        true,
+    ),
+];
+
+const FEATURES: &[&str] = &[
+    "sep-2322-*",
+    "sep-2549-*",
+    "sep-2164-*",
+    "sep-2575-listen-*",
+];
+
+macro_rules! broken {
+    ($($name:ident: $flag:literal;)*) => {$(
+        mod $name {
+            use super::*;
+
+            #[tokio::test]
+            async fn over_stdio() {
+                expect_broken($flag, Transport::Stdio).await;
+            }
+
+            #[tokio::test]
+            async fn over_http() {
+                expect_broken($flag, Transport::Http).await;
+            }
+        }
+    )*};
+}
+
+use mcptest::conformance::Transport;
+
+broken! {
+    omit_result_type: "--omit-result-type";
+    input_required_on_list: "--input-required-on-list";
+    empty_input_requests: "--empty-input-requests";
+    ignore_input_responses: "--ignore-input-responses";
+    accept_missing_responses: "--accept-missing-responses";
+    accept_invalid_responses: "--accept-invalid-responses";
+    accept_tampered_state: "--accept-tampered-state";
+    input_ignores_capabilities: "--input-ignores-capabilities";
+    omit_caching_hints: "--omit-caching-hints";
+    bad_caching_hints: "--bad-caching-hints";
+    stateless_unknown_resource_empty: "--stateless-unknown-resource-empty";
+    resource_not_found_32002: "--resource-not-found-32002";
+    resource_not_found_without_uri: "--resource-not-found-without-uri";
+    listen_without_ack: "--listen-without-ack";
+    listen_untagged: "--listen-untagged";
+    listen_ignores_filter: "--listen-ignores-filter";
+    listen_no_list_changed: "--listen-no-list-changed";
+    listen_sends_requests: "--listen-sends-requests";
+}
+
+#[tokio::test]
+async fn the_input_tool_is_found_from_descriptions_when_none_is_named() {
+    // No capability tool, no input tool: `confirm` is found because its
+    // description mentions the elicitation it needs.
+    let report = Conformance::new(Server::program(STATELESS))
+        .only(FEATURES.iter().copied())
+        .run()
+        .await
+        .unwrap();
+    assert_eq!(report.counts().passed, report.results.len(), "{report}");
+    let round_trip = report.result("sep-2322-input-round-trip").unwrap();
+    assert_eq!(
+        round_trip.reason.as_deref(),
+        Some("tool \"confirm\" completed after 1 retry"),
+        "{report}"
+    );
+    // The evidence shows the tool being found, asked and answered.
+    let sent: Vec<&str> = round_trip
+        .evidence
+        .iter()
+        .map(|e| e.request.body.as_str())
+        .collect();
+    assert!(sent[0].contains(r#""name":"confirm""#), "{sent:?}");
+    assert!(
+        sent[1].contains(r#""inputResponses":{"confirm":{"action":"accept""#),
+        "{sent:?}"
+    );
+    assert!(
+        sent[1].contains(r#""requestState":"confirm:round-1."#),
+        "{sent:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_named_input_tool_that_asks_for_nothing_fails_the_input_checks() {
+    let fixture = HttpFixture::start(STATELESS, &["--http"]);
+    let report = Conformance::new(Server::url(&fixture.url))
+        .only(["sep-2322-input-required", "sep-2322-input-round-trip"])
+        .input_tool("echo", json!({ "message": "hi" }))
+        .run()
+        .await
+        .unwrap();
+    for id in ["sep-2322-input-required", "sep-2322-input-round-trip"] {
+        let result = report.result(id).unwrap();
+        assert_eq!(result.verdict, Status::Fail, "{report}");
+        let reason = result.reason.as_deref().unwrap_or_default();
+        assert!(
+            reason.starts_with("the input tool \"echo\" (Conformance::input_tool)")
+                && reason.contains("not a result with resultType \"input_required\""),
+            "{reason}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_feature_checks_pass_against_the_conforming_fixture_over_http() {
+    let fixture = HttpFixture::start(STATELESS, &["--http"]);
+    let report = checks(Server::url(&fixture.url))
+        .only(FEATURES.iter().copied())
+        .run()
+        .await
+        .unwrap();
+    assert_eq!(report.counts().passed, report.results.len(), "{report}");
+    assert_eq!(
+        report.results.len(),
+        CASES.iter().map(|c| c.1.len()).sum::<usize>() - 2
+    );
+}
