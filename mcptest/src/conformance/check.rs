@@ -178,6 +178,13 @@ pub struct CheckResult {
     pub reason: Option<String>,
     /// The exchanges the verdict rests on, in order.
     pub evidence: Vec<Exchange>,
+    /// The official conformance suite's check ids for the same requirement
+    /// (see [`official_ids`](super::official_ids)); empty when it has none.
+    pub official: &'static [&'static str],
+    /// The check was listed as an expected failure
+    /// ([`Conformance::expected_failures`](super::Conformance::expected_failures))
+    /// and failed: reported as a warning, so it does not fail the run.
+    pub expected_failure: bool,
     /// How long the check took.
     #[serde(rename = "elapsed_ms", serialize_with = "millis")]
     pub elapsed: Duration,
