@@ -172,6 +172,34 @@ impl RawHttp {
         body: impl Into<Vec<u8>>,
         headers: &[(&str, &str)],
     ) -> Result<HttpReply, Error> {
+        self.send(reqwest::Method::POST, body.into(), headers).await
+    }
+
+    /// Sends `DELETE` with these extra `headers` (how a client ends a
+    /// session: `Mcp-Session-Id`), with the same defaults as
+    /// [`post`](Self::post).
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), mcptest::Error> {
+    /// use mcptest::{RawHttp, Server};
+    ///
+    /// let http = RawHttp::open(&Server::url("http://127.0.0.1:3001/mcp"))?;
+    /// let reply = http.delete(&[("Mcp-Session-Id", "abc")]).await?;
+    /// println!("{}", reply.status);
+    /// # Ok(()) }
+    /// ```
+    pub async fn delete(&self, headers: &[(&str, &str)]) -> Result<HttpReply, Error> {
+        self.send(reqwest::Method::DELETE, Vec::new(), headers)
+            .await
+    }
+
+    async fn send(
+        &self,
+        method: reqwest::Method,
+        body: Vec<u8>,
+        headers: &[(&str, &str)],
+    ) -> Result<HttpReply, Error> {
+        let what = format!("{method} {}", self.url);
         let mut map = HeaderMap::new();
         let defaults = [
             ("Content-Type", "application/json"),
@@ -189,25 +217,27 @@ impl RawHttp {
         let exchange = async {
             let response = self
                 .client
-                .post(&self.url)
+                .request(method, &self.url)
                 .headers(map)
-                .body(body.into())
+                .body(body)
                 .send()
                 .await
-                .map_err(|e| self.failed(&e))?;
-            read_reply(response).await.map_err(|e| self.failed(&e))
+                .map_err(|e| self.failed(&what, &e))?;
+            read_reply(response)
+                .await
+                .map_err(|e| self.failed(&what, &e))
         };
         match tokio::time::timeout(self.timeout, exchange).await {
             Ok(reply) => reply,
             Err(_) => Err(Error::Timeout {
-                method: format!("POST {}", self.url),
+                method: what.clone(),
                 after: self.timeout,
                 output: Box::default(),
             }),
         }
     }
 
-    fn failed(&self, error: &dyn std::error::Error) -> Error {
+    fn failed(&self, what: &str, error: &dyn std::error::Error) -> Error {
         let mut reason = error.to_string();
         let mut source = error.source();
         while let Some(cause) = source {
@@ -219,7 +249,7 @@ impl RawHttp {
             source = cause.source();
         }
         Error::Transport {
-            method: Some(format!("POST {}", self.url)),
+            method: Some(what.to_owned()),
             reason,
             output: Box::default(),
         }

@@ -105,6 +105,9 @@ pub struct Rule {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct RawRequest {
+    /// The HTTP method when it is not `POST` (a session's `DELETE`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<&'static str>,
     /// HTTP headers that were chosen for this request (for stdio: none).
     /// `Content-Type: application/json` and
     /// `Accept: application/json, text/event-stream` are always sent as well.

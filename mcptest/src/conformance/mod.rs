@@ -38,6 +38,7 @@ mod catalogue;
 mod check;
 mod classic;
 mod client;
+mod http;
 mod official;
 mod probe;
 mod report;
@@ -314,6 +315,9 @@ async fn run_server_check(
     stateless: &Option<Result<StatelessFacts, String>>,
 ) -> Finding {
     use CheckId::*;
+    if let Some(finding) = http::run(id, p, classic, stateless).await {
+        return finding;
+    }
     let outcome = if id.check().revision == CLASSIC {
         let facts = match classic {
             Some(Ok(facts)) => facts,

@@ -96,6 +96,40 @@ const OFFICIAL: &[(&str, &[&str])] = &[
         "sep-2575-error-id",
         &["sep-2575-http-server-error-jsonrpc-id"],
     ),
+    // ---- HTTP transport (issue 14) ----
+    (
+        "sep-2243-method-header",
+        &[
+            "sep-2243-server-reject-invalid-headers",
+            "sep-2243-server-reject-error-code",
+        ],
+    ),
+    (
+        "sep-2243-name-header",
+        &[
+            "sep-2243-server-reject-invalid-headers",
+            "sep-2243-server-reject-error-code",
+        ],
+    ),
+    (
+        "classic-http-dns-rebinding",
+        &["localhost-host-rebinding-rejected"],
+    ),
+    (
+        "classic-http-session-terminated",
+        &[
+            "server-session-delete-accepted",
+            "server-session-terminated-returns-404",
+        ],
+    ),
+    (
+        "classic-http-session-id-visible-ascii",
+        &["server-session-id-visible-ascii"],
+    ),
+    (
+        "classic-http-multiple-streams",
+        &["server-accepts-multiple-post-streams"],
+    ),
 ];
 
 /// The official suite's check ids for the requirement our check `id`

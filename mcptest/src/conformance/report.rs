@@ -337,9 +337,10 @@ fn write_evidence(out: &mut String, role: Role, evidence: &[Exchange], indent: &
             .map(|(n, v)| format!("{n}: {v}"))
             .collect();
         if exchange.transport == Transport::Http {
+            let method = exchange.request.method.unwrap_or("POST");
             let what = match role {
-                Role::Server => "POST",
-                Role::Client => "client POST",
+                Role::Server => method.to_owned(),
+                Role::Client => format!("client {method}"),
             };
             if headers.is_empty() {
                 out.push_str(&format!("{indent}> {what}\n"));
@@ -414,6 +415,7 @@ mod tests {
             evidence: vec![Exchange {
                 transport: Transport::Stdio,
                 request: RawRequest {
+                    method: None,
                     headers: Vec::new(),
                     body: r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.into(),
                 },

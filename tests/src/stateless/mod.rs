@@ -18,6 +18,7 @@
 
 mod breakage;
 mod serve;
+mod transport_breakage;
 
 use std::sync::{Arc, Mutex};
 

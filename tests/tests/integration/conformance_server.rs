@@ -330,8 +330,8 @@ broken! {
 
 #[test]
 fn every_server_check_has_a_flag_that_breaks_it() {
-    let broken: BTreeSet<&str> = CASES
-        .iter()
+    let all_cases = || CASES.iter().chain(super::conformance_http::HTTP_CASES);
+    let broken: BTreeSet<&str> = all_cases()
         .flat_map(|(_, ids, _)| ids.iter().copied())
         .collect();
     let all: BTreeSet<&str> = catalogue()
@@ -343,7 +343,7 @@ fn every_server_check_has_a_flag_that_breaks_it() {
     assert!(missing.is_empty(), "no breakage for {missing:?}");
     // The fixture documents the same flags.
     let flags: BTreeSet<&str> = BREAKAGES.iter().map(|(_, flag, ..)| *flag).collect();
-    let cased: BTreeSet<&str> = CASES.iter().map(|(flag, ..)| *flag).collect();
+    let cased: BTreeSet<&str> = all_cases().map(|(flag, ..)| *flag).collect();
     assert_eq!(flags, cased);
     for (flag, _, over_stdio) in CASES {
         let http_only = ["--ignore-version-header", "--http-errors-200"].contains(flag);

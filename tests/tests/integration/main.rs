@@ -12,6 +12,7 @@ mod audit;
 mod cassette;
 mod chaos;
 mod conformance_client;
+mod conformance_http;
 mod conformance_server;
 mod errors;
 mod expect_combine;

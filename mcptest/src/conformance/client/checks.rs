@@ -78,6 +78,7 @@ impl Sent {
         Exchange {
             transport: self.transport,
             request: RawRequest {
+                method: None,
                 headers: self
                     .headers
                     .iter()
