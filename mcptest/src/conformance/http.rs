@@ -324,7 +324,7 @@ mod transport {
             .result()
             .and_then(|r| r.get("tools"))
             .and_then(Value::as_array)
-            .and_then(|tools| tools.first())
+            .and_then(|tools| harmless_tool(tools))
             .map(|t| tool_name(t).to_owned());
         let Some(tool) = tool else {
             return Err(Finding::NotApplicable(format!(
@@ -375,6 +375,23 @@ mod transport {
             }
         }
         Ok(finding(problems, notes))
+    }
+
+    /// The tool least likely to do anything when called with `{}` (a
+    /// server that ignores the headers runs it): a read-only one, else one
+    /// with required arguments (the call is an input error), else the first.
+    fn harmless_tool(tools: &[Value]) -> Option<&Value> {
+        let read_only = |t: &&Value| t["annotations"]["readOnlyHint"] == json!(true);
+        let needs_arguments = |t: &&Value| {
+            t["inputSchema"]["required"]
+                .as_array()
+                .is_some_and(|r| !r.is_empty())
+        };
+        tools
+            .iter()
+            .find(read_only)
+            .or_else(|| tools.iter().find(needs_arguments))
+            .or_else(|| tools.first())
     }
 
     fn is_localhost(url: &str) -> bool {
@@ -550,6 +567,19 @@ mod transport {
     #[cfg(test)]
     mod tests {
         use super::*;
+
+        #[test]
+        fn the_tool_called_is_the_least_likely_to_act() {
+            let tools = [
+                json!({"name": "wipe", "inputSchema": {"type": "object"}}),
+                json!({"name": "add", "inputSchema": {"type": "object", "required": ["a"]}}),
+                json!({"name": "look", "annotations": {"readOnlyHint": true}}),
+            ];
+            assert_eq!(harmless_tool(&tools).unwrap()["name"], "look");
+            assert_eq!(harmless_tool(&tools[..2]).unwrap()["name"], "add");
+            assert_eq!(harmless_tool(&tools[..1]).unwrap()["name"], "wipe");
+            assert!(harmless_tool(&[]).is_none());
+        }
 
         #[test]
         fn localhost_is_told_by_the_url_host() {

@@ -233,6 +233,7 @@ async fn python_sdk_over_http_agrees_with_the_official_suite() {
         .run()
         .await
         .unwrap();
+    println!("{ours}");
 
     let mut compared = 0;
     let mut disagreements = Vec::new();
@@ -276,6 +277,7 @@ async fn python_sdk_over_http_agrees_with_the_official_suite() {
         disagreements.join("\n")
     );
     // Most mapped checks must have been compared, or the agreement is vacuous.
+    println!("{compared} verdicts compared with the official suite's");
     assert!(
         compared >= 15,
         "only {compared} verdicts compared\nofficial: {theirs:#?}\n{logs}"
