@@ -388,6 +388,56 @@ catalogue! {
         level: Must, role: Server, applies: Any,
     },
 
+    // ---- HTTP transport (issue 14) ----
+    Sep2243MethodHeader {
+        id: "sep-2243-method-header",
+        rule: "a request whose Mcp-Method header is missing, names another method, or differs in case is rejected with HTTP 400 (JSON-RPC -32020)",
+        revision: STATELESS, section: "SEP-2243: basic/transports#server-validation",
+        level: Must, role: Server, applies: Http,
+    },
+    Sep2243NameHeader {
+        id: "sep-2243-name-header",
+        rule: "a tools/call whose Mcp-Name header is missing or names another tool is rejected with HTTP 400 (JSON-RPC -32020); whitespace around the value is accepted",
+        revision: STATELESS, section: "SEP-2243: basic/transports#server-validation",
+        level: Must, role: Server, applies: Http,
+    },
+    ClassicHttpDnsRebinding {
+        id: "classic-http-dns-rebinding",
+        rule: "a server on localhost rejects a request whose Host and Origin name another host (HTTP 4xx)",
+        revision: CLASSIC, section: "basic/transports#security-warning",
+        level: Must, role: Server, applies: Http,
+    },
+    ClassicHttpSessionTerminated {
+        id: "classic-http-session-terminated",
+        rule: "once DELETE has ended a session, a request with its Mcp-Session-Id is answered with HTTP 404",
+        revision: CLASSIC, section: "basic/transports#session-management",
+        level: Must, role: Server, applies: Http,
+    },
+    ClassicHttpSessionIdVisibleAscii {
+        id: "classic-http-session-id-visible-ascii",
+        rule: "an Mcp-Session-Id holds only visible ASCII characters (0x21 to 0x7E)",
+        revision: CLASSIC, section: "basic/transports#session-management",
+        level: Must, role: Server, applies: Http,
+    },
+    ClassicHttpMultipleStreams {
+        id: "classic-http-multiple-streams",
+        rule: "requests sent at the same time on one session are each answered, on their own stream, with their own id",
+        revision: CLASSIC, section: "basic/transports#multiple-connections",
+        level: Must, role: Server, applies: Http,
+    },
+    ClassicToolsListOrder {
+        id: "classic-tools-list-order",
+        rule: "tools/list lists the tools in the same order every time",
+        revision: CLASSIC, section: "server/tools#listing-tools",
+        level: Should, role: Server, applies: Any,
+    },
+    ClassicToolSchemas202012 {
+        id: "classic-tool-schemas-2020-12",
+        rule: "every tool's inputSchema and outputSchema is valid in the JSON Schema dialect its $schema names, JSON Schema 2020-12 when it names none",
+        revision: CLASSIC, section: "server/tools#tool (SEP-1613)",
+        level: Must, role: Server, applies: Any,
+    },
+
     // ---- SEP-2575 client checks (2026-07-28) ----
     ClientRequestMeta {
         id: "sep-2575-client-request-meta",

@@ -105,6 +105,9 @@ pub struct Rule {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct RawRequest {
+    /// The HTTP method when it is not `POST` (a session's `DELETE`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<&'static str>,
     /// HTTP headers that were chosen for this request (for stdio: none).
     /// `Content-Type: application/json` and
     /// `Accept: application/json, text/event-stream` are always sent as well.
@@ -178,6 +181,13 @@ pub struct CheckResult {
     pub reason: Option<String>,
     /// The exchanges the verdict rests on, in order.
     pub evidence: Vec<Exchange>,
+    /// The official conformance suite's check ids for the same requirement
+    /// (see [`official_ids`](super::official_ids)); empty when it has none.
+    pub official: &'static [&'static str],
+    /// The check was listed as an expected failure
+    /// ([`Conformance::expected_failures`](super::Conformance::expected_failures))
+    /// and failed: reported as a warning, so it does not fail the run.
+    pub expected_failure: bool,
     /// How long the check took.
     #[serde(rename = "elapsed_ms", serialize_with = "millis")]
     pub elapsed: Duration,

@@ -378,12 +378,40 @@ impl Probe {
         self.evidence.push(Exchange {
             transport,
             request: RawRequest {
+                method: None,
                 headers,
                 body: body.to_owned(),
             },
             response,
         });
         reply
+    }
+
+    /// Adds an exchange a check made itself to the evidence.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) fn record(&mut self, exchange: Exchange) {
+        self.evidence.push(exchange);
+    }
+
+    /// The raw HTTP client (over HTTP).
+    #[cfg(feature = "http")]
+    pub(crate) fn raw_http(&self) -> Option<RawHttp> {
+        self.http.clone()
+    }
+
+    /// The `Mcp-Session-Id` a classic HTTP session was given, if any.
+    #[cfg(feature = "http")]
+    pub(crate) fn session_id(&self, ch: Ch) -> Option<String> {
+        match &self.channels[ch.0] {
+            Channel::Http { session, .. } => session.clone(),
+            Channel::Stdio(_) => None,
+        }
+    }
+
+    /// The headers a classic request on `ch` carries (session and version).
+    #[cfg(feature = "http")]
+    pub(crate) fn session_headers(&self, ch: Ch) -> Vec<(String, String)> {
+        self.http_headers_for(ch, None)
     }
 
     /// Sends a notification (not recorded).
@@ -537,7 +565,11 @@ impl Probe {
         };
         let exchange = Exchange {
             transport,
-            request: RawRequest { headers, body },
+            request: RawRequest {
+                method: None,
+                headers,
+                body,
+            },
             response,
         };
         (reply, exchange)
@@ -889,11 +921,26 @@ async fn http_exchange(
     body: String,
     headers: &[(String, String)],
 ) -> (Reply, RawResponse) {
+    http_send(http, Some(body), headers).await
+}
+
+/// A POST of `body`, or a `DELETE` when there is none, as a [`Reply`] and
+/// its evidence.
+#[cfg(feature = "http")]
+pub(crate) async fn http_send(
+    http: &RawHttp,
+    body: Option<String>,
+    headers: &[(String, String)],
+) -> (Reply, RawResponse) {
     let pairs: Vec<(&str, &str)> = headers
         .iter()
         .map(|(n, v)| (n.as_str(), v.as_str()))
         .collect();
-    match http.post(body, &pairs).await {
+    let sent = match body {
+        Some(body) => http.post(body, &pairs).await,
+        None => http.delete(&pairs).await,
+    };
+    match sent {
         Ok(reply) => {
             let response = reply.response().cloned();
             let others = reply

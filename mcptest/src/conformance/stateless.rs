@@ -39,7 +39,7 @@ impl StatelessFacts {
     }
 
     /// A list request the server should answer: the first declared list.
-    fn list_method(&self) -> &'static str {
+    pub(crate) fn list_method(&self) -> &'static str {
         let capabilities = self.capabilities();
         ["tools", "prompts", "resources"]
             .into_iter()

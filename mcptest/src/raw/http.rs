@@ -173,6 +173,34 @@ impl RawHttp {
         body: impl Into<Vec<u8>>,
         headers: &[(&str, &str)],
     ) -> Result<HttpReply, Error> {
+        self.send(reqwest::Method::POST, body.into(), headers).await
+    }
+
+    /// Sends `DELETE` with these extra `headers` (how a client ends a
+    /// session: `Mcp-Session-Id`), with the same defaults as
+    /// [`post`](Self::post).
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), mcptest::Error> {
+    /// use mcptest::{RawHttp, Server};
+    ///
+    /// let http = RawHttp::open(&Server::url("http://127.0.0.1:3001/mcp"))?;
+    /// let reply = http.delete(&[("Mcp-Session-Id", "abc")]).await?;
+    /// println!("{}", reply.status);
+    /// # Ok(()) }
+    /// ```
+    pub async fn delete(&self, headers: &[(&str, &str)]) -> Result<HttpReply, Error> {
+        self.send(reqwest::Method::DELETE, Vec::new(), headers)
+            .await
+    }
+
+    async fn send(
+        &self,
+        method: reqwest::Method,
+        body: Vec<u8>,
+        headers: &[(&str, &str)],
+    ) -> Result<HttpReply, Error> {
+        let what = format!("{method} {}", self.url);
         let mut map = HeaderMap::new();
         let defaults = [
             ("Content-Type", "application/json"),
@@ -190,18 +218,20 @@ impl RawHttp {
         let exchange = async {
             let response = self
                 .client
-                .post(&self.url)
+                .request(method, &self.url)
                 .headers(map)
-                .body(body.into())
+                .body(body)
                 .send()
                 .await
-                .map_err(|e| self.failed(&e))?;
-            read_reply(response).await.map_err(|e| self.failed(&e))
+                .map_err(|e| self.failed(&what, &e))?;
+            read_reply(response)
+                .await
+                .map_err(|e| self.failed(&what, &e))
         };
         match tokio::time::timeout(self.timeout, exchange).await {
             Ok(reply) => reply,
             Err(_) => Err(Error::Timeout {
-                method: format!("POST {}", self.url),
+                method: what.clone(),
                 after: self.timeout,
                 output: Box::default(),
             }),
@@ -236,7 +266,7 @@ impl RawHttp {
         let deadline = tokio::time::Instant::now() + self.timeout;
         let sent = self.client.post(&self.url).headers(map).body(body).send();
         let response = match tokio::time::timeout_at(deadline, sent).await {
-            Ok(response) => response.map_err(|e| self.failed(&e))?,
+            Ok(response) => response.map_err(|e| self.failed(&format!("POST {}", self.url), &e))?,
             Err(_) => {
                 return Err(Error::Timeout {
                     method: format!("POST {}", self.url),
@@ -252,7 +282,7 @@ impl RawHttp {
             .is_some_and(|v| v.trim_start().starts_with("text/event-stream"));
         if !is_sse {
             return match tokio::time::timeout_at(deadline, read_reply(response)).await {
-                Ok(reply) => reply.map_err(|e| self.failed(&e)),
+                Ok(reply) => reply.map_err(|e| self.failed(&format!("POST {}", self.url), &e)),
                 Err(_) => Err(Error::Timeout {
                     method: format!("POST {}", self.url),
                     after: self.timeout,
@@ -306,7 +336,7 @@ impl RawHttp {
         })
     }
 
-    fn failed(&self, error: &dyn std::error::Error) -> Error {
+    fn failed(&self, what: &str, error: &dyn std::error::Error) -> Error {
         let mut reason = error.to_string();
         let mut source = error.source();
         while let Some(cause) = source {
@@ -318,7 +348,7 @@ impl RawHttp {
             source = cause.source();
         }
         Error::Transport {
-            method: Some(format!("POST {}", self.url)),
+            method: Some(what.to_owned()),
             reason,
             output: Box::default(),
         }

@@ -42,6 +42,15 @@ pub enum Breakage {
     UnknownMethodInvalidRequest,
     DiscoverHidesPrompts,
     LogWithoutLevel,
+    // ---- HTTP transport (issue 14): see `transport_breakage` ----
+    IgnoreMethodHeader,
+    IgnoreNameHeader,
+    AcceptAnyHost,
+    KeepEndedSessions,
+    SessionIdWithSpace,
+    OneStreamAtATime,
+    ShuffleTools,
+    Draft04OutputSchema,
     HttpErrors200,
     // ---- 2026-07-28 features (issue 14) ----
     OmitResultType,
@@ -265,6 +274,55 @@ pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
         "--log-without-level",
         "sep-2575-no-log-without-level",
         "the log tool logs without a requested level",
+    ),
+    // ---- HTTP transport (issue 14) ----
+    (
+        IgnoreMethodHeader,
+        "--ignore-method-header",
+        "sep-2243-method-header",
+        "the Mcp-Method header is set from the body before the server sees it",
+    ),
+    (
+        IgnoreNameHeader,
+        "--ignore-name-header",
+        "sep-2243-name-header",
+        "the Mcp-Name header is set from the body before the server sees it",
+    ),
+    (
+        AcceptAnyHost,
+        "--accept-any-host",
+        "classic-http-dns-rebinding",
+        "any Host is taken for 127.0.0.1, and Origin is dropped",
+    ),
+    (
+        KeepEndedSessions,
+        "--keep-ended-sessions",
+        "classic-http-session-terminated",
+        "DELETE is answered 200 but the session lives on",
+    ),
+    (
+        SessionIdWithSpace,
+        "--session-id-with-space",
+        "classic-http-session-id-visible-ascii",
+        "session ids carry a space",
+    ),
+    (
+        OneStreamAtATime,
+        "--one-stream-at-a-time",
+        "classic-http-multiple-streams",
+        "a POST that arrives while another is open gets HTTP 409",
+    ),
+    (
+        ShuffleTools,
+        "--shuffle-tools",
+        "classic-tools-list-order",
+        "each tools/list page comes rotated by one more place than the last",
+    ),
+    (
+        Draft04OutputSchema,
+        "--draft-04-output-schema",
+        "classic-tool-schemas-2020-12",
+        "the tool `add` has an outputSchema with draft-04 exclusiveMinimum: true",
     ),
     (
         HttpErrors200,
@@ -541,6 +599,12 @@ impl Breakages {
                     | IgnoreVersionHeader
                     | AnswerPing
                     | LogWithoutLevel
+                    | IgnoreMethodHeader
+                    | IgnoreNameHeader
+                    | AcceptAnyHost
+                    | KeepEndedSessions
+                    | SessionIdWithSpace
+                    | OneStreamAtATime
             )
         })
     }
@@ -716,6 +780,7 @@ impl Breakages {
                             tool["inputSchema"] = json!({ "type": "array" });
                         }
                     }
+                    super::transport_breakage::bend_tools(self, tools);
                 }
             }
             "prompts/list" if !stateless && self.has(HidePromptsList) => {

@@ -21,6 +21,7 @@ mod features;
 mod listen;
 mod mrtr;
 mod serve;
+mod transport_breakage;
 
 use std::sync::{Arc, Mutex};
 

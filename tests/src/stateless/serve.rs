@@ -228,7 +228,14 @@ pub async fn serve_http(breakages: Arc<Breakages>) -> Result<(), String> {
     );
     let app = axum::Router::new()
         .nest_service("/mcp", service)
-        .layer(axum::middleware::from_fn_with_state(breakages, bend));
+        .layer(axum::middleware::from_fn_with_state(
+            breakages.clone(),
+            bend,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            breakages,
+            super::transport_breakage::bend,
+        ));
     let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
         .await
         .map_err(|e| format!("cannot bind 127.0.0.1: {e}"))?;

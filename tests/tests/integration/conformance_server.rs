@@ -331,8 +331,13 @@ broken! {
 
 #[test]
 fn every_server_check_has_a_flag_that_breaks_it() {
-    // The 2026-07-28 feature checks have their cases in their own module.
-    let all_cases = || CASES.iter().chain(super::conformance_features::CASES);
+    // The 2026-07-28 feature and HTTP checks have their cases in their own modules.
+    let all_cases = || {
+        CASES
+            .iter()
+            .chain(super::conformance_features::CASES)
+            .chain(super::conformance_http::HTTP_CASES)
+    };
     let broken: BTreeSet<&str> = all_cases()
         .flat_map(|(_, ids, _)| ids.iter().copied())
         .collect();

@@ -13,6 +13,7 @@ mod cassette;
 mod chaos;
 mod conformance_client;
 mod conformance_features;
+mod conformance_http;
 mod conformance_server;
 mod errors;
 mod expect_combine;

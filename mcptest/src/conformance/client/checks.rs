@@ -79,6 +79,7 @@ impl Sent {
         Exchange {
             transport: self.transport,
             request: RawRequest {
+                method: None,
                 headers: self
                     .headers
                     .iter()

@@ -293,6 +293,8 @@ impl ClientConformance {
                     verdict,
                     reason,
                     evidence,
+                    official: crate::conformance::official_ids(check.id),
+                    expected_failure: false,
                     elapsed: Duration::ZERO,
                 }
             })

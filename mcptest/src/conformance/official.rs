@@ -1,0 +1,200 @@
+//! Which checks of the official conformance suite
+//! (`@modelcontextprotocol/conformance`, 0.2.0-alpha.12) judge the same
+//! requirement as one of ours, so a user can set the two reports side by
+//! side verdict by verdict.
+//!
+//! A mapping is listed only where both checks pass and fail on the same
+//! server behaviour. Several of ours may share one official check when the
+//! official suite judges one HTTP status for several probes (its
+//! `sep-2575-http-server-meta-invalid-400` covers the three `_meta` rules),
+//! and one of ours may stand for several official ones when we judge a
+//! rule in one check that the official suite splits (the JSON-RPC code and
+//! the HTTP status).
+//!
+//! Official checks that need the official suite's own fixture tools
+//! (`test_image_content`, ...) have no counterpart here: our checks find
+//! what a server offers instead.
+
+/// Our check id → the official suite's check ids for the same requirement.
+const OFFICIAL: &[(&str, &[&str])] = &[
+    ("classic-initialize-result", &["server-initialize"]),
+    ("classic-ping", &["ping"]),
+    ("classic-tool-names", &["tools-name-format"]),
+    (
+        "sep-2575-discover",
+        &[
+            "sep-2575-server-implements-discover",
+            "sep-2575-server-identifies-in-result-meta",
+        ],
+    ),
+    (
+        "sep-2575-meta-required",
+        &[
+            "sep-2575-request-meta-invalid-missing-meta",
+            "sep-2575-http-server-meta-invalid-400",
+        ],
+    ),
+    (
+        "sep-2575-meta-protocol-version-required",
+        &[
+            "sep-2575-request-meta-invalid-missing-protocol-version",
+            "sep-2575-http-server-meta-invalid-400",
+        ],
+    ),
+    (
+        "sep-2575-meta-client-capabilities-required",
+        &[
+            "sep-2575-request-meta-invalid-missing-client-capabilities",
+            "sep-2575-http-server-meta-invalid-400",
+        ],
+    ),
+    (
+        "sep-2575-meta-client-info-optional",
+        &["sep-2575-request-meta-client-info-optional"],
+    ),
+    (
+        "sep-2575-unsupported-version",
+        &[
+            "sep-2575-server-unsupported-version-error",
+            "sep-2575-http-server-unsupported-version-400",
+        ],
+    ),
+    (
+        "sep-2575-http-header-mismatch",
+        &["sep-2575-http-server-header-mismatch-400"],
+    ),
+    (
+        "sep-2575-missing-client-capability",
+        &[
+            "sep-2575-server-rejects-undeclared-capability",
+            "sep-2575-missing-capability-http-400",
+        ],
+    ),
+    (
+        "sep-2575-removed-methods",
+        &[
+            "sep-2575-http-server-method-not-found-404-initialize",
+            "sep-2575-http-server-method-not-found-404-ping",
+            "sep-2575-http-server-method-not-found-404-logging-setlevel",
+            "sep-2575-http-server-method-not-found-404-resources-subscribe",
+            "sep-2575-http-server-method-not-found-404-resources-unsubscribe",
+        ],
+    ),
+    (
+        "sep-2575-unknown-method",
+        &["sep-2575-http-server-method-not-found-404"],
+    ),
+    (
+        "sep-2575-capabilities-honored",
+        &["sep-2575-discover-capabilities-match-handlers"],
+    ),
+    (
+        "sep-2575-no-log-without-level",
+        &["sep-2575-server-no-log-without-loglevel"],
+    ),
+    (
+        "sep-2575-error-id",
+        &["sep-2575-http-server-error-jsonrpc-id"],
+    ),
+    // ---- HTTP transport (issue 14) ----
+    (
+        "sep-2243-method-header",
+        &[
+            "sep-2243-server-reject-invalid-headers",
+            "sep-2243-server-reject-error-code",
+        ],
+    ),
+    (
+        "sep-2243-name-header",
+        &[
+            "sep-2243-server-reject-invalid-headers",
+            "sep-2243-server-reject-error-code",
+        ],
+    ),
+    (
+        "classic-http-dns-rebinding",
+        &["localhost-host-rebinding-rejected"],
+    ),
+    (
+        "classic-http-session-terminated",
+        &[
+            "server-session-delete-accepted",
+            "server-session-terminated-returns-404",
+        ],
+    ),
+    (
+        "classic-http-session-id-visible-ascii",
+        &["server-session-id-visible-ascii"],
+    ),
+    (
+        "classic-http-multiple-streams",
+        &["server-accepts-multiple-post-streams"],
+    ),
+];
+
+/// The official suite's check ids for the requirement our check `id`
+/// judges; empty when it has none.
+///
+/// ```
+/// use mcptest::conformance::official_ids;
+///
+/// assert_eq!(official_ids("classic-ping"), ["ping"]);
+/// assert!(official_ids("classic-pagination").is_empty());
+/// ```
+pub fn official_ids(id: &str) -> &'static [&'static str] {
+    OFFICIAL
+        .iter()
+        .find(|(ours, _)| *ours == id)
+        .map(|(_, theirs)| *theirs)
+        .unwrap_or(&[])
+}
+
+/// Our checks that judge the same requirement as the official check
+/// `official`, in catalogue order.
+///
+/// ```
+/// use mcptest::conformance::ours_for_official;
+///
+/// assert_eq!(
+///     ours_for_official("sep-2575-http-server-method-not-found-404"),
+///     ["sep-2575-unknown-method"]
+/// );
+/// ```
+pub fn ours_for_official(official: &str) -> Vec<&'static str> {
+    super::catalogue()
+        .iter()
+        .map(|rule| rule.id)
+        .filter(|id| official_ids(id).contains(&official))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    #[test]
+    fn every_mapped_id_is_one_of_ours_and_listed_once() {
+        let ours: HashSet<&str> = super::super::catalogue().iter().map(|r| r.id).collect();
+        let mut seen = HashSet::new();
+        for (id, theirs) in OFFICIAL {
+            assert!(ours.contains(id), "{id} is not a check");
+            assert!(seen.insert(*id), "{id} is listed twice");
+            assert!(!theirs.is_empty(), "{id} maps to nothing");
+        }
+    }
+
+    #[test]
+    fn one_official_check_can_stand_for_several_of_ours() {
+        assert_eq!(
+            ours_for_official("sep-2575-http-server-meta-invalid-400"),
+            [
+                "sep-2575-meta-required",
+                "sep-2575-meta-protocol-version-required",
+                "sep-2575-meta-client-capabilities-required",
+            ]
+        );
+        assert!(ours_for_official("tools-call-image").is_empty());
+    }
+}
