@@ -112,6 +112,14 @@ const OFFICIAL: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "sep-2243-custom-headers",
+        &[
+            "sep-2243-server-decode-base64",
+            "sep-2243-server-validate-param-match",
+            "sep-2243-server-reject-param-mismatch",
+        ],
+    ),
+    (
         "classic-http-dns-rebinding",
         &["localhost-host-rebinding-rejected"],
     ),

@@ -51,6 +51,7 @@ pub enum Breakage {
     OneStreamAtATime,
     ShuffleTools,
     Draft04OutputSchema,
+    IgnoreParamHeaders,
     HttpErrors200,
 }
 
@@ -306,6 +307,12 @@ pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
         "the tool `add` has an outputSchema with draft-04 exclusiveMinimum: true",
     ),
     (
+        IgnoreParamHeaders,
+        "--ignore-param-headers",
+        "sep-2243-custom-headers",
+        "the Mcp-Param-Region header is set from the body before the server sees it",
+    ),
+    (
         HttpErrors200,
         "--http-errors-200",
         "HTTP status of every SEP-2575 error check",
@@ -360,7 +367,7 @@ const KNOWN_VERSIONS: &[&str] = &[
     "2025-11-25",
     "2026-07-28",
 ];
-const TOOL_NAMES: &[&str] = &["echo", "add", "fail", "log", "confirm"];
+const TOOL_NAMES: &[&str] = &["echo", "add", "fail", "log", "confirm", "route"];
 const MCP_METHODS: &[&str] = &[
     "initialize",
     "ping",
@@ -477,6 +484,7 @@ impl Breakages {
                     | KeepEndedSessions
                     | SessionIdWithSpace
                     | OneStreamAtATime
+                    | IgnoreParamHeaders
             )
         })
     }

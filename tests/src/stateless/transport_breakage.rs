@@ -82,7 +82,9 @@ pub async fn bend(
         }
     }
     if request.method() == Method::POST
-        && (breakages.has(IgnoreMethodHeader) || breakages.has(IgnoreNameHeader))
+        && (breakages.has(IgnoreMethodHeader)
+            || breakages.has(IgnoreNameHeader)
+            || breakages.has(IgnoreParamHeaders))
     {
         request = match set_routing_headers(&breakages, request).await {
             Ok(request) => request,
@@ -135,6 +137,16 @@ async fn set_routing_headers(breakages: &Breakages, request: Request) -> Result<
             && let Some(value) = name.and_then(|n| HeaderValue::from_str(n).ok())
         {
             parts.headers.insert("mcp-name", value);
+        }
+        let region = message
+            .get("params")
+            .and_then(|p| p.get("arguments"))
+            .and_then(|a| a.get("region"))
+            .and_then(Value::as_str);
+        if breakages.has(Breakage::IgnoreParamHeaders)
+            && let Some(value) = region.and_then(|r| HeaderValue::from_str(r).ok())
+        {
+            parts.headers.insert("mcp-param-region", value);
         }
     }
     Ok(Request::from_parts(parts, Body::from(bytes)))
