@@ -64,8 +64,10 @@ Examples:
   mcptest conformance --url http://127.0.0.1:3001/mcp --protocol 2025-11-25 --junit conformance.xml
   mcptest conformance --server 'my-server' --expected-failures known-failures.yaml
 
-An expected-failures file is a YAML list of check ids; a listed check that now
-passes fails the run, so the list cannot go stale.
+An expected-failures file is a YAML list of check ids: a listed check that fails
+shows as XFAIL and does not fail the run; one that now passes fails it, so the
+list cannot go stale. Each row names the official conformance suite's check ids
+for the same rule, where there are some (also in --json and --junit).
 
 {EXIT_CODES}"))]
     Conformance(ConformanceArgs),

@@ -401,6 +401,12 @@ catalogue! {
         revision: STATELESS, section: "SEP-2243: basic/transports#server-validation",
         level: Must, role: Server, applies: Http,
     },
+    Sep2243CustomHeaders {
+        id: "sep-2243-custom-headers",
+        rule: "a tools/call of a tool with an x-mcp-header argument is served with its Mcp-Param header (plain or =?base64?...?=) and rejected with HTTP 400 (JSON-RPC -32020) when the header is missing or differs",
+        revision: STATELESS, section: "SEP-2243: basic/transports#server-behavior-for-custom-headers",
+        level: Must, role: Server, applies: Http,
+    },
     ClassicHttpDnsRebinding {
         id: "classic-http-dns-rebinding",
         rule: "a server on localhost rejects a request whose Host and Origin name another host (HTTP 4xx)",

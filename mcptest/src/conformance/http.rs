@@ -45,6 +45,10 @@ pub(crate) async fn run(
             Ok(facts) => transport::name_header(p, facts).await,
             Err(finding) => Err(finding),
         },
+        Sep2243CustomHeaders => match stateless_facts() {
+            Ok(_) => transport::custom_headers(p).await,
+            Err(finding) => Err(finding),
+        },
         ClassicHttpDnsRebinding
         | ClassicHttpSessionTerminated
         | ClassicHttpSessionIdVisibleAscii
@@ -169,6 +173,7 @@ fn owns(id: CheckId) -> bool {
         id,
         Sep2243MethodHeader
             | Sep2243NameHeader
+            | Sep2243CustomHeaders
             | ClassicHttpDnsRebinding
             | ClassicHttpSessionTerminated
             | ClassicHttpSessionIdVisibleAscii
@@ -192,6 +197,9 @@ mod transport {
         never()
     }
     pub(super) async fn name_header(_: &mut Probe, _: &StatelessFacts) -> Outcome {
+        never()
+    }
+    pub(super) async fn custom_headers(_: &mut Probe) -> Outcome {
         never()
     }
     pub(super) async fn dns_rebinding(_: &mut Probe) -> Outcome {
@@ -394,6 +402,109 @@ mod transport {
             .or_else(|| tools.first())
     }
 
+    /// A tool with a string argument annotated `x-mcp-header`: the tool,
+    /// the argument and the header suffix.
+    fn routed_tool(tools: &[Value]) -> Option<(&Value, String, String)> {
+        tools.iter().find_map(|tool| {
+            let properties = tool["inputSchema"]["properties"].as_object()?;
+            properties.iter().find_map(|(name, schema)| {
+                let suffix = schema.get("x-mcp-header")?.as_str()?;
+                (schema["type"] == "string").then(|| (tool, name.clone(), suffix.to_owned()))
+            })
+        })
+    }
+
+    /// Arguments for the tool's other required parameters, by type, and
+    /// the headers the annotated ones among them need.
+    fn other_arguments(
+        tool: &Value,
+        skip: &str,
+    ) -> (serde_json::Map<String, Value>, Vec<(String, String)>) {
+        let mut arguments = serde_json::Map::new();
+        let mut headers = Vec::new();
+        let required = tool["inputSchema"]["required"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        for name in required
+            .iter()
+            .filter_map(Value::as_str)
+            .filter(|n| *n != skip)
+        {
+            let schema = &tool["inputSchema"]["properties"][name];
+            let value = match schema["type"].as_str() {
+                Some("number" | "integer") => json!(0),
+                Some("boolean") => json!(false),
+                _ => json!("mcptest"),
+            };
+            if let Some(suffix) = schema.get("x-mcp-header").and_then(Value::as_str) {
+                let text = match &value {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                headers.push((format!("Mcp-Param-{suffix}"), text));
+            }
+            arguments.insert(name.to_owned(), value);
+        }
+        (arguments, headers)
+    }
+
+    pub(super) async fn custom_headers(p: &mut Probe) -> Outcome {
+        let ch = p.open().await?;
+        let (tools, _) = list_all(p, ch, "tools/list", "tools", Some(&meta(VERSION)), false)
+            .await
+            .map_err(|finding| match finding {
+                Finding::Broken(why) => {
+                    Finding::NotApplicable(format!("no tools to look at: {why}"))
+                }
+                other => other,
+            })?;
+        let Some((tool, argument, suffix)) = routed_tool(&tools) else {
+            return Err(Finding::NotApplicable(
+                "no tool has a string argument annotated x-mcp-header".into(),
+            ));
+        };
+        let name = tool_name(tool).to_owned();
+        let (mut arguments, extra) = other_arguments(tool, &argument);
+        arguments.insert(argument.clone(), json!("Hello"));
+        let header = format!("Mcp-Param-{suffix}");
+        let mut problems = Problems::default();
+        let mut notes = Vec::new();
+        let cases = [
+            (Some("Hello"), "the same value", true),
+            (Some("=?base64?SGVsbG8=?="), "the value in Base64", true),
+            (None, "no header", false),
+            (Some("Goodbye"), "another value", false),
+        ];
+        for (value, how, accept) in cases {
+            let ch = p.open().await?;
+            let id = p.id();
+            let call = stateless(
+                id,
+                "tools/call",
+                json!({ "name": name, "arguments": arguments }),
+                meta(VERSION),
+            );
+            let mut sent = headers(&[
+                ("MCP-Protocol-Version", VERSION),
+                ("Mcp-Method", "tools/call"),
+                ("Mcp-Name", &name),
+            ]);
+            sent.extend(extra.iter().cloned());
+            if let Some(value) = value {
+                sent.push((header.clone(), value.to_owned()));
+            }
+            let what =
+                format!("tools/call {name:?} with {argument}: \"Hello\" and {how} in {header}");
+            let reply = p.call_with_headers(ch, call, sent).await;
+            match accept {
+                true => expect_accepted(&mut problems, &what, &reply),
+                false => expect_rejected(&mut problems, &mut notes, &what, &reply),
+            }
+        }
+        Ok(finding(problems, notes))
+    }
+
     fn is_localhost(url: &str) -> bool {
         reqwest::Url::parse(url).is_ok_and(|url| {
             matches!(
@@ -582,6 +693,29 @@ mod transport {
         }
 
         #[test]
+        fn the_routed_tool_and_its_other_arguments_are_found() {
+            let tools = [
+                json!({"name": "plain", "inputSchema": {"type": "object"}}),
+                json!({"name": "route", "inputSchema": {"type": "object",
+                    "properties": {
+                        "count": {"type": "integer", "x-mcp-header": "Count"},
+                        "region": {"type": "string", "x-mcp-header": "Region"},
+                        "flag": {"type": "boolean"}
+                    },
+                    "required": ["region", "count", "flag"]}}),
+            ];
+            let (tool, argument, suffix) = routed_tool(&tools).unwrap();
+            assert_eq!(
+                (tool["name"].as_str(), argument.as_str(), suffix.as_str()),
+                (Some("route"), "region", "Region")
+            );
+            let (arguments, headers) = other_arguments(tool, "region");
+            assert_eq!(Value::Object(arguments), json!({"count": 0, "flag": false}));
+            assert_eq!(headers, [("Mcp-Param-Count".to_owned(), "0".to_owned())]);
+            assert!(routed_tool(&tools[..1]).is_none());
+        }
+
+        #[test]
         fn localhost_is_told_by_the_url_host() {
             assert!(is_localhost("http://127.0.0.1:3001/mcp"));
             assert!(is_localhost("http://localhost/mcp"));
@@ -604,7 +738,7 @@ mod tests {
             .filter(|id| owns(**id))
             .map(|id| id.check().id)
             .collect();
-        assert_eq!(ours.len(), 8);
+        assert_eq!(ours.len(), 9);
         for id in &ours {
             assert!(CATALOGUE.iter().any(|r| r.id == *id));
         }

@@ -509,6 +509,7 @@ impl Probe {
         self.evidence.push(Exchange {
             transport,
             request: RawRequest {
+                method: None,
                 headers,
                 body: message.to_string(),
             },
@@ -518,6 +519,7 @@ impl Probe {
             self.evidence.push(Exchange {
                 transport,
                 request: RawRequest {
+                    method: None,
                     headers: trigger_headers,
                     body: trigger.to_string(),
                 },

@@ -51,6 +51,7 @@ pub enum Breakage {
     OneStreamAtATime,
     ShuffleTools,
     Draft04OutputSchema,
+    IgnoreParamHeaders,
     HttpErrors200,
     // ---- 2026-07-28 features (issue 14) ----
     OmitResultType,
@@ -325,6 +326,12 @@ pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
         "the tool `add` has an outputSchema with draft-04 exclusiveMinimum: true",
     ),
     (
+        IgnoreParamHeaders,
+        "--ignore-param-headers",
+        "sep-2243-custom-headers",
+        "the Mcp-Param-Region header is set from the body before the server sees it",
+    ),
+    (
         HttpErrors200,
         "--http-errors-200",
         "HTTP status of every SEP-2575 error check",
@@ -488,7 +495,15 @@ const KNOWN_VERSIONS: &[&str] = &[
     "2025-11-25",
     "2026-07-28",
 ];
-const TOOL_NAMES: &[&str] = &["echo", "add", "fail", "log", "confirm", "touch_tools"];
+const TOOL_NAMES: &[&str] = &[
+    "echo",
+    "add",
+    "fail",
+    "log",
+    "confirm",
+    "touch_tools",
+    "route",
+];
 const MCP_METHODS: &[&str] = &[
     "initialize",
     "ping",
@@ -605,6 +620,7 @@ impl Breakages {
                     | KeepEndedSessions
                     | SessionIdWithSpace
                     | OneStreamAtATime
+                    | IgnoreParamHeaders
             )
         })
     }

@@ -53,6 +53,8 @@ pub const PAGE_SIZE: usize = 2;
 pub const CAPABILITY_TOOL: &str = "confirm";
 /// The tool that logs.
 pub const LOG_TOOL: &str = "log";
+/// The tool with an `x-mcp-header` argument (SEP-2243 custom headers).
+pub const ROUTED_TOOL: &str = "route";
 
 /// The fixture's MCP behaviour; a fresh value per connection.
 #[derive(Clone, Default)]
@@ -134,6 +136,15 @@ impl Stateless {
                 CAPABILITY_TOOL,
                 "Asks the user to confirm; needs the elicitation client capability.",
                 object(json!({}), &[]),
+            ),
+            tool(
+                ROUTED_TOOL,
+                "Returns `region`, which HTTP clients also send as the Mcp-Param-Region \
+                 header (SEP-2243).",
+                object(
+                    json!({ "region": { "type": "string", "x-mcp-header": "Region" } }),
+                    &["region"],
+                ),
             ),
         ]
     }
@@ -217,6 +228,11 @@ impl Stateless {
 }
 
 impl ServerHandler for Stateless {
+    // rmcp checks a tool's `Mcp-Param-*` headers against the schema found here.
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        Self::tools().into_iter().find(|tool| tool.name == name)
+    }
+
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
@@ -312,6 +328,10 @@ impl ServerHandler for Stateless {
             "echo" => match arguments.get("message").and_then(Value::as_str) {
                 Some(message) => Ok(text(message).into()),
                 None => argument_error("echo needs a string `message`".into()),
+            },
+            ROUTED_TOOL => match arguments.get("region").and_then(Value::as_str) {
+                Some(region) => Ok(text(region).into()),
+                None => argument_error("route needs a string `region`".into()),
             },
             "add" => {
                 let number = |key: &str| arguments.get(key).and_then(Value::as_f64);

@@ -40,9 +40,13 @@ static LISTINGS: AtomicUsize = AtomicUsize::new(0);
 /// `--draft-04-output-schema`.
 pub fn bend_tools(breakages: &Breakages, tools: &mut [Value]) {
     if breakages.has(Breakage::ShuffleTools) && !tools.is_empty() {
+        // Pages are rotated on a pattern that never repeats with a period
+        // (page answers 1, 2, 4, 8, ...), so two listings of the same tools
+        // differ whatever the number of pages per listing.
         let turn = LISTINGS.fetch_add(1, Ordering::SeqCst);
-        let len = tools.len();
-        tools.rotate_left(turn % len);
+        if turn.is_power_of_two() {
+            tools.rotate_left(1);
+        }
     }
     if breakages.has(Breakage::Draft04OutputSchema) {
         for tool in tools.iter_mut().filter(|t| t["name"] == "add") {
@@ -82,7 +86,9 @@ pub async fn bend(
         }
     }
     if request.method() == Method::POST
-        && (breakages.has(IgnoreMethodHeader) || breakages.has(IgnoreNameHeader))
+        && (breakages.has(IgnoreMethodHeader)
+            || breakages.has(IgnoreNameHeader)
+            || breakages.has(IgnoreParamHeaders))
     {
         request = match set_routing_headers(&breakages, request).await {
             Ok(request) => request,
@@ -135,6 +141,16 @@ async fn set_routing_headers(breakages: &Breakages, request: Request) -> Result<
             && let Some(value) = name.and_then(|n| HeaderValue::from_str(n).ok())
         {
             parts.headers.insert("mcp-name", value);
+        }
+        let region = message
+            .get("params")
+            .and_then(|p| p.get("arguments"))
+            .and_then(|a| a.get("region"))
+            .and_then(Value::as_str);
+        if breakages.has(Breakage::IgnoreParamHeaders)
+            && let Some(value) = region.and_then(|r| HeaderValue::from_str(r).ok())
+        {
+            parts.headers.insert("mcp-param-region", value);
         }
     }
     Ok(Request::from_parts(parts, Body::from(bytes)))

@@ -21,6 +21,11 @@ const BROKEN: &str = env!("CARGO_BIN_EXE_fixture-broken");
 pub(crate) const HTTP_CASES: &[(&str, &[&str], bool)] = &[
     ("--ignore-method-header", &["sep-2243-method-header"], false),
     ("--ignore-name-header", &["sep-2243-name-header"], false),
+    (
+        "--ignore-param-headers",
+        &["sep-2243-custom-headers"],
+        false,
+    ),
     ("--accept-any-host", &["classic-http-dns-rebinding"], false),
     (
         "--keep-ended-sessions",
@@ -114,6 +119,7 @@ macro_rules! broken {
 broken! {
     ignore_method_header: "--ignore-method-header";
     ignore_name_header: "--ignore-name-header";
+    ignore_param_headers: "--ignore-param-headers";
     accept_any_host: "--accept-any-host";
     keep_ended_sessions: "--keep-ended-sessions";
     session_id_with_space: "--session-id-with-space";
