@@ -34,6 +34,7 @@
 //! Clients are checked against a recording mock server with
 //! [`ClientConformance`].
 
+mod adaptive;
 mod catalogue;
 mod check;
 mod classic;
@@ -202,6 +203,16 @@ impl Conformance {
     /// is none.
     pub fn list_change_tool(mut self, name: impl Into<String>, arguments: Value) -> Self {
         self.settings.list_change_tool = Some((name.into(), arguments));
+        self
+    }
+
+    /// A tool that reports progress, and arguments for it:
+    /// `sep-2575-progress` calls it with a progress token and judges the
+    /// `notifications/progress` that come before its answer. Without one a
+    /// tool whose description mentions progress is used, and the check is
+    /// skipped when there is none.
+    pub fn progress_tool(mut self, name: impl Into<String>, arguments: Value) -> Self {
+        self.settings.progress_tool = Some((name.into(), arguments));
         self
     }
 
