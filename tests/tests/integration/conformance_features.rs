@@ -210,3 +210,54 @@ async fn the_feature_checks_pass_against_the_conforming_fixture_over_http() {
         CASES.iter().flat_map(|c| c.1.iter().copied()).collect();
     assert_eq!(report.results.len(), ids.len(), "{report}");
 }
+
+/// A 2026-07-28 server with tools but none that asks for input, reports
+/// progress, returns media or changes a list.
+#[derive(Clone)]
+struct Plain;
+
+impl mcptest::rmcp::ServerHandler for Plain {
+    fn get_info(&self) -> mcptest::rmcp::model::ServerConfig {
+        let capabilities = mcptest::rmcp::model::ServerCapabilities::builder()
+            .enable_tools()
+            .build();
+        mcptest::rmcp::model::ServerConfig::new(capabilities)
+    }
+}
+
+#[tokio::test]
+async fn checks_without_a_subject_are_skipped_with_the_reason_never_passed() {
+    let report = Conformance::new(Server::in_process(Plain))
+        .only([
+            "sep-2322-input-*",
+            "sep-2322-reject-tampered-state",
+            "sep-2575-listen-*",
+            "sep-2575-content-types",
+            "sep-2575-progress",
+            "sep-2575-log-with-level",
+        ])
+        .run()
+        .await
+        .unwrap();
+    for result in &report.results {
+        assert_eq!(result.verdict, Status::Skip, "{report}");
+    }
+    let reason = |id: &str| report.result(id).unwrap().reason.clone().unwrap();
+    assert!(
+        reason("sep-2322-input-round-trip")
+            .starts_with("no tool or prompt that asks for input was found"),
+        "{report}"
+    );
+    assert!(
+        reason("sep-2575-listen-acknowledged").contains("declares no listChanged"),
+        "{report}"
+    );
+    assert!(
+        reason("sep-2575-progress").contains("Conformance::progress_tool"),
+        "{report}"
+    );
+    assert!(
+        reason("sep-2575-content-types").starts_with("no tool without required arguments"),
+        "{report}"
+    );
+}
