@@ -387,6 +387,28 @@ catalogue! {
         revision: STATELESS, section: "SEP-2575: subscriptions/listen",
         level: Must, role: Server, applies: Any,
     },
+    // official: tools-call-image, tools-call-audio, tools-call-embedded-resource,
+    // tools-call-mixed-content
+    FeatureContentTypes {
+        id: "sep-2575-content-types",
+        rule: "image and audio content carries base64 data and a matching mimeType; embedded resources a uri and text or base64 blob",
+        revision: STATELESS, section: "server/tools#tool-result",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: tools-call-with-progress
+    FeatureProgress {
+        id: "sep-2575-progress",
+        rule: "progress notifications name the request's progressToken and their progress increases",
+        revision: STATELESS, section: "basic/utilities/progress",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: tools-call-with-logging
+    FeatureLogWithLevel {
+        id: "sep-2575-log-with-level",
+        rule: "a tool that logs sends notifications/message with a syslog level and data when the request's _meta asks for io.modelcontextprotocol/logLevel",
+        revision: STATELESS, section: "SEP-2575: per-request _meta; server/utilities/logging",
+        level: Should, role: Server, applies: Any,
+    },
 
     // ---- HTTP transport (issue 14) ----
     Sep2243MethodHeader {

@@ -6,6 +6,7 @@
 use serde_json::{Value, json};
 
 use super::{
+    adaptive,
     catalogue::CheckId,
     check::{Finding, Problems},
     classic::{Outcome, declares},
@@ -38,6 +39,9 @@ pub(crate) fn owns(id: CheckId) -> bool {
             | FeatureListenFilter
             | FeatureListenListChanged
             | FeatureListenNoRequests
+            | FeatureContentTypes
+            | FeatureProgress
+            | FeatureLogWithLevel
     )
 }
 
@@ -63,6 +67,9 @@ pub(crate) async fn run(id: CheckId, p: &mut Probe, facts: &StatelessFacts) -> O
         FeatureListenFilter => listen::filter(p, facts).await,
         FeatureListenListChanged => listen::list_changed(p, facts).await,
         FeatureListenNoRequests => listen::no_requests(p, facts).await,
+        FeatureContentTypes => adaptive::content_types(p, facts).await,
+        FeatureProgress => adaptive::progress(p, facts).await,
+        FeatureLogWithLevel => adaptive::log_with_level(p, facts).await,
         other => unreachable!("{other:?} is not a 2026-07-28 feature check"),
     }
 }

@@ -137,6 +137,7 @@ async fn listen(
     with_trigger: bool,
 ) -> Result<Listened, Finding> {
     let ch = p.open().await?;
+    let id = p.id();
     let trigger = match with_trigger {
         true => Some(
             change_trigger(p, ch, facts)
@@ -145,7 +146,6 @@ async fn listen(
         ),
         false => None,
     };
-    let id = p.id();
     let message = stateless(
         id.clone(),
         METHOD,

@@ -34,6 +34,7 @@
 //! Clients are checked against a recording mock server with
 //! [`ClientConformance`].
 
+mod adaptive;
 mod catalogue;
 mod check;
 mod classic;
@@ -235,6 +236,16 @@ impl Conformance {
     {
         self.expected_failures
             .extend(ids.into_iter().map(Into::into));
+        self
+    }
+
+    /// A tool that reports progress, and arguments for it:
+    /// `sep-2575-progress` calls it with a progress token and judges the
+    /// `notifications/progress` that come before its answer. Without one a
+    /// tool whose description mentions progress is used, and the check is
+    /// skipped when there is none.
+    pub fn progress_tool(mut self, name: impl Into<String>, arguments: Value) -> Self {
+        self.settings.progress_tool = Some((name.into(), arguments));
         self
     }
 

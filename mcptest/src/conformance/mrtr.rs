@@ -180,7 +180,14 @@ pub(crate) async fn find_subject(
             }
         }
     }
-    candidates.dedup_by(|a, b| a.1 == b.1 && a.0 == b.0);
+    // The capability tool may also be found by its description: call it once.
+    let mut seen = Vec::new();
+    candidates.retain(|(method, params, _)| {
+        let key = (*method, params.clone());
+        let fresh = !seen.contains(&key);
+        seen.push(key);
+        fresh
+    });
     let mut tried = Vec::new();
     for (method, params, label) in candidates.into_iter().take(MAX_CANDIDATES) {
         let reply = send(p, ch, method, params.clone(), meta_with(all_capabilities())).await;

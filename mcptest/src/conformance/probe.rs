@@ -180,6 +180,8 @@ pub(crate) struct Settings {
     pub(crate) input_tool: Option<(String, Value)>,
     /// A tool that changes the tool list, and arguments for it.
     pub(crate) list_change_tool: Option<(String, Value)>,
+    /// A tool that reports progress, and arguments for it.
+    pub(crate) progress_tool: Option<(String, Value)>,
 }
 
 impl Default for Settings {
@@ -191,6 +193,7 @@ impl Default for Settings {
             log_tool: None,
             input_tool: None,
             list_change_tool: None,
+            progress_tool: None,
         }
     }
 }

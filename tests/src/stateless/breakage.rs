@@ -72,6 +72,9 @@ pub enum Breakage {
     ListenIgnoresFilter,
     ListenNoListChanged,
     ListenSendsRequests,
+    BadMediaContent,
+    ProgressWrongToken,
+    LogIgnoresLevel,
 }
 
 use Breakage::*;
@@ -446,6 +449,24 @@ pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
         "sep-2575-listen-no-requests",
         "a ping request goes out on every listen stream",
     ),
+    (
+        BadMediaContent,
+        "--bad-media-content",
+        "sep-2575-content-types",
+        "media's image has no mimeType and data that is not base64",
+    ),
+    (
+        ProgressWrongToken,
+        "--progress-wrong-token",
+        "sep-2575-progress",
+        "slow's progress notifications name another token",
+    ),
+    (
+        LogIgnoresLevel,
+        "--log-ignores-level",
+        "sep-2575-log-with-level",
+        "the log tool logs nothing even when the request asks for a level",
+    ),
 ];
 
 impl Breakage {
@@ -503,6 +524,8 @@ const TOOL_NAMES: &[&str] = &[
     "confirm",
     "touch_tools",
     "route",
+    "media",
+    "slow",
 ];
 const MCP_METHODS: &[&str] = &[
     "initialize",

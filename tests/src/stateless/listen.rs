@@ -4,9 +4,12 @@
 //! that asked for it. Breakages bend the tagging, the filter, the
 //! announcement and what else goes on the stream.
 
-use std::sync::{
-    Mutex,
-    atomic::{AtomicU64, Ordering},
+use std::{
+    sync::{
+        Mutex,
+        atomic::{AtomicU64, AtomicUsize, Ordering},
+    },
+    time::Duration,
 };
 
 use rmcp::{
@@ -34,6 +37,10 @@ struct Listener {
 
 static LISTENERS: Mutex<Vec<Listener>> = Mutex::new(Vec::new());
 static NEXT_KEY: AtomicU64 = AtomicU64::new(0);
+/// Streams accepted but not registered yet: rmcp acknowledges a stream
+/// before it calls `listen`, and a change announced in between must still
+/// reach it.
+static PENDING: AtomicUsize = AtomicUsize::new(0);
 
 fn listeners() -> std::sync::MutexGuard<'static, Vec<Listener>> {
     LISTENERS.lock().unwrap_or_else(|p| p.into_inner())
@@ -42,6 +49,7 @@ fn listeners() -> std::sync::MutexGuard<'static, Vec<Listener>> {
 /// The filter the fixture accepts: what was asked for, of the list changes
 /// it announces (tools and prompts).
 pub(super) fn accepted(requested: &SubscriptionFilter) -> SubscriptionFilter {
+    PENDING.fetch_add(1, Ordering::SeqCst);
     let mut accepted = SubscriptionFilter::new();
     accepted.tools_list_changed = requested.tools_list_changed;
     accepted.prompts_list_changed = requested.prompts_list_changed;
@@ -62,6 +70,7 @@ pub(super) async fn listen(
         accepted: context.accepted().clone(),
         sink: context.sink().clone(),
     });
+    let _ = PENDING.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
     context.cancelled().await;
     listeners().retain(|l| l.key != key);
     Ok(())
@@ -69,6 +78,14 @@ pub(super) async fn listen(
 
 /// `tools/call touch_tools`: announces a change of the tool list.
 pub(super) async fn announce_tool_change(breakages: &Breakages) -> usize {
+    // Acknowledged streams first get registered (a stream whose set-up
+    // failed is not waited for beyond a second).
+    for _ in 0..100 {
+        if PENDING.load(Ordering::SeqCst) == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     let targets: Vec<_> = listeners()
         .iter()
         .map(|l| {

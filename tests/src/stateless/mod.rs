@@ -16,6 +16,7 @@
 // this fixture serves.
 #![allow(deprecated)]
 
+mod adaptive;
 mod breakage;
 mod features;
 mod listen;
@@ -41,6 +42,7 @@ use rmcp::{
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
+pub use adaptive::{MEDIA_TOOL, PROGRESS_TOOL};
 pub use breakage::{BREAKAGES, Breakage, Breakages, Conn, Inbound, status_for};
 pub use listen::LIST_CHANGE_TOOL;
 pub use serve::{main_with, serve_http, serve_stdio};
@@ -127,6 +129,16 @@ impl Stateless {
                 object(json!({ "message": { "type": "string" } }), &[]),
             ),
             tool(
+                adaptive::MEDIA_TOOL,
+                "Returns an image, an audio clip and an embedded resource.",
+                object(json!({}), &[]),
+            ),
+            tool(
+                adaptive::PROGRESS_TOOL,
+                "Reports progress (notifications/progress) twice before it answers.",
+                object(json!({}), &[]),
+            ),
+            tool(
                 listen::LIST_CHANGE_TOOL,
                 "Announces a change of the tool list: notifications/tools/list_changed on \
                  every subscriptions/listen stream that asked for tool list changes.",
@@ -209,6 +221,7 @@ impl Stateless {
             *self.log_level.lock().unwrap_or_else(|p| p.into_inner())
         };
         let level = match wanted {
+            Some(_) if self.broken(Breakage::LogIgnoresLevel) => None,
             Some(level) => Some(level),
             None if self.broken(Breakage::LogWithoutLevel) => Some(LoggingLevel::Info),
             None => None,
@@ -349,6 +362,8 @@ impl ServerHandler for Stateless {
                 self.log(message, &context).await;
                 Ok(text("logged").into())
             }
+            adaptive::MEDIA_TOOL => Ok(adaptive::media(&self.breakages)),
+            adaptive::PROGRESS_TOOL => adaptive::slow(&self.breakages, &context).await,
             listen::LIST_CHANGE_TOOL => {
                 let sent = listen::announce_tool_change(&self.breakages).await;
                 Ok(text(format!("announced on {sent} listen streams")).into())

@@ -84,6 +84,9 @@ pub(super) const CASES: &[(&str, &[&str], bool)] = &[
         &["sep-2575-listen-no-requests"],
         true,
     ),
+    ("--bad-media-content", &["sep-2575-content-types"], true),
+    ("--progress-wrong-token", &["sep-2575-progress"], true),
+    ("--log-ignores-level", &["sep-2575-log-with-level"], true),
 ];
 
 const FEATURES: &[&str] = &[
@@ -91,6 +94,9 @@ const FEATURES: &[&str] = &[
     "sep-2549-*",
     "sep-2164-*",
     "sep-2575-listen-*",
+    "sep-2575-content-types",
+    "sep-2575-progress",
+    "sep-2575-log-with-level",
 ];
 
 macro_rules! broken {
@@ -132,6 +138,9 @@ broken! {
     listen_ignores_filter: "--listen-ignores-filter";
     listen_no_list_changed: "--listen-no-list-changed";
     listen_sends_requests: "--listen-sends-requests";
+    bad_media_content: "--bad-media-content";
+    progress_wrong_token: "--progress-wrong-token";
+    log_ignores_level: "--log-ignores-level";
 }
 
 #[tokio::test]
@@ -197,8 +206,58 @@ async fn the_feature_checks_pass_against_the_conforming_fixture_over_http() {
         .await
         .unwrap();
     assert_eq!(report.counts().passed, report.results.len(), "{report}");
-    assert_eq!(
-        report.results.len(),
-        CASES.iter().map(|c| c.1.len()).sum::<usize>() - 2
+    let ids: std::collections::BTreeSet<&str> =
+        CASES.iter().flat_map(|c| c.1.iter().copied()).collect();
+    assert_eq!(report.results.len(), ids.len(), "{report}");
+}
+
+/// A 2026-07-28 server with tools but none that asks for input, reports
+/// progress, returns media or changes a list.
+#[derive(Clone)]
+struct Plain;
+
+impl mcptest::rmcp::ServerHandler for Plain {
+    fn get_info(&self) -> mcptest::rmcp::model::ServerConfig {
+        let capabilities = mcptest::rmcp::model::ServerCapabilities::builder()
+            .enable_tools()
+            .build();
+        mcptest::rmcp::model::ServerConfig::new(capabilities)
+    }
+}
+
+#[tokio::test]
+async fn checks_without_a_subject_are_skipped_with_the_reason_never_passed() {
+    let report = Conformance::new(Server::in_process(Plain))
+        .only([
+            "sep-2322-input-*",
+            "sep-2322-reject-tampered-state",
+            "sep-2575-listen-*",
+            "sep-2575-content-types",
+            "sep-2575-progress",
+            "sep-2575-log-with-level",
+        ])
+        .run()
+        .await
+        .unwrap();
+    for result in &report.results {
+        assert_eq!(result.verdict, Status::Skip, "{report}");
+    }
+    let reason = |id: &str| report.result(id).unwrap().reason.clone().unwrap();
+    assert!(
+        reason("sep-2322-input-round-trip")
+            .starts_with("no tool or prompt that asks for input was found"),
+        "{report}"
+    );
+    assert!(
+        reason("sep-2575-listen-acknowledged").contains("declares no listChanged"),
+        "{report}"
+    );
+    assert!(
+        reason("sep-2575-progress").contains("Conformance::progress_tool"),
+        "{report}"
+    );
+    assert!(
+        reason("sep-2575-content-types").starts_with("no tool without required arguments"),
+        "{report}"
     );
 }
