@@ -28,10 +28,7 @@ const KEYS: Keys = Keys {
         ("protocol", r#"protocol = "2025-11-25""#),
         ("cassette", r#"cassette = "tests/cassettes/session.json""#),
         ("setup", "setup = my_setup"),
-        (
-            "shared",
-            r#"shared (alone: `#[mcp_test(server = "my-server", shared)]`)"#,
-        ),
+        ("shared", r#"#[mcp_test(server = "my-server", shared)]"#),
         ("flavor", r#"flavor = "multi_thread""#),
         ("crate", "crate = mcptest"),
     ],

@@ -290,6 +290,41 @@ fn no_server_outlives_the_binary_that_shared_it() {
     }
 }
 
+// The same files as generated tests, run in parallel on one shared server:
+// each file's progress count sees only its own call's progress.
+mcptest::suite!(
+    "suites/shared",
+    server = Server::program(EVERYTHING).env("MCPTEST_SHARED_CASE", "suite-macro"),
+    shared,
+);
+
+/// The `Suite` runner with `shared`: the files run on one server, which is
+/// still the same process after the run.
+#[tokio::test]
+async fn a_suite_run_shares_one_server() {
+    let server = || Server::program(EVERYTHING).env("MCPTEST_SHARED_CASE", "suite-runner");
+    let before = server().shared().connect().await.unwrap();
+    let suite =
+        mcptest::suite::Suite::load(concat!(env!("CARGO_MANIFEST_DIR"), "/suites/shared")).unwrap();
+    let options = mcptest::suite::RunOptions::new()
+        .server(server())
+        .shared(true);
+    let report = suite.run_report("suites/shared", &options).await;
+    report.assert_passed();
+    let after = server().shared().connect().await.unwrap();
+    assert_eq!(before.pid(), after.pid());
+
+    // A fixture cannot be shared: the file fails and says why.
+    let dir = tempfile::tempdir().unwrap();
+    let options = options.fixture(dir.path());
+    let results = suite.run(&options).await;
+    assert!(!results.is_empty());
+    for result in &results {
+        let message = mcptest::suite::failure_message(result, false).unwrap_or_default();
+        assert!(message.contains("fixture copy"), "{message}");
+    }
+}
+
 /// Many tests on one shared server at once, each checking that it got its own
 /// answers and progress (run with `--test-threads 16`).
 macro_rules! parallel {
