@@ -151,8 +151,16 @@ pub(crate) async fn connect(server: &Server) -> Result<McpClient, Error> {
         .entry(key(server))
         .or_default()
         .clone();
-    // Held while starting, so tests that arrive meanwhile wait for this start.
-    let mut current = slot.lock().await;
+    // Held while starting, so tests that arrive meanwhile wait for this
+    // start, each no longer than its own connect timeout.
+    let limit = server.client.connect_timeout;
+    let Ok(mut current) = tokio::time::timeout(limit, slot.lock()).await else {
+        return Err(Error::Timeout {
+            method: format!("starting the shared server {server:?} (by another test)"),
+            after: limit,
+            output: Box::default(),
+        });
+    };
     let base = match current.as_ref() {
         Some(base) if base.is_alive() => base.clone(),
         _ => {

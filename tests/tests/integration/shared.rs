@@ -285,6 +285,35 @@ fn no_server_outlives_the_binary_that_shared_it() {
     }
 }
 
+/// The server process the first `#[mcp_test(shared)]` test below saw.
+static ATTRIBUTE_PID: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+
+#[mcp_test(
+    bin = "fixture-everything",
+    env(MCPTEST_SHARED_CASE = "attribute"),
+    shared
+)]
+async fn the_attribute_shares_one_server(mcp: McpClient) {
+    let pid = mcp.pid().unwrap();
+    assert_eq!(*ATTRIBUTE_PID.get_or_init(|| pid), pid);
+    assert_eq!(
+        mcp.call_tool("echo", json!({"message": "a"})).await.text(),
+        "a"
+    );
+}
+
+#[mcp_test(
+    bin = "fixture-everything",
+    env(MCPTEST_SHARED_CASE = "attribute"),
+    shared,
+    timeout = "20s"
+)]
+async fn the_attribute_shares_one_server_with_its_own_timeout(mcp: McpClient) {
+    let pid = mcp.pid().unwrap();
+    assert_eq!(*ATTRIBUTE_PID.get_or_init(|| pid), pid);
+    mcp.ping().await.unwrap();
+}
+
 // The same files as generated tests, run in parallel on one shared server:
 // each file's progress count sees only its own call's progress.
 mcptest::suite!(
