@@ -133,7 +133,10 @@ impl McpClient {
     }
 
     /// Everything the server sent on its own (notifications, and requests to
-    /// the client), in arrival order; a live view.
+    /// the client), in arrival order; a live view. On a
+    /// [shared](crate::Server::shared) server: what arrived since this test
+    /// connected, without the other tests' progress, and with every message
+    /// not tied to this test's requests marked [`shared`](crate::ServerMessage::shared).
     pub fn notifications(&self) -> Notifications {
         self.inner.notifications.clone()
     }
