@@ -41,6 +41,7 @@ Examples:
   mcptest run tests/evals --server 'my-server --stdio'
   mcptest run 'tests/**/*.yaml' --jobs 4 --filter echo --junit junit.xml --markdown summary.md
   mcptest run tests/evals --trials 5 --json report.json
+  mcptest run tests/evals --server 'python -m my_server' --shared
   mcptest run tests/evals --save-baseline baseline.json
   mcptest run tests/evals --baseline baseline.json
 
@@ -297,6 +298,13 @@ pub struct RunArgs {
     /// Run only the tests whose name or file contains this text.
     #[arg(long, value_name = "TEXT")]
     pub filter: Option<String>,
+    /// Start one server per configuration for the whole run instead of one
+    /// per test: mcp-assert files that name the same server (or none, with
+    /// --server) share its process; each test keeps its own answers and
+    /// progress, but sees the server's state as earlier tests left it. MCP
+    /// Cases files keep a server of their own (they script the handshake).
+    #[arg(long, conflicts_with = "fixture")]
+    pub shared: bool,
     /// Run each test N times; reports show pass@N and pass^N. A test passes
     /// only when every trial passes.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]

@@ -42,7 +42,7 @@ pub fn run(args: RunArgs) -> Exit {
         args.fixture.as_deref(),
         args.timeout,
     ) {
-        Ok(options) => options,
+        Ok(options) => options.shared(args.shared),
         Err(exit) => return exit,
     };
     let jobs = args.jobs.map(usize::from).unwrap_or_else(cores);

@@ -130,6 +130,66 @@ impl std::fmt::Debug for Output {
     }
 }
 
+mod shared {
+    use super::*;
+
+    /// The server, started through `sh` so each start leaves a line in
+    /// `starts.txt` (then `exec` makes the shell the server itself).
+    fn counting_server() -> String {
+        format!("sh -c 'echo $$ >> starts.txt; exec \"$0\" mock contract.yaml' '{MCPTEST}'")
+    }
+
+    #[test]
+    fn shared_runs_every_file_on_one_server() {
+        let ws = Workspace::new(&[
+            ("a.yaml", PASSING),
+            ("b.yaml", PASSING),
+            ("c.yaml", PASSING),
+        ]);
+        let server = counting_server();
+        for (flag, starts) in [(Some("--shared"), 1), (None, 3)] {
+            let _ = std::fs::remove_file(ws.path("starts.txt"));
+            let mut args = vec!["run", "a.yaml", "b.yaml", "c.yaml", "--server", &server];
+            args.extend(flag);
+            let out = output(ws.mcptest(&args));
+            assert_eq!(out.code, Some(0), "{flag:?}: {out:?}");
+            assert!(out.stdout.contains("3 passed"), "{out:?}");
+            let starts_seen = ws.read("starts.txt").lines().count();
+            assert_eq!(starts_seen, starts, "{flag:?}: {out:?}");
+            for pid in ws.read("starts.txt").lines() {
+                assert_stopped(pid);
+            }
+        }
+    }
+
+    /// The process `pid` is gone (or a zombie awaiting its new parent) within 10 s.
+    fn assert_stopped(pid: &str) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let state = stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.trim().chars().next());
+            if state.is_none_or(|s| s == 'Z') {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "server {pid} outlived `mcptest run`: {stat}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+
+    #[test]
+    fn shared_with_a_fixture_is_a_usage_error() {
+        let ws = Workspace::new(&[("a.yaml", PASSING), ("fixture/x.txt", "x")]);
+        let out = output(ws.run(&["a.yaml", "--shared", "--fixture", "fixture"]));
+        assert_eq!(out.code, Some(2), "{out:?}");
+        assert!(out.stderr.contains("--fixture"), "{out:?}");
+    }
+}
+
 mod help {
     use super::*;
 

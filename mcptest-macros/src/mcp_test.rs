@@ -34,6 +34,19 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenS
     };
     let config = config::parse(args, anchor, &mut errors);
     let test = signature::check(&function, &mut errors);
+    if let (Some(shared), Some(fixture)) = (
+        config.as_ref().and_then(|c| c.shared.as_ref()),
+        function.sig.inputs.iter().nth(1),
+    ) {
+        errors.at(
+            fixture,
+            format!(
+                "a test with `{shared}` cannot take a `Fixture`: one shared server serves every \
+                 test, so it cannot be pointed at each test's own fixture copy; drop `shared` \
+                 (a fresh server per test) or this parameter"
+            ),
+        );
+    }
     errors.finish()?;
     let config = config.expect("a config is built whenever no error was reported");
     Ok(generate(config, test, function))
@@ -214,6 +227,9 @@ fn server_builder(config: &Config, krate: &syn::Path) -> TokenStream {
         };
         server.extend(quote!(.cassette(#path, #krate::CassetteMode::Auto)));
     }
+    if config.shared.is_some() {
+        server.extend(quote!(.shared()));
+    }
     server
 }
 
@@ -300,6 +316,34 @@ mod tests {
     }
 
     #[test]
+    fn shared_asks_for_a_shared_server_and_refuses_a_fixture() {
+        let out = expand_str(r#"bin = "srv", shared"#, BODY).unwrap();
+        assert!(out.contains(". shared ()"), "{out}");
+        let errors = messages(
+            r#"bin = "srv", shared, fixture = "src", cassette = "a.json""#,
+            BODY,
+        );
+        assert!(
+            errors[0].starts_with("`fixture` conflicts with `shared`"),
+            "{errors:?}"
+        );
+        assert!(
+            errors[1].starts_with("`cassette` conflicts with `shared`"),
+            "{errors:?}"
+        );
+        let errors = messages(
+            r#"bin = "srv", shared"#,
+            "async fn t(mcp: McpClient, fixture: Fixture) {}",
+        );
+        assert!(errors[0].contains("cannot take a `Fixture`"), "{errors:?}");
+        let errors = messages(r#"bin = "srv", shared = true"#, BODY);
+        assert!(
+            errors[0].starts_with("`shared` takes no value"),
+            "{errors:?}"
+        );
+    }
+
+    #[test]
     fn url_and_handler_sources() {
         let out = expand_str(r#"url = "http://127.0.0.1:1/mcp""#, BODY).unwrap();
         assert!(
@@ -332,7 +376,7 @@ mod tests {
             "#[tokio::test] fn t(mcp: String) {}",
         );
         let expected = [
-            "unknown option `bogus` for `#[mcp_test]`; the options are: server, bin, url, handler, args, env, cwd, fixture, timeout, protocol, cassette, setup, flavor, crate",
+            "unknown option `bogus` for `#[mcp_test]`; the options are: server, bin, url, handler, args, env, cwd, fixture, timeout, protocol, cassette, setup, shared, flavor, crate",
             "invalid duration \"soon\"",
             "`timeout` is given twice",
             "protocol version \"v2\"",

@@ -234,6 +234,9 @@ fn generate(config: &Config, files: &[File], tests: &[Test], module: &syn::Ident
         }
         None => {}
     }
+    if config.shared {
+        options.push(quote!(let options = options.shared(true);));
+    }
     let ignore = config
         .ignore
         .as_ref()
@@ -402,7 +405,7 @@ mod tests {
             r#""ok", servre = "x", server = "x", bin = "y", timeout = "soon", name = "n", ignore = 1, fixture = "f", fixture = "g", crate = 1"#,
         );
         let expected = [
-            "unknown option `servre` for `suite!`; the options are: server, bin, handler, fixture, timeout, name, ignore, crate",
+            "unknown option `servre` for `suite!`; the options are: server, bin, handler, fixture, timeout, shared, name, ignore, crate",
             "invalid duration \"soon\"",
             "`name` takes the generated module's name, an identifier: name = evals",
             "`ignore` takes a string literal",

@@ -2,8 +2,12 @@
 //! order, with helpers to wait for the ones a test cares about.
 
 use std::{
+    collections::HashMap,
     fmt,
-    sync::{Arc, Mutex, MutexGuard},
+    sync::{
+        Arc, Mutex, MutexGuard,
+        atomic::{AtomicU64, AtomicUsize, Ordering},
+    },
     time::{Duration, Instant},
 };
 
@@ -35,6 +39,12 @@ pub struct ServerMessage {
     pub reply: Option<Value>,
     /// Time since the connection was opened.
     pub elapsed: Duration,
+    /// True when the test's client is a view of a [shared](crate::Server::shared)
+    /// connection and this message is not tied to one of its own requests
+    /// (a log message, a `list_changed`, a request to the client, progress
+    /// for a token no test claims): any test on that server may have caused
+    /// it. Always false on a connection of the test's own.
+    pub shared: bool,
 }
 
 impl ServerMessage {
@@ -147,15 +157,26 @@ impl ListKind {
 /// assert!(log.methods().contains(&"notifications/progress".to_owned()));
 /// # Ok(()) }
 /// ```
+///
+/// On a view of a [shared](crate::Server::shared) connection, the log shows
+/// only what arrived after the view was opened, leaves out progress for the
+/// other tests' requests, and marks every message not tied to the view's own
+/// requests as [`shared`](ServerMessage::shared).
 #[derive(Clone, Default)]
 pub struct Notifications {
     inner: Arc<Log>,
+    view: Option<Arc<View>>,
 }
 
 struct Log {
     state: Mutex<LogState>,
     arrived: Notify,
     opened: Instant,
+    /// Progress tokens of requests sent by views, and the view that sent each.
+    /// Kept after the view is gone, so its late progress stays out of other
+    /// views (one small entry per request).
+    claims: Mutex<HashMap<Value, u64>>,
+    next_view: AtomicU64,
 }
 
 impl Default for Log {
@@ -164,8 +185,25 @@ impl Default for Log {
             state: Mutex::default(),
             arrived: Notify::new(),
             opened: Instant::now(),
+            claims: Mutex::default(),
+            next_view: AtomicU64::new(1),
         }
     }
+}
+
+/// One test's part of a shared connection's log.
+struct View {
+    id: u64,
+    /// Messages before this sequence number are not shown (the view's start,
+    /// moved on by `clear`).
+    since: AtomicUsize,
+}
+
+/// Whom a message concerns, seen from one view.
+enum Tie {
+    Mine,
+    Shared,
+    Theirs,
 }
 
 #[derive(Default)]
@@ -180,9 +218,7 @@ struct LogState {
 
 impl fmt::Debug for Notifications {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list()
-            .entries(self.state().messages.iter())
-            .finish()
+        f.debug_list().entries(self.visible()).finish()
     }
 }
 
@@ -204,6 +240,70 @@ impl Notifications {
 
     fn state(&self) -> MutexGuard<'_, LogState> {
         self.inner.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A view of this log for one test on a shared connection: it starts
+    /// now, and owns the progress of the requests it claims.
+    pub(crate) fn view(&self) -> Notifications {
+        let since = self.state().next_seq;
+        Notifications {
+            inner: self.inner.clone(),
+            view: Some(Arc::new(View {
+                id: self.inner.next_view.fetch_add(1, Ordering::Relaxed),
+                since: AtomicUsize::new(since),
+            })),
+        }
+    }
+
+    /// Marks the progress of the request with this token as this view's
+    /// own (a no-op on a log that is not a view).
+    pub(crate) fn claim_progress(&self, token: &rmcp::model::ProgressToken) {
+        let Some(view) = &self.view else { return };
+        let token = serde_json::to_value(&token.0).unwrap_or(Value::Null);
+        self.inner
+            .claims
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(token, view.id);
+    }
+
+    fn tie(&self, view: &View, message: &ServerMessage, claims: &HashMap<Value, u64>) -> Tie {
+        if message.method != "notifications/progress" {
+            return Tie::Shared;
+        }
+        match message
+            .params
+            .get("progressToken")
+            .and_then(|token| claims.get(token))
+        {
+            Some(&owner) if owner == view.id => Tie::Mine,
+            Some(_) => Tie::Theirs,
+            None => Tie::Shared,
+        }
+    }
+
+    /// The messages this log shows, oldest first: all of them, or for a view
+    /// its own and the shared ones since it started (the shared ones marked).
+    fn visible(&self) -> Vec<ServerMessage> {
+        let state = self.state();
+        let Some(view) = &self.view else {
+            return state.messages.clone();
+        };
+        let since = view.since.load(Ordering::Acquire);
+        let claims = self.inner.claims.lock().unwrap_or_else(|p| p.into_inner());
+        state
+            .messages
+            .iter()
+            .filter(|m| m.seq >= since)
+            .filter_map(|m| match self.tie(view, m, &claims) {
+                Tie::Mine => Some(m.clone()),
+                Tie::Shared => Some(ServerMessage {
+                    shared: true,
+                    ..m.clone()
+                }),
+                Tie::Theirs => None,
+            })
+            .collect()
     }
 
     /// Records a message as received (a JSON-RPC notification or request).
@@ -232,6 +332,7 @@ impl Notifications {
                 id,
                 reply: None,
                 elapsed,
+                shared: false,
             });
         }
         self.inner.arrived.notify_waiters();
@@ -253,11 +354,14 @@ impl Notifications {
 
     /// Everything received so far, oldest first.
     pub fn all(&self) -> Vec<ServerMessage> {
-        self.state().messages.clone()
+        self.visible()
     }
 
     /// How many messages were received (including any dropped past the cap).
     pub fn len(&self) -> usize {
+        if self.view.is_some() {
+            return self.visible().len();
+        }
         self.state().next_seq
     }
 
@@ -268,12 +372,20 @@ impl Notifications {
 
     /// How many messages with this method arrived since the connection opened
     /// (including any forgotten by [`clear`](Self::clear)).
+    ///
+    /// On a view of a shared connection: how many it shows now.
     pub fn count(&self, method: &str) -> usize {
+        if self.view.is_some() {
+            return self.filter(|m| m.method == method).len();
+        }
         self.state().counts.get(method).copied().unwrap_or(0)
     }
 
     /// The method of every message, in arrival order.
     pub fn methods(&self) -> Vec<String> {
+        if self.view.is_some() {
+            return self.visible().into_iter().map(|m| m.method).collect();
+        }
         self.state()
             .messages
             .iter()
@@ -288,6 +400,13 @@ impl Notifications {
 
     /// The messages matching `predicate`.
     pub fn filter(&self, predicate: impl Fn(&ServerMessage) -> bool) -> Vec<ServerMessage> {
+        if self.view.is_some() {
+            return self
+                .visible()
+                .into_iter()
+                .filter(|m| predicate(m))
+                .collect();
+        }
         self.state()
             .messages
             .iter()
@@ -319,7 +438,14 @@ impl Notifications {
     }
 
     /// Forgets everything received so far (sequence numbers keep counting).
+    ///
+    /// On a view of a shared connection this forgets only for the view.
     pub fn clear(&self) {
+        if let Some(view) = &self.view {
+            let next = self.state().next_seq;
+            view.since.store(next, Ordering::Release);
+            return;
+        }
         let mut state = self.state();
         state.messages.clear();
         state.dropped = 0;

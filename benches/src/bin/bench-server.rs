@@ -1,9 +1,11 @@
 //! The server the benchmarks start: `fixture-everything`'s handler over
 //! stdio, built as a binary of this package so benches can reach it through
 //! `CARGO_BIN_EXE_bench-server`. With `--tools N` it serves the `wide`
-//! fixture instead: N well-behaved tools, for the audit benchmark.
+//! fixture instead: N well-behaved tools, for the audit benchmark. With
+//! `--start-delay MS` it sleeps that long before reading stdin, like a server
+//! that is slow to start (Python, JVM), for the shared-server benchmark.
 //!
-//! usage: bench-server [--root DIR | --tools N]
+//! usage: bench-server [--root DIR | --tools N] [--start-delay MS]
 
 use std::{path::PathBuf, process::ExitCode};
 
@@ -16,6 +18,7 @@ use rmcp::{ServiceExt, transport::stdio};
 fn main() -> ExitCode {
     let mut config = EverythingConfig::default();
     let mut wide = None;
+    let mut start_delay = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match (arg.as_str(), args.next()) {
@@ -23,14 +26,20 @@ fn main() -> ExitCode {
             ("--tools", Some(n)) if n.parse::<usize>().is_ok_and(|n| n > 0) => {
                 wide = n.parse().ok();
             }
+            ("--start-delay", Some(ms)) if ms.parse::<u64>().is_ok() => {
+                start_delay = ms.parse().ok().map(std::time::Duration::from_millis);
+            }
             _ => {
                 eprintln!(
                     "bench-server: unexpected argument {arg:?}\n\
-                     usage: bench-server [--root DIR | --tools N]"
+                     usage: bench-server [--root DIR | --tools N] [--start-delay MS]"
                 );
                 return ExitCode::from(2);
             }
         }
+    }
+    if let Some(delay) = start_delay {
+        std::thread::sleep(delay);
     }
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -28,6 +28,7 @@ const KEYS: Keys = Keys {
         ("protocol", r#"protocol = "2025-11-25""#),
         ("cassette", r#"cassette = "tests/cassettes/session.json""#),
         ("setup", "setup = my_setup"),
+        ("shared", r#"#[mcp_test(server = "my-server", shared)]"#),
         ("flavor", r#"flavor = "multi_thread""#),
         ("crate", "crate = mcptest"),
     ],
@@ -55,6 +56,9 @@ pub(crate) struct Config {
     pub(crate) protocol: Option<LitStr>,
     pub(crate) cassette: Option<LitStr>,
     pub(crate) setup: Option<Expr>,
+    /// `shared`: one server for every test with the same configuration (the
+    /// key, to point errors at).
+    pub(crate) shared: Option<Ident>,
     pub(crate) multi_thread: bool,
     pub(crate) krate: Option<Path>,
 }
@@ -89,6 +93,7 @@ struct Builder {
     protocol: Option<(Ident, LitStr)>,
     cassette: Option<(Ident, LitStr)>,
     setup: Option<(Ident, Expr)>,
+    shared: Option<Ident>,
     flavor: Option<(Ident, bool)>,
     krate: Option<(Ident, Path)>,
     /// Keys seen so far, to report repeats.
@@ -112,6 +117,19 @@ impl Builder {
                     self.env = read_env(&list, errors).map(|vars| (key, vars));
                 }
                 other => errors.at(&other, format!("write `env` as a list: {}", example("env"))),
+            }
+            return;
+        }
+        if name == "shared" {
+            match meta {
+                Meta::Path(_) => self.shared = Some(key),
+                other => errors.at(
+                    &other,
+                    format!(
+                        "`shared` takes no value; write it alone: {}",
+                        example("shared")
+                    ),
+                ),
             }
             return;
         }
@@ -229,6 +247,28 @@ impl Builder {
                 );
             }
         }
+        if let Some(shared) = &self.shared {
+            let why =
+                "one shared server serves every test, so it cannot be pointed at each test's own";
+            if let Some((key, _)) = &self.fixture {
+                errors.at(
+                    key,
+                    format!(
+                        "`fixture` conflicts with `{shared}`: {why} fixture copy; drop `shared` \
+                         (a fresh server per test) or the fixture"
+                    ),
+                );
+            }
+            if let Some((key, _)) = &self.cassette {
+                errors.at(
+                    key,
+                    format!(
+                        "`cassette` conflicts with `{shared}`: {why} cassette; drop `shared` \
+                         or the cassette"
+                    ),
+                );
+            }
+        }
         Some(Config {
             source,
             args: self.args.map(|(_, v)| v).unwrap_or_default(),
@@ -239,6 +279,7 @@ impl Builder {
             protocol: self.protocol.map(|(_, v)| v),
             cassette: self.cassette.map(|(_, v)| v),
             setup: self.setup.map(|(_, v)| v),
+            shared: self.shared,
             multi_thread: self.flavor.is_some_and(|(_, multi)| multi),
             krate: self.krate.map(|(_, v)| v),
         })

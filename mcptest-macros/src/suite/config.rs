@@ -25,6 +25,10 @@ const KEYS: Keys = Keys {
         ("handler", "handler = MyServer::new()"),
         ("fixture", r#"fixture = "tests/fixtures""#),
         ("timeout", r#"timeout = "10s""#),
+        (
+            "shared",
+            r#"suite!("tests/evals", bin = "my-server", shared)"#,
+        ),
         ("name", "name = evals"),
         ("ignore", r#"ignore = "needs a database""#),
         ("crate", "crate = mcptest"),
@@ -56,6 +60,8 @@ pub(crate) struct Config {
     pub(crate) source: Option<Source>,
     pub(crate) fixture: Option<LitStr>,
     pub(crate) timeout: Option<Timeout>,
+    /// `shared`: files that name the same server share one process.
+    pub(crate) shared: bool,
     pub(crate) name: Option<Ident>,
     pub(crate) ignore: Option<LitStr>,
     pub(crate) krate: Option<Path>,
@@ -123,6 +129,9 @@ struct Builder {
     sources: Vec<(Ident, Source)>,
     fixture: Option<LitStr>,
     timeout: Option<Timeout>,
+    shared: Option<Ident>,
+    /// The `fixture` key, to point a conflict with `shared` at.
+    fixture_key: Option<Ident>,
     name: Option<Ident>,
     ignore: Option<LitStr>,
     krate: Option<Path>,
@@ -136,6 +145,19 @@ impl Builder {
             return;
         };
         let name = key.to_string();
+        if name == "shared" {
+            match meta {
+                Meta::Path(_) => self.shared = Some(key),
+                other => errors.at(
+                    &other,
+                    format!(
+                        "`shared` takes no value; write it alone: {}",
+                        example("shared")
+                    ),
+                ),
+            }
+            return;
+        }
         let Some(value) = KEYS.value(&name, meta, errors) else {
             return;
         };
@@ -166,6 +188,7 @@ impl Builder {
             "fixture" => KEYS.string(&name, &value).and_then(|dir| {
                 values::check_fixture(&dir)?;
                 self.fixture = Some(dir);
+                self.fixture_key = Some(key);
                 Ok(())
             }),
             "timeout" => match &value {
@@ -234,11 +257,22 @@ impl Builder {
             ));
             return None;
         };
+        if let (Some(shared), Some(fixture)) = (&self.shared, &self.fixture_key) {
+            errors.at(
+                fixture,
+                format!(
+                    "`fixture` conflicts with `{shared}`: one shared server serves every test, so \
+                     it cannot be pointed at each test's own fixture copy; drop `shared` (a fresh \
+                     server per test) or the fixture"
+                ),
+            );
+        }
         Some(Config {
             path,
             source: source.map(|(_, s)| s),
             fixture: self.fixture,
             timeout: self.timeout,
+            shared: self.shared.is_some(),
             name: self.name,
             ignore: self.ignore,
             krate: self.krate,

@@ -10,7 +10,7 @@ use rmcp::{
 };
 use serde_json::json;
 
-use super::{Harness, Inner, McpClient, ServerInfo, connection_lost, options::Options};
+use super::{Harness, Inner, Link, McpClient, ServerInfo, connection_lost, options::Options};
 use crate::{
     error::Error,
     transport::{endpoint::Endpoint, wire::Wire},
@@ -79,10 +79,14 @@ where
             let info = server_info(&peer);
             return Ok(McpClient {
                 inner: Arc::new(Inner {
-                    service: std::sync::Mutex::new(Some(service)),
+                    view: false,
                     peer,
                     wire: endpoint.wire.clone(),
-                    endpoint,
+                    notifications: endpoint.wire.notifications.clone(),
+                    link: Arc::new(Link {
+                        service: std::sync::Mutex::new(Some(service)),
+                        endpoint,
+                    }),
                     info,
                     request_timeout: options.request_timeout,
                     fetch_tool_definitions: options.fetch_tool_definitions,

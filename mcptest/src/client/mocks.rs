@@ -249,3 +249,30 @@ impl fmt::Debug for Elicitation {
         }
     }
 }
+
+/// What makes a mock the same as another for a [shared](crate::Server::shared)
+/// server: a fixed answer by its description, a handler by identity (clones of
+/// one handler are the same; two closures never are).
+pub(crate) fn share_key(
+    sampling: Option<&Sampling>,
+    roots: Option<&Roots>,
+    elicitation: Option<&Elicitation>,
+) -> String {
+    let sampling = sampling.map(|m| match &m.0 {
+        SamplingKind::Handler(f) => format!("sampling handler {:p}", Arc::as_ptr(f)),
+        SamplingKind::Text {
+            text,
+            model,
+            stop_reason,
+        } => format!("sampling {text:?} {model:?} {stop_reason:?}"),
+    });
+    let roots = roots.map(|m| match &m.0 {
+        RootsKind::Handler(f) => format!("roots handler {:p}", Arc::as_ptr(f)),
+        RootsKind::List(_) => format!("{m:?}"),
+    });
+    let elicitation = elicitation.map(|m| match &m.0 {
+        ElicitationKind::Handler(f) => format!("elicitation handler {:p}", Arc::as_ptr(f)),
+        ElicitationKind::Fixed(action, content) => format!("elicitation {action:?} {content:?}"),
+    });
+    format!("{sampling:?} {roots:?} {elicitation:?}")
+}

@@ -85,13 +85,16 @@ impl std::fmt::Debug for McpClient {
     }
 }
 
-/// Field order matters: on drop, rmcp's service is cancelled before the
-/// endpoint stops the server.
+/// One client's state. The connection itself ([`Link`]) may be shared by
+/// several clients: views of a shared server (see [`crate::server::shared`]).
 struct Inner {
-    service: Mutex<Option<RunningService<RoleClient, Arc<Harness>>>>,
+    link: Arc<Link>,
+    /// True for a view of a shared connection: closing it leaves the server running.
+    view: bool,
     peer: Peer<RoleClient>,
     wire: Arc<Wire>,
-    endpoint: Endpoint,
+    /// What [`McpClient::notifications`] shows: the whole log, or a view's part of it.
+    notifications: Notifications,
     info: ServerInfo,
     request_timeout: Duration,
     fetch_tool_definitions: bool,
@@ -99,6 +102,13 @@ struct Inner {
     /// The mocks, for answering `input_required` rounds of stateless servers.
     harness: Arc<Harness>,
     fixture_dir: Option<Arc<std::path::Path>>,
+}
+
+/// The connection: rmcp's service and the server end. Field order matters:
+/// on drop, rmcp's service is cancelled before the endpoint stops the server.
+pub(crate) struct Link {
+    service: Mutex<Option<RunningService<RoleClient, Arc<Harness>>>>,
+    endpoint: Endpoint,
 }
 
 struct KnownTools {
@@ -123,9 +133,12 @@ impl McpClient {
     }
 
     /// Everything the server sent on its own (notifications, and requests to
-    /// the client), in arrival order; a live view.
+    /// the client), in arrival order; a live view. On a
+    /// [shared](crate::Server::shared) server: what arrived since this test
+    /// connected, without the other tests' progress, and with every message
+    /// not tied to this test's requests marked [`shared`](crate::ServerMessage::shared).
     pub fn notifications(&self) -> Notifications {
-        self.inner.wire.notifications.clone()
+        self.inner.notifications.clone()
     }
 
     /// The tail of the server's stderr (the last 64 KiB), for a server started
@@ -403,19 +416,75 @@ impl McpClient {
     /// Closes the connection: stdin is closed, the server gets its grace
     /// period, then its process group is killed and reaped. Returns the
     /// server's exit status when it ran as a process.
+    ///
+    /// On a client of a [shared](crate::Server::shared) server this closes
+    /// only this client's view: the server keeps running for the other tests,
+    /// and `None` is returned.
     pub async fn close(self) -> Option<ExitStatus> {
-        let service = self
-            .inner
+        if self.inner.view {
+            return None;
+        }
+        let link = &self.inner.link;
+        let service = link
             .service
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .take();
         if let Some(mut service) = service {
-            let _ = service
-                .close_with_timeout(self.inner.endpoint.grace())
-                .await;
+            let _ = service.close_with_timeout(link.endpoint.grace()).await;
         }
-        self.inner.endpoint.close().await
+        link.endpoint.close().await
+    }
+
+    /// A new client on the same connection, for one test of a shared
+    /// server: its own request timeout, tool definitions and notifications
+    /// view; closing it leaves the connection open.
+    pub(crate) fn view(
+        &self,
+        request_timeout: Duration,
+        fetch_tool_definitions: bool,
+        fixture_dir: Option<Arc<std::path::Path>>,
+    ) -> McpClient {
+        let inner = &self.inner;
+        McpClient {
+            inner: Arc::new(Inner {
+                link: inner.link.clone(),
+                view: true,
+                peer: inner.peer.clone(),
+                wire: inner.wire.clone(),
+                notifications: inner.wire.notifications.view(),
+                info: inner.info.clone(),
+                request_timeout,
+                fetch_tool_definitions,
+                tools: tokio::sync::Mutex::new(None),
+                harness: inner.harness.clone(),
+                fixture_dir,
+            }),
+        }
+    }
+
+    /// False once the connection is known to be gone: the transport closed,
+    /// the inbound stream ended, or the server process exited.
+    pub(crate) fn is_alive(&self) -> bool {
+        let inner = &self.inner;
+        !inner.peer.is_transport_closed()
+            && inner.wire.closed_reason().is_none()
+            && inner
+                .wire
+                .process
+                .as_ref()
+                .is_none_or(|p| p.try_status().is_none())
+    }
+
+    /// True when both clients use one connection.
+    pub(crate) fn same_connection(&self, other: &McpClient) -> bool {
+        Arc::ptr_eq(&self.inner.link, &other.inner.link)
+    }
+
+    /// Stops the server from outside any runtime (at process exit): closes
+    /// its input, gives it the grace period, kills its process group, reaps it.
+    pub(crate) fn stop_blocking(&self) {
+        self.inner.link.endpoint.stop_blocking();
     }
 
     // ---- plumbing ----
@@ -609,7 +678,13 @@ impl McpClient {
             .send_request_with_option(request, PeerRequestOptions::no_options())
             .await
         {
-            Ok(handle) => Ok((handle.id.clone(), handle)),
+            Ok(handle) => {
+                // A view of a shared connection owns the progress of its requests.
+                self.inner
+                    .notifications
+                    .claim_progress(&handle.progress_token);
+                Ok((handle.id.clone(), handle))
+            }
             Err(error) => Err(self.error(method, error).await),
         }
     }

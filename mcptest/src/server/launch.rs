@@ -115,7 +115,9 @@ fn start_server(server: &Server, notifications: Notifications) -> Result<Started
                     .as_ref()
                     .map(|d| fixture(&d.to_string_lossy()).into()),
             };
-            let spawned = ChildProcess::spawn(&launch)?;
+            // A shared server is spawned by the registry's thread, which lives
+            // as long as the test binary: tie the process to it.
+            let spawned = ChildProcess::spawn_tied(&launch, server.shared)?;
             let process = Arc::new(spawned.process);
             let stderr = StderrTail::spawn_reader(spawned.stderr);
             Ok(Started::Stream(Streams {
@@ -125,7 +127,7 @@ fn start_server(server: &Server, notifications: Notifications) -> Result<Started
                 in_process: None,
             }))
         }
-        Target::InProcess(start) => {
+        Target::InProcess(start, _) => {
             let (client_io, server_io) = tokio::io::duplex(PIPE_BYTES);
             // The in-process server has no stderr; its task reports failures here.
             let log = Arc::new(StderrTail::default());

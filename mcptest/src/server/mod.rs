@@ -9,6 +9,7 @@ mod connect;
 #[cfg(feature = "http")]
 pub(crate) mod http;
 pub(crate) mod launch;
+pub(crate) mod shared;
 
 use std::{fmt, path::PathBuf, sync::Arc, time::Duration};
 
@@ -58,6 +59,9 @@ pub struct Server {
     /// Options given that do not apply to the target (`.env` on a URL, ...),
     /// reported by `connect` as [`Error::InvalidConfig`] rather than dropped.
     pub(crate) misapplied: Vec<&'static str>,
+    /// Connect to one server per configuration for the whole test binary
+    /// (see [`Server::shared`]).
+    pub(crate) shared: bool,
 }
 
 #[derive(Clone)]
@@ -70,7 +74,9 @@ pub(crate) enum Target {
     },
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     Url(HttpSpec),
-    InProcess(StartInProcess),
+    /// How to serve one connection, and the handler's type (the shared-server
+    /// key; `None` for a server known only by its start function).
+    InProcess(StartInProcess, Option<&'static str>),
 }
 
 #[derive(Clone, Debug)]
@@ -120,6 +126,7 @@ impl Server {
             options: Options::default(),
             client: ClientOptions::default(),
             misapplied: Vec::new(),
+            shared: false,
         }
     }
 
@@ -222,14 +229,14 @@ impl Server {
                 }
             })
         });
-        Server::with_target(Target::InProcess(start))
+        Server::with_target(Target::InProcess(start, Some(std::any::type_name::<H>())))
     }
 
     /// A server hosted in this process by `start`, which serves one
     /// connection on the pipe it is given (used by the suite mock server).
     #[cfg_attr(not(feature = "suite"), allow(dead_code))]
     pub(crate) fn in_process_raw(start: StartInProcess) -> Self {
-        Server::with_target(Target::InProcess(start))
+        Server::with_target(Target::InProcess(start, None))
     }
 
     /// Adds one argument (for [`Server::program`] and [`Server::command`]).
@@ -477,7 +484,7 @@ impl Server {
                 "a URL",
                 "`arg`, `args`, `env` and `current_dir` apply to a server process (Server::command or Server::program)",
             ),
-            Target::InProcess(_) => (
+            Target::InProcess(..) => (
                 "an in-process handler",
                 "`arg`, `args`, `env` and `current_dir` apply to a server process, `header` and `bearer_token_env` to Server::url",
             ),
@@ -505,8 +512,66 @@ impl Server {
         })
     }
 
-    /// Starts (or dials) the server and performs the handshake.
+    /// Shares one server among every test of this test binary that connects
+    /// with the same configuration, instead of starting one per test.
+    ///
+    /// The first [`connect`](Server::connect) starts the server on a runtime
+    /// of mcptest's own that outlives each test's runtime; later ones reuse
+    /// it. The server is stopped and reaped when the test binary exits (also
+    /// after panicking tests; on Linux the kernel also stops it if the binary
+    /// dies without running exit hooks). A server that died is started afresh
+    /// for the next test; the test that saw it die fails with
+    /// [`Error::ServerExited`] as usual.
+    ///
+    /// **The same configuration** means: the same command line, environment
+    /// (as written) and working directory, or for [`in_process`](Server::in_process)
+    /// the same handler *type*; the same protocol version, client info,
+    /// capabilities and mocks (a fixed answer by content, a `handler` mock by
+    /// identity: clones of one share); the same shutdown grace and message
+    /// size limit. [`timeout`](Server::timeout), [`connect_timeout`](Server::connect_timeout)
+    /// (it bounds the start only for the test that starts the server) and
+    /// [`fetch_tool_definitions`](Server::fetch_tool_definitions) may differ per test.
+    ///
+    /// **Isolated** per test over stdio and in-process, where the connection
+    /// is shared and each test gets its own [`McpClient`] on it: the answers
+    /// to its requests (by request id), the progress of its requests (by
+    /// progress token, in the call and in [`McpClient::notifications`]), its
+    /// timeouts, its cached tool definitions, [`Notifications::clear`](crate::Notifications::clear),
+    /// and [`McpClient::close`] (which closes only the test's view).
+    /// **Not isolated**: the server's state (what one test changes, the next
+    /// finds), log level and subscriptions; what the server sends on its own
+    /// (log messages, `list_changed`, resource updates, requests to the client,
+    /// answered by the mocks of the test that started it) — each test's
+    /// notifications show these from the moment it connected, marked
+    /// [`shared`](crate::ServerMessage::shared); the stderr tail in failures;
+    /// the pid. Over Streamable HTTP ([`Server::url`]) each test opens a
+    /// session of its own, so what the server keeps per session is isolated.
+    ///
+    /// A fixture directory or a cassette cannot be shared (a fresh copy or a
+    /// tape per test, but one server): either with `shared` is an
+    /// [`Error::InvalidConfig`] at connect. Under a runner that starts a
+    /// process per test, each process starts its own server: correct, but
+    /// nothing is saved.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), mcptest::Error> {
+    /// // in every test that may share it:
+    /// let mcp = mcptest::Server::command("python -m my_slow_server").shared().connect().await?;
+    /// mcp.ping().await?;
+    /// mcp.close().await; // closes this test's view; the server keeps running
+    /// # Ok(()) }
+    /// ```
+    pub fn shared(mut self) -> Self {
+        self.shared = true;
+        self
+    }
+
+    /// Starts (or dials) the server and performs the handshake; for a
+    /// [`shared`](Server::shared) server, reuses the running one.
     pub async fn connect(&self) -> Result<McpClient, Error> {
+        if self.shared {
+            return shared::connect(self).await;
+        }
         connect::connect(self).await
     }
 }
@@ -521,7 +586,7 @@ impl fmt::Debug for Server {
             }
             Target::BadCommand { input, .. } => write!(f, "Server::command({input:?})"),
             Target::Url(spec) => write!(f, "Server::url({:?})", spec.url),
-            Target::InProcess(_) => f.write_str("Server::in_process(..)"),
+            Target::InProcess(..) => f.write_str("Server::in_process(..)"),
         }
     }
 }
@@ -536,7 +601,7 @@ impl fmt::Display for Server {
             }
             Target::BadCommand { input, .. } => f.write_str(input),
             Target::Url(spec) => f.write_str(&spec.url),
-            Target::InProcess(_) => f.write_str("in-process server"),
+            Target::InProcess(..) => f.write_str("in-process server"),
         }
     }
 }

@@ -220,6 +220,7 @@ impl SuiteTest {
             default_server: options.server.clone(),
             fixture: options.fixture.as_deref(),
             timeout: options.timeout,
+            shared: options.shared,
             record: options
                 .record
                 .as_ref()
@@ -299,6 +300,7 @@ pub struct RunOptions {
     fixture: Option<PathBuf>,
     timeout: Option<Duration>,
     record: Option<PathBuf>,
+    shared: bool,
 }
 
 impl RunOptions {
@@ -332,6 +334,18 @@ impl RunOptions {
         self
     }
 
+    /// Whether mcp-assert files share servers (default false): files whose
+    /// server is the same configuration (the same command, environment and
+    /// mocks, or the same default server) use one process for the whole run
+    /// instead of one per test; see [`Server::shared`](crate::Server::shared) for what is isolated.
+    /// A file that uses a fixture or a recording cannot share: it fails with
+    /// the configuration error. MCP Cases files script their own handshake,
+    /// so each keeps a connection of its own.
+    pub fn shared(mut self, shared: bool) -> Self {
+        self.shared = shared;
+        self
+    }
+
     /// Records each test's session (every message, in order) as a
     /// [`cassette`](crate::cassette) file in `dir`, named by
     /// [`SuiteTest::cassette_name`]; the files are written as each test
@@ -351,6 +365,8 @@ pub(crate) struct TestContext<'a> {
     pub(crate) default_server: Option<Server>,
     pub(crate) fixture: Option<&'a Path>,
     pub(crate) timeout: Option<Duration>,
+    /// Whether mcp-assert files share their server (see [`RunOptions::shared`]).
+    pub(crate) shared: bool,
     /// Where to record the test's session as a cassette, if anywhere.
     pub(crate) record: Option<PathBuf>,
 }

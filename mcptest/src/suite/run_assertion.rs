@@ -107,6 +107,9 @@ fn server(
     if let Some(dir) = fixture {
         server = server.fixture_dir(dir);
     }
+    if cx.shared {
+        server = server.shared();
+    }
     Ok(cx.recording(server))
 }
 

@@ -65,9 +65,10 @@ impl Endpoint {
     }
 }
 
-impl Drop for Endpoint {
-    fn drop(&mut self) {
-        if self.closed.load(Ordering::SeqCst) {
+impl Endpoint {
+    /// Stops the server without a runtime (from `Drop`, or at process exit).
+    pub(crate) fn stop_blocking(&self) {
+        if self.closed.swap(true, Ordering::SeqCst) {
             return;
         }
         if let Some(writer) = &self.writer {
@@ -79,5 +80,11 @@ impl Drop for Endpoint {
         if let Some(task) = &self.in_process {
             task.abort();
         }
+    }
+}
+
+impl Drop for Endpoint {
+    fn drop(&mut self) {
+        self.stop_blocking();
     }
 }

@@ -53,7 +53,15 @@ pub(crate) struct ChildProcess {
 
 impl ChildProcess {
     pub(crate) fn spawn(launch: &Launch) -> Result<Spawned, Error> {
-        let parts = Self::spawn_parts(launch)?;
+        Self::spawn_tied(launch, false)
+    }
+
+    /// Like [`spawn`](Self::spawn); with `die_with_spawner`, on Linux the
+    /// kernel also kills the process when the thread that spawned it ends
+    /// (`PR_SET_PDEATHSIG`): the backstop for a test binary that dies without
+    /// running its exit hooks.
+    pub(crate) fn spawn_tied(launch: &Launch, die_with_spawner: bool) -> Result<Spawned, Error> {
+        let parts = Self::spawn_parts_tied(launch, die_with_spawner)?;
         Ok(Spawned {
             process: parts.process,
             stdin: parts.stdin.expect("stdin was piped"),
@@ -65,6 +73,10 @@ impl ChildProcess {
     /// Spawns `launch` with all three pipes requested, killed and reaped
     /// like every child.
     pub(crate) fn spawn_parts(launch: &Launch) -> Result<SpawnedParts, Error> {
+        Self::spawn_parts_tied(launch, false)
+    }
+
+    fn spawn_parts_tied(launch: &Launch, die_with_spawner: bool) -> Result<SpawnedParts, Error> {
         let mut command = Command::new(&launch.program);
         command
             .args(&launch.args)
@@ -81,6 +93,20 @@ impl ChildProcess {
         // starts in turn (`npx` → `node`, shell wrappers, workers).
         #[cfg(unix)]
         command.process_group(0);
+        #[cfg(target_os = "linux")]
+        if die_with_spawner {
+            // SAFETY: the closure runs in the forked child before exec and only
+            // makes one async-signal-safe system call.
+            unsafe {
+                command.pre_exec(|| {
+                    if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == 0 {
+                        Ok(())
+                    } else {
+                        Err(std::io::Error::last_os_error())
+                    }
+                });
+            }
+        }
 
         let mut child = command.spawn().map_err(|source| Error::Spawn {
             program: launch.program.clone(),

@@ -28,6 +28,7 @@ mod mcp_test_teardown;
 mod plugin;
 mod raw;
 mod raw_http;
+mod shared;
 mod snapshot;
 mod suite_mock;
 mod suite_runner;
