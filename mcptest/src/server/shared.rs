@@ -258,16 +258,20 @@ mod tests {
         );
         assert_ne!(
             key(&base),
-            key(&base.clone().sampling(crate::Sampling::text("x")))
+            key(&base
+                .clone()
+                .sampling(crate::client::mocks::Sampling::text("x")))
         );
     }
 
     #[test]
     fn handler_mocks_share_by_identity() {
-        let mock = crate::Roots::handler(|| async { Ok(Vec::new()) });
+        let mock = crate::client::mocks::Roots::handler(|| async { Ok(Vec::new()) });
         let a = Server::command("srv").roots(mock.clone());
         let b = Server::command("srv").roots(mock);
-        let c = Server::command("srv").roots(crate::Roots::handler(|| async { Ok(Vec::new()) }));
+        let c = Server::command("srv").roots(crate::client::mocks::Roots::handler(|| async {
+            Ok(Vec::new())
+        }));
         assert_eq!(key(&a), key(&b));
         assert_ne!(key(&a), key(&c));
     }
