@@ -9,7 +9,8 @@
 //! `fixture-broken` breaks one rule per flag, and `fixture-client` is a client
 //! for the client checks. [`poisoned`] holds the definitions
 //! `fixture-chaos --poisoned` lists, one broken security lint rule each; [`wide`] has as many tools as asked
-//! for, for the audit benchmark.
+//! for, for the audit benchmark. `shared-exit` is not a server: a program that
+//! uses a shared server and ends, for the test that no server outlives it.
 
 pub mod e2e;
 pub mod everything;

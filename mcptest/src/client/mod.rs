@@ -86,7 +86,7 @@ impl std::fmt::Debug for McpClient {
 }
 
 /// One client's state. The connection itself ([`Link`]) may be shared by
-/// several clients: views of a shared server (see [`crate::server::shared`]).
+/// several clients: views of a shared server (see [`Server::shared`](crate::Server::shared)).
 struct Inner {
     link: Arc<Link>,
     /// True for a view of a shared connection: closing it leaves the server running.

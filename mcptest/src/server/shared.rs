@@ -33,7 +33,10 @@ use std::{
 };
 
 use super::{Server, Target};
-use crate::{client::McpClient, client::mocks::share_key, error::Error};
+use crate::{
+    client::{McpClient, mocks::share_key},
+    error::Error,
+};
 
 /// The servers of this process, by configuration.
 struct Registry {
