@@ -4,11 +4,9 @@
 //! for it, over every transport it applies to; the official suite's check
 //! ids and the expected-failures list show in the report.
 
-use std::time::Duration;
-
 use mcptest::{
     Server,
-    conformance::{Conformance, Level, Transport, official_ids},
+    conformance::{Transport, official_ids},
     report::Status,
 };
 use mcptest_tests::http::HttpFixture;
@@ -50,49 +48,7 @@ pub(crate) const HTTP_CASES: &[(&str, &[&str], bool)] = &[
     ),
 ];
 
-fn checks(server: Server) -> Conformance {
-    Conformance::new(server).timeout(Duration::from_secs(10))
-}
-
-async fn expect_broken(flag: &str, transport: Transport) {
-    let (_, ids, _) = HTTP_CASES
-        .iter()
-        .find(|(f, ..)| *f == flag)
-        .unwrap_or_else(|| panic!("no case for {flag}"));
-    let mut fixture = None;
-    let server = match transport {
-        Transport::Stdio => Server::program(BROKEN).arg(flag),
-        Transport::Http => {
-            let started = HttpFixture::start(BROKEN, &["--http", flag]);
-            let server = Server::url(&started.url);
-            fixture = Some(started);
-            server
-        }
-    };
-    let report = checks(server)
-        .only(ids.iter().copied())
-        .run()
-        .await
-        .unwrap();
-    assert_eq!(report.results.len(), ids.len(), "{report}");
-    for id in ids.iter() {
-        let result = report.result(id).unwrap();
-        let expected = match result.rule.level {
-            Level::Must => Status::Fail,
-            Level::Should => Status::Warn,
-        };
-        assert_eq!(
-            result.verdict, expected,
-            "{flag} should make {id} {expected} over {transport}\n{report}"
-        );
-        assert!(result.reason.is_some(), "{report}");
-        assert!(
-            !result.evidence.is_empty(),
-            "{id} has no evidence\n{report}"
-        );
-    }
-    drop(fixture);
-}
+use super::conformance_server::{checks, expect_broken};
 
 macro_rules! broken {
     ($($name:ident: $flag:literal $(, $stdio:ident)?;)*) => {$(

@@ -233,6 +233,7 @@ pub(super) async fn expect_broken(flag: &str, transport: Transport) {
     let (_, ids, _) = CASES
         .iter()
         .chain(super::conformance_features::CASES)
+        .chain(super::conformance_http::HTTP_CASES)
         .find(|(f, ..)| *f == flag)
         .unwrap_or_else(|| panic!("no case for {flag}"));
     let mut fixture = None;
