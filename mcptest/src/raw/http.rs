@@ -194,13 +194,9 @@ impl RawHttp {
             .await
     }
 
-    async fn send(
-        &self,
-        method: reqwest::Method,
-        body: Vec<u8>,
-        headers: &[(&str, &str)],
-    ) -> Result<HttpReply, Error> {
-        let what = format!("{method} {}", self.url);
+    /// The headers of one request: the defaults and the ones configured on
+    /// the [`Server`], each unless `headers` gives its own value, then `headers`.
+    fn header_map(&self, headers: &[(&str, &str)]) -> Result<HeaderMap, Error> {
         let mut map = HeaderMap::new();
         let defaults = [
             ("Content-Type", "application/json"),
@@ -215,6 +211,17 @@ impl RawHttp {
         for (name, value) in headers {
             insert(&mut map, name, value)?;
         }
+        Ok(map)
+    }
+
+    async fn send(
+        &self,
+        method: reqwest::Method,
+        body: Vec<u8>,
+        headers: &[(&str, &str)],
+    ) -> Result<HttpReply, Error> {
+        let what = format!("{method} {}", self.url);
+        let map = self.header_map(headers)?;
         let exchange = async {
             let response = self
                 .client
@@ -249,20 +256,7 @@ impl RawHttp {
         first: tokio::sync::oneshot::Sender<()>,
         mut stop: tokio::sync::oneshot::Receiver<()>,
     ) -> Result<HttpReply, Error> {
-        let mut map = HeaderMap::new();
-        let defaults = [
-            ("Content-Type", "application/json"),
-            ("Accept", DEFAULT_ACCEPT),
-        ];
-        let configured = self.headers.iter().map(|(n, v)| (n.as_str(), v.as_str()));
-        for (name, value) in defaults.into_iter().chain(configured) {
-            if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case(name)) {
-                insert(&mut map, name, value)?;
-            }
-        }
-        for (name, value) in headers {
-            insert(&mut map, name, value)?;
-        }
+        let map = self.header_map(headers)?;
         let deadline = tokio::time::Instant::now() + self.timeout;
         let sent = self.client.post(&self.url).headers(map).body(body).send();
         let response = match tokio::time::timeout_at(deadline, sent).await {
