@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::{
     check::{Finding, Problems},
     classic::{Outcome, declares},
-    mrtr::{describe_result, list_items, send},
+    mrtr::{callable_unnamed, describe_result, list_items, mentions, send},
     probe::{Ch, Probe, meta},
     stateless::{StatelessFacts, VERSION},
 };
@@ -49,24 +49,7 @@ async fn tools_mentioning(
     list_items(p, ch, "tools/list", "tools")
         .await
         .into_iter()
-        .filter(|tool| {
-            let text = ["name", "title", "description"]
-                .iter()
-                .filter_map(|k| tool.get(*k).and_then(Value::as_str))
-                .collect::<Vec<_>>()
-                .join(" ")
-                .to_lowercase();
-            let required = tool
-                .get("inputSchema")
-                .and_then(|s| s.get("required"))
-                .and_then(Value::as_array)
-                .is_some_and(|r| !r.is_empty());
-            let destructive = tool
-                .get("annotations")
-                .and_then(|a| a.get("destructiveHint"))
-                == Some(&Value::Bool(true));
-            !required && !destructive && words.iter().any(|w| text.contains(w))
-        })
+        .filter(|tool| callable_unnamed(tool) && mentions(tool, words))
         .filter_map(|tool| Some((tool.get("name")?.as_str()?.to_owned(), json!({}))))
         .take(MAX_CANDIDATES)
         .collect()

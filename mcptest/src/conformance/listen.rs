@@ -60,18 +60,7 @@ async fn change_trigger(p: &mut Probe, ch: Ch, facts: &StatelessFacts) -> Option
             }
             let tools = super::mrtr::list_items(p, ch, "tools/list", "tools").await;
             let tool = tools.iter().find(|tool| {
-                let text = ["name", "title", "description"]
-                    .iter()
-                    .filter_map(|k| tool.get(*k).and_then(Value::as_str))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-                    .to_lowercase();
-                let required = tool
-                    .get("inputSchema")
-                    .and_then(|s| s.get("required"))
-                    .and_then(Value::as_array)
-                    .is_some_and(|r| !r.is_empty());
-                !required && CHANGE_WORDS.iter().any(|w| text.contains(w))
+                super::mrtr::callable_unnamed(tool) && super::mrtr::mentions(tool, CHANGE_WORDS)
             })?;
             (tool.get("name")?.as_str()?.to_owned(), json!({}))
         }

@@ -148,16 +148,7 @@ pub(crate) async fn find_subject(
             let Some(name) = tool.get("name").and_then(Value::as_str) else {
                 continue;
             };
-            let required = tool
-                .get("inputSchema")
-                .and_then(|s| s.get("required"))
-                .and_then(Value::as_array)
-                .is_some_and(|r| !r.is_empty());
-            let destructive = tool
-                .get("annotations")
-                .and_then(|a| a.get("destructiveHint"))
-                == Some(&Value::Bool(true));
-            if !required && !destructive && mentions_input(&tool) {
+            if callable_unnamed(&tool) && mentions_input(&tool) {
                 candidates.push(tool_call(name, json!({})));
             }
         }
@@ -218,13 +209,34 @@ pub(crate) async fn find_subject(
 
 /// Whether a tool's or prompt's name or description says it asks for input.
 fn mentions_input(item: &Value) -> bool {
+    mentions(item, INPUT_WORDS)
+}
+
+/// Whether a tool's or prompt's name, title or description mentions one of
+/// `words` (lower case).
+pub(crate) fn mentions(item: &Value, words: &[&str]) -> bool {
     let text = ["name", "title", "description"]
         .iter()
         .filter_map(|k| item.get(*k).and_then(Value::as_str))
         .collect::<Vec<_>>()
         .join(" ")
         .to_lowercase();
-    INPUT_WORDS.iter().any(|w| text.contains(w))
+    words.iter().any(|w| text.contains(w))
+}
+
+/// Whether a check may call `tool` without being told to: it takes no
+/// required arguments and is not marked `destructiveHint: true`.
+pub(crate) fn callable_unnamed(tool: &Value) -> bool {
+    let required = tool
+        .get("inputSchema")
+        .and_then(|s| s.get("required"))
+        .and_then(Value::as_array)
+        .is_some_and(|r| !r.is_empty());
+    let destructive = tool
+        .get("annotations")
+        .and_then(|a| a.get("destructiveHint"))
+        == Some(&Value::Bool(true));
+    !required && !destructive
 }
 
 /// The items of every page of a list (not recorded: set-up).
