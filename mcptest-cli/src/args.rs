@@ -282,7 +282,9 @@ pub struct RunArgs {
     /// Suite files, directories (every .yaml/.yml below) or globs.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<String>,
-    /// How many tests run at once [default: the number of cores].
+    /// How many tests run at once [default: the number of cores]. A
+    /// finished test's server is stopped beside the next test (up to N at
+    /// once; with 1, before the next starts); all before the run ends.
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
     /// A directory copied afresh for each test ({{fixture}} in the files).
@@ -525,7 +527,9 @@ pub struct SnapshotArgs {
     /// Store this run's answers instead of comparing them.
     #[arg(long)]
     pub update: bool,
-    /// How many tests run at once [default: the number of cores].
+    /// How many tests run at once [default: the number of cores]. A
+    /// finished test's server is stopped beside the next test (up to N at
+    /// once; with 1, before the next starts); all before the run ends.
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
     /// A directory copied afresh for each test ({{fixture}} in the files).
@@ -549,7 +553,9 @@ pub struct WatchArgs {
     /// Suite files, directories (every .yaml/.yml below) or globs.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<String>,
-    /// How many tests run at once [default: the number of cores].
+    /// How many tests run at once [default: the number of cores]. A
+    /// finished test's server is stopped beside the next test (up to N at
+    /// once; with 1, before the next starts); all before the run ends.
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
     /// A directory copied afresh for each test ({{fixture}} in the files).

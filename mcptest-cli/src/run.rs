@@ -199,17 +199,34 @@ pub async fn run_tests(
     let jobs = jobs.max(1);
     let mut pending = tests.into_iter().enumerate();
     let mut running = FuturesUnordered::new();
+    // Servers of finished tests still stopping (their grace period, the
+    // kill, the reap, then the fixture copy's removal). They do not hold a
+    // job: the next test starts meanwhile. At most `jobs` at once, and all
+    // of them are done before the run returns. `--jobs 1` keeps one server
+    // at a time, for servers that must not overlap (a fixed port, a file
+    // outside the fixture).
+    let mut stopping = FuturesUnordered::new();
+    let may_start = |running: usize, stopping: usize| {
+        running < jobs && (stopping == 0 || (jobs > 1 && stopping < jobs))
+    };
     let mut results: Vec<Option<TestResult>> = Vec::new();
     let options = &options;
     // Suite test futures are not `Send`, so they share this task; the work
     // is waiting on servers, and the runtime's threads serve the I/O.
     let start = |(index, test): (usize, SuiteTest)| async move {
         let mut runs = Vec::with_capacity(trial_count as usize);
+        let mut teardowns = Vec::with_capacity(trial_count as usize);
         for _ in 0..trial_count {
             // A panic in one test is that test's failure, not a hole in
             // the report.
-            let result = match AssertUnwindSafe(test.run(options)).catch_unwind().await {
-                Ok(result) => result,
+            let result = match AssertUnwindSafe(test.run_until_verdict(options))
+                .catch_unwind()
+                .await
+            {
+                Ok((result, teardown)) => {
+                    teardowns.push(teardown);
+                    result
+                }
                 Err(panic) => TestResult::new(
                     test.name.clone(),
                     Outcome::error(
@@ -221,23 +238,30 @@ pub async fn run_tests(
             };
             runs.push(result);
         }
-        (index, trials::combine(runs))
+        (index, trials::combine(runs), teardowns)
     };
-    for test in pending.by_ref().take(jobs) {
-        running.push(start(test));
-    }
-    while let Some((index, result)) = running.next().await {
-        if let Some(test) = pending.next() {
+    loop {
+        while may_start(running.len(), stopping.len()) {
+            let Some(test) = pending.next() else { break };
             running.push(start(test));
         }
-        if show_lines {
-            progress.suspend(|| println!("{}", palette.line(&result)));
+        tokio::select! {
+            Some((index, result, teardowns)) = running.next() => {
+                for teardown in teardowns {
+                    stopping.push(teardown.finish());
+                }
+                if show_lines {
+                    progress.suspend(|| println!("{}", palette.line(&result)));
+                }
+                progress.inc(1);
+                if results.len() <= index {
+                    results.resize(index + 1, None);
+                }
+                results[index] = Some(result);
+            }
+            Some(()) = stopping.next() => {}
+            else => break,
         }
-        progress.inc(1);
-        if results.len() <= index {
-            results.resize(index + 1, None);
-        }
-        results[index] = Some(result);
     }
     progress.finish_and_clear();
     results.into_iter().flatten().collect()

@@ -181,6 +181,46 @@ mod shared {
         }
     }
 
+    /// A test's server is stopped after its verdict, beside the next test;
+    /// still, none outlives the run, and `--jobs 1` keeps one at a time.
+    /// These servers linger after their input closes (the shell sleeps on),
+    /// so each needs the grace period and a kill. Each start notes in
+    /// `overlaps.txt` any earlier server still there.
+    #[test]
+    fn servers_stopped_beside_the_next_test_are_all_gone_when_the_run_ends() {
+        let ws = Workspace::new(&[
+            ("a.yaml", PASSING),
+            ("b.yaml", PASSING),
+            ("c.yaml", PASSING),
+            ("d.yaml", PASSING),
+        ]);
+        let server = format!(
+            "sh -c 'for p in $(cat starts.txt); do kill -0 $p 2>/dev/null && echo $p >> overlaps.txt; done; \
+             echo $$ >> starts.txt; \"$0\" mock contract.yaml; sleep 30' '{MCPTEST}'"
+        );
+        for jobs in ["1", "2"] {
+            ws.write("starts.txt", "");
+            ws.write("overlaps.txt", "");
+            let out = output(ws.mcptest(&[
+                "run", "a.yaml", "b.yaml", "c.yaml", "d.yaml", "--jobs", jobs, "--server", &server,
+            ]));
+            assert_eq!(out.code, Some(0), "--jobs {jobs}: {out:?}");
+            assert!(out.stdout.contains("4 passed"), "{out:?}");
+            let pids = ws.read("starts.txt");
+            assert_eq!(pids.lines().count(), 4, "{out:?}");
+            for pid in pids.lines() {
+                let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"));
+                assert!(
+                    stat.is_err(),
+                    "--jobs {jobs}: server {pid} outlived `mcptest run`: {stat:?}"
+                );
+            }
+            if jobs == "1" {
+                assert_eq!(ws.read("overlaps.txt"), "", "one server at a time");
+            }
+        }
+    }
+
     #[test]
     fn shared_with_a_fixture_is_a_usage_error() {
         let ws = Workspace::new(&[("a.yaml", PASSING), ("fixture/x.txt", "x")]);

@@ -287,18 +287,27 @@ impl fmt::Display for ConformanceReport {
             .map(|r| r.rule.id.len())
             .max()
             .unwrap_or(0);
+        let verdict_of = |result: &CheckResult| match result.expected_failure {
+            true => "XFAIL".to_owned(),
+            false => result.verdict.to_string(),
+        };
+        // Four columns (PASS, FAIL, WARN, SKIP), five when an XFAIL is there.
+        let verdict_width = self
+            .results
+            .iter()
+            .map(|r| verdict_of(r).len())
+            .max()
+            .unwrap_or(0)
+            .max(4);
         for result in &self.results {
-            let verdict = match result.expected_failure {
-                true => "XFAIL".to_owned(),
-                false => result.verdict.to_string(),
-            };
+            let verdict = verdict_of(result);
             let official = match result.official {
                 [] => String::new(),
                 ids => format!(" (official: {})", ids.join(", ")),
             };
             writeln!(
                 f,
-                "{:<4}  {:<6}  {:<id_width$}  {} {}{official}",
+                "{:<verdict_width$}  {:<6}  {:<id_width$}  {} {}{official}",
                 verdict,
                 result.rule.level.to_string(),
                 result.rule.id,
@@ -557,6 +566,16 @@ mod tests {
         assert_eq!(report.verdict("classic-pagination"), Some(Status::Skip));
         let table = report.table();
         assert!(table.contains("XFAIL  MUST    classic-ping "), "{table}");
+        // Every row keeps the same columns as the XFAIL one.
+        let column = |id: &str| {
+            let line = table.lines().find(|l| l.contains(id)).unwrap();
+            line.find(id).unwrap()
+        };
+        assert_eq!(
+            column("classic-ping "),
+            column("classic-pagination "),
+            "{table}"
+        );
         let shared = report.to_report();
         let ping = shared.result("classic-ping").unwrap();
         assert_eq!(ping.property_value("expected-failure"), Some("true"));

@@ -45,7 +45,10 @@ mod substitute;
 mod yaml;
 
 use std::{
+    cell::RefCell,
+    future::Future,
     path::{Path, PathBuf},
+    pin::Pin,
     time::{Duration, Instant},
 };
 
@@ -213,6 +216,34 @@ impl SuiteTest {
     /// says, stops the server. The result is named after the test, grouped
     /// by its file, and located at its block (or case).
     pub async fn run(&self, options: &RunOptions) -> TestResult {
+        let (result, teardown) = self.run_until_verdict(options).await;
+        teardown.finish().await;
+        result
+    }
+
+    /// Runs the test up to its verdict and hands back what is left to do:
+    /// stopping its server and removing its fixture copy. A runner that
+    /// keeps a number of tests going at once can start the next one while
+    /// this one's server takes its grace period to exit.
+    ///
+    /// Await [`Teardown::finish`] before the run ends. A `Teardown` dropped
+    /// unawaited still stops the server (without the grace period) and
+    /// removes the fixture copy.
+    ///
+    /// ```no_run
+    /// # async fn demo(suite: mcptest::suite::Suite, options: mcptest::suite::RunOptions) {
+    /// let mut stopping = Vec::new();
+    /// for test in suite.tests() {
+    ///     let (result, teardown) = test.run_until_verdict(&options).await;
+    ///     println!("{} {}", result.status(), result.name);
+    ///     stopping.push(teardown);
+    /// }
+    /// for teardown in stopping {
+    ///     teardown.finish().await;
+    /// }
+    /// # }
+    /// ```
+    pub async fn run_until_verdict(&self, options: &RunOptions) -> (TestResult, Teardown) {
         let started = Instant::now();
         let cx = TestContext {
             name: &self.name,
@@ -225,15 +256,56 @@ impl SuiteTest {
                 .record
                 .as_ref()
                 .map(|dir| dir.join(self.cassette_name())),
+            teardown: RefCell::new(Teardown::default()),
         };
         let outcome = match &self.kind {
             TestKind::Assertion(a) => run_assertion::run(a, &cx).await,
             TestKind::Case(c) => run_cases::run(c, &cx).await,
         };
-        TestResult::new(self.name.clone(), outcome)
+        let result = TestResult::new(self.name.clone(), outcome)
             .group(self.file.clone())
             .location(self.location.clone())
-            .duration(started.elapsed())
+            .duration(started.elapsed());
+        (result, cx.teardown.into_inner())
+    }
+}
+
+/// What is left of a test once its verdict is known (see
+/// [`SuiteTest::run_until_verdict`]): its server to stop (the connection
+/// closed, the grace period, the process group killed and reaped), then its
+/// fixture copy to remove, in that order.
+#[must_use = "await `finish`, or the server is killed without its grace period"]
+#[derive(Default)]
+pub struct Teardown {
+    stops: Vec<Pin<Box<dyn Future<Output = ()>>>>,
+    fixture: Option<Fixture>,
+}
+
+impl Teardown {
+    /// Stops the test's server and then removes its fixture copy (a failed
+    /// test's copy is kept, and its path was in the failure message).
+    pub async fn finish(mut self) {
+        for stop in std::mem::take(&mut self.stops) {
+            stop.await;
+        }
+        drop(self.fixture.take());
+    }
+
+    /// True when there is nothing left to do.
+    pub fn is_empty(&self) -> bool {
+        self.stops.is_empty() && self.fixture.is_none()
+    }
+}
+
+impl std::fmt::Debug for Teardown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Teardown")
+            .field("stops", &self.stops.len())
+            .field(
+                "fixture",
+                &self.fixture.as_ref().map(|f| f.path().to_owned()),
+            )
+            .finish()
     }
 }
 
@@ -369,6 +441,20 @@ pub(crate) struct TestContext<'a> {
     pub(crate) shared: bool,
     /// Where to record the test's session as a cassette, if anywhere.
     pub(crate) record: Option<PathBuf>,
+    /// What the test leaves to do once its verdict is known.
+    pub(crate) teardown: RefCell<Teardown>,
+}
+
+impl TestContext<'_> {
+    /// Stops the server with `stop` after the verdict (see [`Teardown`]).
+    pub(crate) fn stop_later(&self, stop: impl Future<Output = ()> + 'static) {
+        self.teardown.borrow_mut().stops.push(Box::pin(stop));
+    }
+
+    /// Keeps the fixture copy until the server is stopped.
+    pub(crate) fn remove_after_stop(&self, fixture: &Option<Fixture>) {
+        self.teardown.borrow_mut().fixture = fixture.clone();
+    }
 }
 
 impl TestContext<'_> {

@@ -73,11 +73,14 @@ pub(crate) async fn run(a: &Assertion, cx: &TestContext<'_>) -> Outcome {
             Failure::expecting("the server to start and answer the handshake").but(e.to_string())
         })?;
         let result = run_block(a, &mcp, fixture_path.as_deref(), timeout).await;
-        mcp.close().await;
+        cx.stop_later(async move {
+            mcp.close().await;
+        });
         result
     })
     .await
     .unwrap_or_else(|_| Err(super::timed_out("assertion", guard)));
+    cx.remove_after_stop(&fixture);
     super::outcome(result, fixture)
 }
 

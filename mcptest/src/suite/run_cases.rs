@@ -48,7 +48,9 @@ pub(crate) async fn run(case: &Case, cx: &TestContext<'_>) -> Outcome {
             .map_err(|e| Failure::expecting("the server to start").but(e.to_string()))?;
         let result = exchange(case, &mut raw, wait).await;
         let stderr = raw.stderr();
-        raw.close().await;
+        cx.stop_later(async move {
+            raw.close().await;
+        });
         result.map_err(|f| {
             if f.server_output().stderr.is_empty() {
                 let mut output = f.server_output().clone();
@@ -61,6 +63,7 @@ pub(crate) async fn run(case: &Case, cx: &TestContext<'_>) -> Outcome {
     })
     .await
     .unwrap_or_else(|_| Err(super::timed_out("case", guard)));
+    cx.remove_after_stop(&fixture);
     super::outcome(result, fixture)
 }
 

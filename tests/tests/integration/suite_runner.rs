@@ -280,3 +280,59 @@ async fn a_suite_runs_into_a_report() {
     );
     assert!(result.location.as_ref().unwrap().line > 0);
 }
+
+/// The verdict comes before the server is stopped: a runner can start the
+/// next test while this server takes its grace period. The fixture copy
+/// stays until the server is gone, then `finish` removes it and leaves no
+/// process behind.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_verdict_comes_before_the_teardown_which_stops_the_server_then_removes_the_fixture() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("pid");
+    let options = RunOptions::new()
+        .server(
+            // It keeps running after its stdin closes, so stopping it takes
+            // the grace period and a kill.
+            Server::program(env!("CARGO_BIN_EXE_fixture-chaos"))
+                .args(["--ignore-eof", "--pid-file"])
+                .arg(pid_file.to_str().unwrap())
+                .current_dir("{{fixture}}"),
+        )
+        .fixture("suites/fixtures");
+    let suite = Suite::parse(
+        "poke.yaml",
+        "assert: {tool: poke, expect: {not_error: true}}\n",
+    )
+    .unwrap();
+    let (result, teardown) = suite.tests()[0].run_until_verdict(&options).await;
+    assert_eq!(result.status(), Status::Pass, "{:?}", result.outcome);
+    assert!(!teardown.is_empty());
+
+    let pid: u32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let proc_dir = Path::new("/proc").join(pid.to_string());
+    let fixture_copy = std::fs::read_link(proc_dir.join("cwd")).expect("the server still runs");
+    assert!(
+        fixture_copy.ends_with("fixtures"),
+        "{}",
+        fixture_copy.display()
+    );
+    assert!(
+        fixture_copy.is_dir(),
+        "the copy is there while the server runs"
+    );
+
+    teardown.finish().await;
+    assert!(
+        !proc_dir.exists(),
+        "the server (pid {pid}) is killed and reaped by `finish`"
+    );
+    assert!(
+        !fixture_copy.exists(),
+        "the fixture copy {} is removed after the server stopped",
+        fixture_copy.display()
+    );
+}
