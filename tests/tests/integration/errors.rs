@@ -1,6 +1,6 @@
 //! Bad input gets a clear error that says what and where, never a panic or a hang.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use mcptest::{Error, Server};
 
@@ -120,10 +120,8 @@ async fn a_missing_bearer_token_variable_is_named() {
 
 #[tokio::test]
 async fn a_server_that_is_not_an_mcp_server_fails_the_handshake_promptly() {
-    // `true` exits at once without a word.
-    let started = Instant::now();
+    // `true` exits at once without a word: a server exit, not a timeout.
     let err = Server::command("true").connect().await.unwrap_err();
-    assert!(started.elapsed() < Duration::from_secs(5));
     assert!(
         matches!(&err, Error::ServerExited { status: Some(s), .. } if s.success()),
         "{err:?}"
