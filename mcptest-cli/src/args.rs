@@ -277,8 +277,10 @@ Exit status:
     Snapshot(SnapshotArgs),
 }
 
+/// What `run`, `snapshot` and `watch` share: the files, the server, and how
+/// the tests run.
 #[derive(Debug, Args)]
-pub struct RunArgs {
+pub struct SuiteArgs {
     /// Suite files, directories (every .yaml/.yml below) or globs.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<String>,
@@ -300,6 +302,12 @@ pub struct RunArgs {
     /// Run only the tests whose name or file contains this text.
     #[arg(long, value_name = "TEXT")]
     pub filter: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub suite: SuiteArgs,
     /// Start one server per configuration for the whole run instead of one
     /// per test: mcp-assert files that name the same server (or none, with
     /// --server) share its process; each test keeps its own answers and
@@ -521,55 +529,19 @@ pub struct InterceptArgs {
 
 #[derive(Debug, Args)]
 pub struct SnapshotArgs {
-    /// Suite files, directories (every .yaml/.yml below) or globs.
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<String>,
+    #[command(flatten)]
+    pub suite: SuiteArgs,
     /// Store this run's answers instead of comparing them.
     #[arg(long)]
     pub update: bool,
-    /// How many tests run at once [default: the number of cores]. A
-    /// finished test's server is stopped beside the next test (up to N at
-    /// once; with 1, before the next starts); all before the run ends.
-    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    pub jobs: Option<u16>,
-    /// A directory copied afresh for each test ({{fixture}} in the files).
-    #[arg(long, value_name = "DIR")]
-    pub fixture: Option<PathBuf>,
-    /// The server for files that name none.
-    #[arg(long, value_name = "CMD")]
-    pub server: Option<String>,
-    /// The timeout of tests that set none (e.g. 10s) [default: 30s].
-    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
-    pub timeout: Option<Duration>,
-    /// Only the tests whose name or file contains this text.
-    #[arg(long, value_name = "TEXT")]
-    pub filter: Option<String>,
     #[command(flatten)]
     pub reports: ReportArgs,
 }
 
 #[derive(Debug, Args)]
 pub struct WatchArgs {
-    /// Suite files, directories (every .yaml/.yml below) or globs.
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<String>,
-    /// How many tests run at once [default: the number of cores]. A
-    /// finished test's server is stopped beside the next test (up to N at
-    /// once; with 1, before the next starts); all before the run ends.
-    #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    pub jobs: Option<u16>,
-    /// A directory copied afresh for each test ({{fixture}} in the files).
-    #[arg(long, value_name = "DIR")]
-    pub fixture: Option<PathBuf>,
-    /// The server for files that name none.
-    #[arg(long, value_name = "CMD")]
-    pub server: Option<String>,
-    /// The timeout of tests that set none (e.g. 10s) [default: 30s].
-    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
-    pub timeout: Option<Duration>,
-    /// Run only the tests whose name or file contains this text.
-    #[arg(long, value_name = "TEXT")]
-    pub filter: Option<String>,
+    #[command(flatten)]
+    pub suite: SuiteArgs,
     /// Stop after this many runs (the first run counts).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_runs: Option<u32>,

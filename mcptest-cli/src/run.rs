@@ -19,14 +19,14 @@ use mcptest::{
 
 use crate::{
     Exit,
-    args::RunArgs,
+    args::{RunArgs, SuiteArgs},
     baseline::Baseline,
     output::{self, Palette},
     paths, trials,
 };
 
 pub fn run(args: RunArgs) -> Exit {
-    let tests = match load(&args.paths, args.filter.as_deref()) {
+    let tests = match args.suite.load() {
         Ok(tests) => tests,
         Err(exit) => return exit,
     };
@@ -37,21 +37,17 @@ pub fn run(args: RunArgs) -> Exit {
             return Exit::Usage;
         }
     };
-    let options = match options(
-        args.server.as_deref(),
-        args.fixture.as_deref(),
-        args.timeout,
-    ) {
+    let options = match args.suite.options() {
         Ok(options) => options.shared(args.shared),
         Err(exit) => return exit,
     };
-    let jobs = args.jobs.map(usize::from).unwrap_or_else(cores);
-    let runtime = match crate::runtime(jobs.min(cores())) {
+    let jobs = args.suite.jobs();
+    let runtime = match args.suite.runtime() {
         Ok(rt) => rt,
         Err(exit) => return exit,
     };
     let palette = Palette::new(crate::color());
-    let title = format!("mcptest run {}", args.paths.join(" "));
+    let title = format!("mcptest run {}", args.suite.paths.join(" "));
     let started = Instant::now();
     let results = runtime.block_on(run_tests(tests, options, jobs, args.trials, &palette, true));
     let mut report = Report::new(title).with_duration(started.elapsed());
@@ -104,31 +100,45 @@ pub fn run(args: RunArgs) -> Exit {
     }
 }
 
-/// The run options of `--server`, `--fixture` and `--timeout`, each checked.
-pub fn options(
-    server: Option<&str>,
-    fixture: Option<&std::path::Path>,
-    timeout: Option<Duration>,
-) -> Result<RunOptions, Exit> {
-    let mut options = RunOptions::new();
-    if let Some(command) = server {
-        if let Err(e) = check_server(command) {
-            eprintln!("mcptest: {e}");
-            return Err(Exit::Usage);
+impl SuiteArgs {
+    /// The run options of `--server`, `--fixture` and `--timeout`, each checked.
+    pub fn options(&self) -> Result<RunOptions, Exit> {
+        let mut options = RunOptions::new();
+        if let Some(command) = &self.server {
+            if let Err(e) = check_server(command) {
+                eprintln!("mcptest: {e}");
+                return Err(Exit::Usage);
+            }
+            options = options.server(Server::command(command));
         }
-        options = options.server(Server::command(command));
-    }
-    if let Some(fixture) = fixture {
-        if !fixture.is_dir() {
-            eprintln!("mcptest: --fixture {}: not a directory", fixture.display());
-            return Err(Exit::Usage);
+        if let Some(fixture) = &self.fixture {
+            if !fixture.is_dir() {
+                eprintln!("mcptest: --fixture {}: not a directory", fixture.display());
+                return Err(Exit::Usage);
+            }
+            options = options.fixture(fixture);
         }
-        options = options.fixture(fixture);
+        if let Some(timeout) = self.timeout {
+            options = options.timeout(timeout);
+        }
+        Ok(options)
     }
-    if let Some(timeout) = timeout {
-        options = options.timeout(timeout);
+
+    /// `--jobs`, or the number of cores.
+    pub fn jobs(&self) -> usize {
+        self.jobs.map(usize::from).unwrap_or_else(cores)
     }
-    Ok(options)
+
+    /// The runtime the tests run on: a thread per job, at most one per core.
+    pub fn runtime(&self) -> Result<tokio::runtime::Runtime, Exit> {
+        crate::runtime(self.jobs().min(cores()))
+    }
+
+    /// Every test of every file the paths name, filtered by `--filter`;
+    /// each file that cannot be loaded is reported (exit 2).
+    pub fn load(&self) -> Result<Vec<SuiteTest>, Exit> {
+        load(&self.paths, self.filter.as_deref())
+    }
 }
 
 pub fn cores() -> usize {
@@ -141,7 +151,7 @@ fn plural(n: usize) -> &'static str {
 
 /// Every test of every file the arguments name, filtered; each file that
 /// cannot be loaded is reported (exit 2).
-pub fn load(paths: &[String], filter: Option<&str>) -> Result<Vec<SuiteTest>, Exit> {
+fn load(paths: &[String], filter: Option<&str>) -> Result<Vec<SuiteTest>, Exit> {
     let suite = paths::load_suite(paths)?;
     let tests: Vec<SuiteTest> = suite
         .tests()

@@ -25,15 +25,11 @@ use crate::{
 };
 
 pub fn snapshot(args: SnapshotArgs) -> Exit {
-    let tests = match run::load(&args.paths, args.filter.as_deref()) {
+    let tests = match args.suite.load() {
         Ok(tests) => tests,
         Err(exit) => return exit,
     };
-    let options = match run::options(
-        args.server.as_deref(),
-        args.fixture.as_deref(),
-        args.timeout,
-    ) {
+    let options = match args.suite.options() {
         Ok(options) => options,
         Err(exit) => return exit,
     };
@@ -48,8 +44,8 @@ pub fn snapshot(args: SnapshotArgs) -> Exit {
         }
     };
     let options = options.record(sessions.path());
-    let jobs = args.jobs.map(usize::from).unwrap_or_else(run::cores);
-    let runtime = match crate::runtime(jobs.min(run::cores())) {
+    let jobs = args.suite.jobs();
+    let runtime = match args.suite.runtime() {
         Ok(rt) => rt,
         Err(exit) => return exit,
     };
@@ -65,7 +61,7 @@ pub fn snapshot(args: SnapshotArgs) -> Exit {
         false,
     ));
     let mut stores: BTreeMap<PathBuf, Store> = BTreeMap::new();
-    let mut report = Report::new(format!("mcptest snapshot {}", args.paths.join(" ")))
+    let mut report = Report::new(format!("mcptest snapshot {}", args.suite.paths.join(" ")))
         .with_duration(started.elapsed());
     for (test, ran) in tests.iter().zip(&runs) {
         let path = store_path(&test.file);

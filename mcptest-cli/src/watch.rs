@@ -23,11 +23,7 @@ use crate::{
 const SETTLE: Duration = Duration::from_millis(200);
 
 pub fn watch(args: WatchArgs) -> Exit {
-    let options = match run::options(
-        args.server.as_deref(),
-        args.fixture.as_deref(),
-        args.timeout,
-    ) {
+    let options = match args.suite.options() {
         Ok(options) => options,
         Err(exit) => return exit,
     };
@@ -39,14 +35,14 @@ pub fn watch(args: WatchArgs) -> Exit {
             return Exit::Usage;
         }
     };
-    for root in roots(&args.paths) {
+    for root in roots(&args.suite.paths) {
         if let Err(e) = watcher.watch(&root, RecursiveMode::Recursive) {
             eprintln!("mcptest: cannot watch {}: {e}", root.display());
             return Exit::Usage;
         }
     }
-    let jobs = args.jobs.map(usize::from).unwrap_or_else(run::cores);
-    let runtime = match crate::runtime(jobs.min(run::cores())) {
+    let jobs = args.suite.jobs();
+    let runtime = match args.suite.runtime() {
         Ok(rt) => rt,
         Err(exit) => return exit,
     };
@@ -56,7 +52,7 @@ pub fn watch(args: WatchArgs) -> Exit {
     loop {
         runs += 1;
         // A file that no longer loads is reported, and the watch goes on.
-        let report = match run::load(&args.paths, args.filter.as_deref()) {
+        let report = match args.suite.load() {
             Ok(tests) => {
                 let started = Instant::now();
                 let results = runtime.block_on(run::run_tests(
@@ -98,7 +94,7 @@ pub fn watch(args: WatchArgs) -> Exit {
         }
         println!(
             "watching {} for changes (Ctrl-C stops)",
-            args.paths.join(" ")
+            args.suite.paths.join(" ")
         );
         if !wait_for_change(&changes) {
             eprintln!("mcptest: the file watcher stopped");
