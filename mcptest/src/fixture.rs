@@ -173,6 +173,7 @@ impl Fixture {
 
     /// The test failed without a panic (a suite test returns its failure):
     /// keep the copy and say so when it is dropped.
+    #[cfg_attr(not(feature = "suite"), allow(dead_code))]
     pub(crate) fn keep_failed(&self) {
         self.inner.failed.store(true, Ordering::SeqCst);
     }

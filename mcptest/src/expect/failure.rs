@@ -321,6 +321,7 @@ impl Failure {
 /// Building a failure step by step, for runners that find out what went
 /// wrong in stages (the suite runner: what was expected, then the call,
 /// then the server's output, then a kept fixture copy).
+#[cfg_attr(not(feature = "suite"), allow(dead_code))]
 impl Failure {
     /// A failure of one expectation, described as `expected`, with no
     /// evidence yet.

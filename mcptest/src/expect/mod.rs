@@ -76,6 +76,7 @@ use std::{
 
 pub use combinators::{AnyOf, CheckGroup, Not, SoftChecks, any_of, not};
 pub use completions::{HasMore, ValuesContain, ValuesEq, has_more, values_contain, values_eq};
+#[cfg_attr(not(feature = "suite"), allow(unused_imports))]
 pub(crate) use failure::color_enabled;
 pub use failure::{Evidence, Failure, Miss, Shown, Verdict};
 pub use files::{

@@ -225,6 +225,7 @@ pub fn text_matches(pattern: impl Into<String>) -> TextMatches {
 
 impl TextMatches {
     /// A regex already compiled (and so already known to be valid).
+    #[cfg_attr(not(feature = "suite"), allow(dead_code))]
     pub(crate) fn from_regex(regex: Regex) -> Self {
         TextMatches {
             pattern: regex.as_str().to_owned(),

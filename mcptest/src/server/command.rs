@@ -33,12 +33,14 @@ pub(crate) enum EnvDialect {
     /// Suite files, with mcp-assert's meaning (Go's `os.ExpandEnv` plus
     /// `${VAR:-default}`): `$VAR` expands too, an unset variable becomes "",
     /// a malformed `${...}` is dropped, a `$` that starts no name stays.
+    #[cfg_attr(not(feature = "suite"), allow(dead_code))]
     Lenient,
 }
 
 /// Expands `${VAR}` and `${VAR:-default}` in `value` using `lookup`, strictly:
 /// a variable that is unset (or, for `${VAR}`, empty counts as set) and has no
 /// default is an error naming it, rather than silently becoming "".
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
 pub(crate) fn expand_env(
     value: &str,
     lookup: impl Fn(&str) -> Option<String>,
