@@ -409,6 +409,14 @@ catalogue! {
         revision: STATELESS, section: "SEP-2575: per-request _meta; server/utilities/logging",
         level: Should, role: Server, applies: Any,
     },
+    // ---- issue 14d ----
+    // official: completion-complete
+    FeatureCompletion {
+        id: "mcp-completion-values",
+        rule: "when completions are declared, completion/complete on a listed prompt argument or resource template variable answers completion.values, at most 100 strings, with total a non-negative integer and hasMore a boolean when present",
+        revision: STATELESS, section: "server/utilities/completion",
+        level: Must, role: Server, applies: Any,
+    },
 
     // ---- HTTP transport (issue 14) ----
     Sep2243MethodHeader {

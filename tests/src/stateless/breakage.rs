@@ -16,7 +16,7 @@ pub enum Breakage {
     BadToolName,
     BadInputSchema,
     HidePromptsList,
-    AnswerCompletions,
+    AnswerSubscribe,
     UnknownToolSucceeds,
     UnknownToolIsErrorResult,
     UnknownResourceEmpty,
@@ -75,6 +75,8 @@ pub enum Breakage {
     BadMediaContent,
     ProgressWrongToken,
     LogIgnoresLevel,
+    // ---- issue 14d ----
+    BadCompletions,
 }
 
 use Breakage::*;
@@ -124,10 +126,10 @@ pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
         "prompts are declared but prompts/list is -32601",
     ),
     (
-        AnswerCompletions,
-        "--answer-completions",
+        AnswerSubscribe,
+        "--answer-subscribe",
         "classic-undeclared-capabilities-rejected",
-        "completion/complete answers though completions are not declared",
+        "resources/subscribe answers though resources.subscribe is not declared",
     ),
     (
         UnknownToolSucceeds,
@@ -466,6 +468,13 @@ pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
         "--log-ignores-level",
         "sep-2575-log-with-level",
         "the log tool logs nothing even when the request asks for a level",
+    ),
+    // ---- issue 14d ----
+    (
+        BadCompletions,
+        "--bad-completions",
+        "mcp-completion-values",
+        "completion values hold a number and hasMore is the string \"no\"",
     ),
 ];
 
@@ -865,8 +874,8 @@ impl Breakages {
             .unwrap_or_default();
         let unknown_tool = name == "tools/call" && !TOOL_NAMES.contains(&tool);
         let replacement = match name {
-            "completion/complete" if code == -32601 && self.has(AnswerCompletions) => {
-                Some(json!({ "completion": { "values": [] } }))
+            "resources/subscribe" if !stateless && code == -32601 && self.has(AnswerSubscribe) => {
+                Some(json!({}))
             }
             "tools/call" if unknown_tool && self.has(UnknownToolSucceeds) => {
                 Some(json!({ "content": [{ "type": "text", "text": "done" }] }))

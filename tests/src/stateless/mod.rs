@@ -29,13 +29,12 @@ use std::sync::{Arc, Mutex};
 use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     model::{
-        CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestMethod,
-        CompleteRequestParams, CompleteResult, ContentBlock, GetPromptRequestParams,
-        GetPromptResponse, Implementation, InitializeRequestParams, InitializeResult,
-        ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-        LoggingLevel, LoggingMessageNotificationParam, PaginatedRequestParams, ProtocolVersion,
-        ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
-        SetLevelRequestMethod, SetLevelRequestParams, Tool,
+        CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams,
+        CompleteResult, ContentBlock, GetPromptRequestParams, GetPromptResponse, Implementation,
+        InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
+        ListResourcesResult, ListToolsResult, LoggingLevel, LoggingMessageNotificationParam,
+        PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+        ServerCapabilities, ServerConfig, SetLevelRequestMethod, SetLevelRequestParams, Tool,
     },
     service::RequestContext,
 };
@@ -254,6 +253,7 @@ impl ServerHandler for Stateless {
             .enable_prompts_list_changed()
             .enable_resources()
             .enable_logging()
+            .enable_completions()
             .build();
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")))
@@ -306,11 +306,10 @@ impl ServerHandler for Stateless {
 
     async fn complete(
         &self,
-        _request: CompleteRequestParams,
+        request: CompleteRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
-        // Completions are not declared.
-        Err(ErrorData::method_not_found::<CompleteRequestMethod>())
+        features::complete(&request)
     }
 
     async fn list_tools(
@@ -439,7 +438,7 @@ impl ServerHandler for Stateless {
         request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        let templates = vec![json!({ "uriTemplate": "fixture://items/{id}", "name": "item" })];
+        let templates = vec![json!({ "uriTemplate": features::ITEM_TEMPLATE, "name": "item" })];
         let (templates, next) = self.page(templates, request)?;
         let mut result =
             ListResourceTemplatesResult::with_all_items(templates.into_iter().map(typed).collect());

@@ -87,6 +87,7 @@ pub(super) const CASES: &[(&str, &[&str], bool)] = &[
     ("--bad-media-content", &["sep-2575-content-types"], true),
     ("--progress-wrong-token", &["sep-2575-progress"], true),
     ("--log-ignores-level", &["sep-2575-log-with-level"], true),
+    ("--bad-completions", &["mcp-completion-values"], true),
 ];
 
 const FEATURES: &[&str] = &[
@@ -97,6 +98,7 @@ const FEATURES: &[&str] = &[
     "sep-2575-content-types",
     "sep-2575-progress",
     "sep-2575-log-with-level",
+    "mcp-completion-values",
 ];
 
 macro_rules! broken {
@@ -141,6 +143,7 @@ broken! {
     bad_media_content: "--bad-media-content";
     progress_wrong_token: "--progress-wrong-token";
     log_ignores_level: "--log-ignores-level";
+    bad_completions: "--bad-completions";
 }
 
 #[tokio::test]
@@ -235,6 +238,7 @@ async fn checks_without_a_subject_are_skipped_with_the_reason_never_passed() {
             "sep-2575-content-types",
             "sep-2575-progress",
             "sep-2575-log-with-level",
+            "mcp-completion-values",
         ])
         .run()
         .await
@@ -260,4 +264,29 @@ async fn checks_without_a_subject_are_skipped_with_the_reason_never_passed() {
         reason("sep-2575-content-types").starts_with("no tool without required arguments"),
         "{report}"
     );
+    assert_eq!(
+        reason("mcp-completion-values"),
+        "server/discover does not declare completions",
+        "{report}"
+    );
+}
+
+#[tokio::test]
+async fn completions_are_asked_of_a_listed_prompt_argument_and_template_variable() {
+    let report = Conformance::new(Server::program(STATELESS))
+        .only(["mcp-completion-values"])
+        .run()
+        .await
+        .unwrap();
+    let result = report.result("mcp-completion-values").unwrap();
+    assert_eq!(result.verdict, Status::Pass, "{report}");
+    assert_eq!(
+        result.reason.as_deref(),
+        Some(
+            "completed the argument \"name\" of prompt \"greet\" and the variable \"id\" \
+             of resource template \"fixture://items/{id}\""
+        ),
+        "{report}"
+    );
+    assert_eq!(result.evidence.len(), 2, "{report}");
 }
