@@ -417,6 +417,13 @@ catalogue! {
         revision: STATELESS, section: "server/utilities/completion",
         level: Must, role: Server, applies: Any,
     },
+    // official: sep-2322-non-tool-incomplete, sep-2322-non-tool-complete
+    FeatureNonToolRoundTrip {
+        id: "sep-2322-non-tool-round-trip",
+        rule: "a prompts/get or resources/read that needs input answers input_required with inputRequests, and the retry answering them with requestState echoed completes with messages or non-empty contents",
+        revision: STATELESS, section: "SEP-2322: InputRequiredResult (prompts/get, resources/read)",
+        level: Must, role: Server, applies: Any,
+    },
 
     // ---- HTTP transport (issue 14) ----
     Sep2243MethodHeader {

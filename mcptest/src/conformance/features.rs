@@ -43,6 +43,7 @@ pub(crate) fn owns(id: CheckId) -> bool {
             | FeatureProgress
             | FeatureLogWithLevel
             | FeatureCompletion
+            | FeatureNonToolRoundTrip
     )
 }
 
@@ -72,6 +73,7 @@ pub(crate) async fn run(id: CheckId, p: &mut Probe, facts: &StatelessFacts) -> O
         FeatureProgress => adaptive::progress(p, facts).await,
         FeatureLogWithLevel => adaptive::log_with_level(p, facts).await,
         FeatureCompletion => completion(p, facts).await,
+        FeatureNonToolRoundTrip => mrtr::non_tool_round_trip(p, facts).await,
         other => unreachable!("{other:?} is not a 2026-07-28 feature check"),
     }
 }

@@ -77,6 +77,7 @@ pub enum Breakage {
     LogIgnoresLevel,
     // ---- issue 14d ----
     BadCompletions,
+    NonToolIgnoresInputResponses,
 }
 
 use Breakage::*;
@@ -475,6 +476,12 @@ pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
         "--bad-completions",
         "mcp-completion-values",
         "completion values hold a number and hasMore is the string \"no\"",
+    ),
+    (
+        NonToolIgnoresInputResponses,
+        "--non-tool-ignores-input-responses",
+        "sep-2322-non-tool-round-trip",
+        "the prompt confirmed_greeting and the resource fixture://confirmed ask again whatever the retry answers",
     ),
 ];
 

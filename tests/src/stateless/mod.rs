@@ -167,6 +167,8 @@ impl Stateless {
             json!({ "name": "plain", "description": "A prompt without arguments." }),
             json!({ "name": "farewell", "description": "Says goodbye.",
                     "arguments": [{ "name": "name", "required": false }] }),
+            json!({ "name": mrtr::CONFIRM_PROMPT,
+                    "description": "Asks the user to confirm (elicitation), then greets." }),
         ]
     }
 
@@ -175,6 +177,8 @@ impl Stateless {
             json!({ "uri": "fixture://hello", "name": "hello", "mimeType": "text/plain" }),
             json!({ "uri": "fixture://world", "name": "world", "mimeType": "text/plain" }),
             json!({ "uri": "fixture://third", "name": "third", "mimeType": "text/plain" }),
+            json!({ "uri": mrtr::CONFIRM_RESOURCE, "name": "confirmed", "mimeType": "text/plain",
+                    "description": "Asks the user to confirm (elicitation) before it is read." }),
         ]
     }
 
@@ -390,8 +394,11 @@ impl ServerHandler for Stateless {
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
+        if request.name == mrtr::CONFIRM_PROMPT {
+            return mrtr::confirm_prompt(&self.breakages, &request, &context);
+        }
         let name = request
             .arguments
             .as_ref()
@@ -452,6 +459,9 @@ impl ServerHandler for Stateless {
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         let uri = request.uri.as_str();
+        if uri == mrtr::CONFIRM_RESOURCE {
+            return mrtr::confirm_resource(&self.breakages, &request, &context);
+        }
         let known = Self::resources().iter().any(|r| r["uri"] == uri)
             || uri
                 .strip_prefix("fixture://items/")

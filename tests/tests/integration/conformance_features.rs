@@ -88,6 +88,11 @@ pub(super) const CASES: &[(&str, &[&str], bool)] = &[
     ("--progress-wrong-token", &["sep-2575-progress"], true),
     ("--log-ignores-level", &["sep-2575-log-with-level"], true),
     ("--bad-completions", &["mcp-completion-values"], true),
+    (
+        "--non-tool-ignores-input-responses",
+        &["sep-2322-non-tool-round-trip"],
+        true,
+    ),
 ];
 
 const FEATURES: &[&str] = &[
@@ -144,6 +149,7 @@ broken! {
     progress_wrong_token: "--progress-wrong-token";
     log_ignores_level: "--log-ignores-level";
     bad_completions: "--bad-completions";
+    non_tool_ignores_input_responses: "--non-tool-ignores-input-responses";
 }
 
 #[tokio::test]
@@ -239,6 +245,7 @@ async fn checks_without_a_subject_are_skipped_with_the_reason_never_passed() {
             "sep-2575-progress",
             "sep-2575-log-with-level",
             "mcp-completion-values",
+            "sep-2322-non-tool-round-trip",
         ])
         .run()
         .await
@@ -267,6 +274,29 @@ async fn checks_without_a_subject_are_skipped_with_the_reason_never_passed() {
     assert_eq!(
         reason("mcp-completion-values"),
         "server/discover does not declare completions",
+        "{report}"
+    );
+    assert!(
+        reason("sep-2322-non-tool-round-trip").starts_with("no prompt without required arguments"),
+        "{report}"
+    );
+}
+
+#[tokio::test]
+async fn a_prompt_and_a_resource_that_ask_for_input_are_found_and_completed() {
+    let report = Conformance::new(Server::program(STATELESS))
+        .only(["sep-2322-non-tool-round-trip"])
+        .run()
+        .await
+        .unwrap();
+    let result = report.result("sep-2322-non-tool-round-trip").unwrap();
+    assert_eq!(result.verdict, Status::Pass, "{report}");
+    assert_eq!(
+        result.reason.as_deref(),
+        Some(
+            "completed prompt \"confirmed_greeting\" after 1 retry and resource \
+             \"fixture://confirmed\" after 1 retry"
+        ),
         "{report}"
     );
 }
