@@ -44,6 +44,8 @@ pub(crate) fn owns(id: CheckId) -> bool {
             | FeatureLogWithLevel
             | FeatureCompletion
             | FeatureNonToolRoundTrip
+            | FeatureListenPromptsListChanged
+            | FeatureListenResourceUpdated
     )
 }
 
@@ -74,6 +76,8 @@ pub(crate) async fn run(id: CheckId, p: &mut Probe, facts: &StatelessFacts) -> O
         FeatureLogWithLevel => adaptive::log_with_level(p, facts).await,
         FeatureCompletion => completion(p, facts).await,
         FeatureNonToolRoundTrip => mrtr::non_tool_round_trip(p, facts).await,
+        FeatureListenPromptsListChanged => listen::prompts_list_changed(p, facts).await,
+        FeatureListenResourceUpdated => listen::resource_updated(p, facts).await,
         other => unreachable!("{other:?} is not a 2026-07-28 feature check"),
     }
 }

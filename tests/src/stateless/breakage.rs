@@ -78,6 +78,8 @@ pub enum Breakage {
     // ---- issue 14d ----
     BadCompletions,
     NonToolIgnoresInputResponses,
+    ListenNoPromptsListChanged,
+    ListenResourceUpdatedUntagged,
 }
 
 use Breakage::*;
@@ -483,6 +485,18 @@ pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
         "sep-2322-non-tool-round-trip",
         "the prompt confirmed_greeting and the resource fixture://confirmed ask again whatever the retry answers",
     ),
+    (
+        ListenNoPromptsListChanged,
+        "--listen-no-prompts-list-changed",
+        "sep-2575-listen-prompts-list-changed",
+        "touch_prompts announces nothing",
+    ),
+    (
+        ListenResourceUpdatedUntagged,
+        "--listen-resource-updated-untagged",
+        "sep-2575-listen-resource-updated",
+        "resources/updated on a listen stream has no subscriptionId",
+    ),
 ];
 
 impl Breakage {
@@ -542,6 +556,8 @@ const TOOL_NAMES: &[&str] = &[
     "route",
     "media",
     "slow",
+    "touch_prompts",
+    "touch_resources",
 ];
 const MCP_METHODS: &[&str] = &[
     "initialize",

@@ -144,6 +144,18 @@ impl Stateless {
                 object(json!({}), &[]),
             ),
             tool(
+                listen::PROMPTS_CHANGE_TOOL,
+                "Announces a change of the prompt list: notifications/prompts/list_changed on \
+                 every subscriptions/listen stream that asked for prompt list changes.",
+                object(json!({}), &[]),
+            ),
+            tool(
+                listen::RESOURCE_UPDATE_TOOL,
+                "Updates every resource: notifications/resources/updated on every \
+                 subscriptions/listen stream subscribed to its URI.",
+                object(json!({}), &[]),
+            ),
+            tool(
                 CAPABILITY_TOOL,
                 "Asks the user to confirm; needs the elicitation client capability.",
                 object(json!({}), &[]),
@@ -250,7 +262,7 @@ impl ServerHandler for Stateless {
     }
 
     fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder()
+        let mut capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_tool_list_changed()
             .enable_prompts()
@@ -259,6 +271,12 @@ impl ServerHandler for Stateless {
             .enable_logging()
             .enable_completions()
             .build();
+        // Resources are subscribed to on a 2026-07-28 listen stream
+        // (resourceSubscriptions); `initialize` takes this back, since the
+        // classic resources/subscribe is not served.
+        if let Some(resources) = capabilities.resources.as_mut() {
+            resources.subscribe = Some(true);
+        }
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")))
     }
@@ -282,14 +300,20 @@ impl ServerHandler for Stateless {
             ));
         }
         context.peer.set_peer_info(request.clone());
-        self.negotiate_initialize(&request)
+        let mut result = self.negotiate_initialize(&request)?;
+        if let Some(resources) = result.capabilities.resources.as_mut() {
+            resources.subscribe = None;
+        }
+        Ok(result)
     }
 
     fn accepted_subscription_filter(
         &self,
         requested: &rmcp::model::SubscriptionFilter,
     ) -> Option<rmcp::model::SubscriptionFilter> {
-        Some(listen::accepted(requested))
+        Some(listen::accepted(requested, |uri| {
+            Self::resources().iter().any(|r| r["uri"] == uri)
+        }))
     }
 
     async fn listen(&self, context: rmcp::service::SubscriptionContext) -> Result<(), ErrorData> {
@@ -370,6 +394,14 @@ impl ServerHandler for Stateless {
             listen::LIST_CHANGE_TOOL => {
                 let sent = listen::announce_tool_change(&self.breakages).await;
                 Ok(text(format!("announced on {sent} listen streams")).into())
+            }
+            listen::PROMPTS_CHANGE_TOOL => {
+                let sent = listen::announce_prompt_change(&self.breakages).await;
+                Ok(text(format!("announced on {sent} listen streams")).into())
+            }
+            listen::RESOURCE_UPDATE_TOOL => {
+                let sent = listen::announce_resource_update(&self.breakages).await;
+                Ok(text(format!("announced {sent} updates")).into())
             }
             CAPABILITY_TOOL => mrtr::confirm(&self.breakages, &request, &context),
             other => Err(ErrorData::invalid_params(

@@ -93,6 +93,16 @@ pub(super) const CASES: &[(&str, &[&str], bool)] = &[
         &["sep-2322-non-tool-round-trip"],
         true,
     ),
+    (
+        "--listen-no-prompts-list-changed",
+        &["sep-2575-listen-prompts-list-changed"],
+        true,
+    ),
+    (
+        "--listen-resource-updated-untagged",
+        &["sep-2575-listen-resource-updated"],
+        true,
+    ),
 ];
 
 const FEATURES: &[&str] = &[
@@ -150,6 +160,8 @@ broken! {
     log_ignores_level: "--log-ignores-level";
     bad_completions: "--bad-completions";
     non_tool_ignores_input_responses: "--non-tool-ignores-input-responses";
+    listen_no_prompts_list_changed: "--listen-no-prompts-list-changed";
+    listen_resource_updated_untagged: "--listen-resource-updated-untagged";
 }
 
 #[tokio::test]
