@@ -1,7 +1,7 @@
 //! Server checks of the 2026-07-28 features beyond SEP-2575: input-required
 //! results (SEP-2322, in [`mrtr`](super::mrtr)), caching hints (SEP-2549),
-//! unknown resources (SEP-2164) and `subscriptions/listen` (in
-//! [`listen`](super::listen)).
+//! unknown resources (SEP-2164), `subscriptions/listen` (in
+//! [`listen`](super::listen)) and completions.
 
 use serde_json::{Value, json};
 

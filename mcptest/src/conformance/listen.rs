@@ -1,12 +1,15 @@
 //! Server checks of `subscriptions/listen` (2026-07-28), the stream that
 //! replaces the GET stream and `resources/subscribe`: acknowledged first,
 //! every notification tagged with the subscription, the filter honoured,
-//! list changes delivered, no requests of the server's own.
+//! list changes and resource updates delivered, no requests of the server's
+//! own.
 //!
 //! A change of the tool list needs a tool that makes one: the one named with
 //! [`Conformance::list_change_tool`](super::Conformance::list_change_tool),
-//! or one whose description says it changes the list. Checks that need a
-//! change are skipped without one.
+//! or one whose description says it changes the list. A change of the prompt
+//! list and an update of subscribed resources likewise come from a tool whose
+//! description says it makes them. Checks that need a change are skipped
+//! without one.
 
 use serde_json::{Value, json};
 

@@ -8,6 +8,8 @@
 //! that needs no arguments. Each candidate is called with every client
 //! capability declared; the first answered with `input_required` is the
 //! subject. Without one the checks are skipped, saying what was tried.
+//! `sep-2322-non-tool-round-trip` looks the same way for a prompt and a
+//! resource (by its name or description) that ask for input.
 
 use serde_json::{Map, Value, json};
 
