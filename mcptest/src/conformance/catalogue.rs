@@ -409,6 +409,34 @@ catalogue! {
         revision: STATELESS, section: "SEP-2575: per-request _meta; server/utilities/logging",
         level: Should, role: Server, applies: Any,
     },
+    // ---- issue 14d ----
+    // official: completion-complete
+    FeatureCompletion {
+        id: "mcp-completion-values",
+        rule: "when completions are declared, completion/complete on a listed prompt argument or resource template variable answers completion.values, at most 100 strings, with total a non-negative integer and hasMore a boolean when present",
+        revision: STATELESS, section: "server/utilities/completion",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2322-non-tool-incomplete, sep-2322-non-tool-complete
+    FeatureNonToolRoundTrip {
+        id: "sep-2322-non-tool-round-trip",
+        rule: "a prompts/get or resources/read that needs input answers input_required with inputRequests, and the retry answering them with requestState echoed completes with messages or non-empty contents",
+        revision: STATELESS, section: "SEP-2322: InputRequiredResult (prompts/get, resources/read)",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2575-server-sends-prompts-list-changed-on-subscription
+    FeatureListenPromptsListChanged {
+        id: "sep-2575-listen-prompts-list-changed",
+        rule: "a server declaring prompts.listChanged sends notifications/prompts/list_changed on a listen stream with promptsListChanged when its prompt list changes",
+        revision: STATELESS, section: "SEP-2575: subscriptions/listen; server/prompts#list-changed-notification",
+        level: Should, role: Server, applies: Any,
+    },
+    FeatureListenResourceUpdated {
+        id: "sep-2575-listen-resource-updated",
+        rule: "a server declaring resources.subscribe sends notifications/resources/updated for a URI in a listen stream's resourceSubscriptions when that resource changes, only for those URIs, tagged with the stream's subscriptionId",
+        revision: STATELESS, section: "SEP-2575: subscriptions/listen; server/resources#subscriptions",
+        level: Should, role: Server, applies: Any,
+    },
 
     // ---- HTTP transport (issue 14) ----
     Sep2243MethodHeader {

@@ -1,7 +1,7 @@
 //! Server checks of the 2026-07-28 features beyond SEP-2575: input-required
 //! results (SEP-2322, in [`mrtr`](super::mrtr)), caching hints (SEP-2549),
-//! unknown resources (SEP-2164) and `subscriptions/listen` (in
-//! [`listen`](super::listen)).
+//! unknown resources (SEP-2164), `subscriptions/listen` (in
+//! [`listen`](super::listen)) and completions.
 
 use serde_json::{Value, json};
 
@@ -11,7 +11,7 @@ use super::{
     check::{Finding, Problems},
     classic::{Outcome, declares},
     listen,
-    mrtr::{self, send},
+    mrtr::{self, list_items, send},
     probe::{Probe, meta},
     stateless::{StatelessFacts, VERSION},
 };
@@ -42,6 +42,10 @@ pub(crate) fn owns(id: CheckId) -> bool {
             | FeatureContentTypes
             | FeatureProgress
             | FeatureLogWithLevel
+            | FeatureCompletion
+            | FeatureNonToolRoundTrip
+            | FeatureListenPromptsListChanged
+            | FeatureListenResourceUpdated
     )
 }
 
@@ -70,6 +74,10 @@ pub(crate) async fn run(id: CheckId, p: &mut Probe, facts: &StatelessFacts) -> O
         FeatureContentTypes => adaptive::content_types(p, facts).await,
         FeatureProgress => adaptive::progress(p, facts).await,
         FeatureLogWithLevel => adaptive::log_with_level(p, facts).await,
+        FeatureCompletion => completion(p, facts).await,
+        FeatureNonToolRoundTrip => mrtr::non_tool_round_trip(p, facts).await,
+        FeatureListenPromptsListChanged => listen::prompts_list_changed(p, facts).await,
+        FeatureListenResourceUpdated => listen::resource_updated(p, facts).await,
         other => unreachable!("{other:?} is not a 2026-07-28 feature check"),
     }
 }
@@ -271,4 +279,178 @@ pub(crate) async fn not_found_data_uri(p: &mut Probe) -> Outcome {
             uri.cloned().unwrap_or(Value::Null)
         ))
     })
+}
+
+/// The most values a completion may list.
+const MAX_COMPLETION_VALUES: usize = 100;
+
+/// The first variable of a URI template (`{id}`, `{+path}`, `{?q,r}` → `id`,
+/// `path`, `q`).
+fn template_variable(template: &str) -> Option<String> {
+    let start = template.find('{')?;
+    let rest = &template[start + 1..];
+    let inner = &rest[..rest.find('}')?];
+    let inner = inner.trim_start_matches(['+', '#', '.', '/', ';', '?', '&']);
+    let name = inner.split([',', ':', '*']).next()?.trim();
+    (!name.is_empty()).then(|| name.to_owned())
+}
+
+/// What a completion check can ask about: the first listed prompt with an
+/// argument and the first resource template with a variable, as
+/// `(label, params)`.
+async fn completion_subjects(
+    p: &mut Probe,
+    ch: super::probe::Ch,
+    capabilities: &Value,
+) -> Vec<(String, Value)> {
+    let mut subjects = Vec::new();
+    if declares(capabilities, "prompts") {
+        let prompts = list_items(p, ch, "prompts/list", "prompts").await;
+        let found = prompts.iter().find_map(|prompt| {
+            let name = prompt.get("name")?.as_str()?;
+            let argument = prompt
+                .get("arguments")?
+                .as_array()?
+                .iter()
+                .find_map(|a| a.get("name")?.as_str())?;
+            Some((name.to_owned(), argument.to_owned()))
+        });
+        if let Some((name, argument)) = found {
+            subjects.push((
+                format!("argument {argument:?} of prompt {name:?}"),
+                json!({
+                    "ref": { "type": "ref/prompt", "name": name },
+                    "argument": { "name": argument, "value": "" },
+                }),
+            ));
+        }
+    }
+    if declares(capabilities, "resources") {
+        let templates = list_items(p, ch, "resources/templates/list", "resourceTemplates").await;
+        let found = templates.iter().find_map(|template| {
+            let uri = template.get("uriTemplate")?.as_str()?;
+            Some((uri.to_owned(), template_variable(uri)?))
+        });
+        if let Some((uri, variable)) = found {
+            subjects.push((
+                format!("variable {variable:?} of resource template {uri:?}"),
+                json!({
+                    "ref": { "type": "ref/resource", "uri": uri },
+                    "argument": { "name": variable, "value": "" },
+                }),
+            ));
+        }
+    }
+    subjects
+}
+
+/// Problems with the `completion` of one `completion/complete` result.
+fn completion_problems(problems: &mut Problems, label: &str, result: &Value) {
+    let Some(completion) = result.get("completion").filter(|c| c.is_object()) else {
+        problems.push(format!(
+            "completing the {label} got a result without a completion object"
+        ));
+        return;
+    };
+    match completion.get("values") {
+        Some(Value::Array(values)) => {
+            if values.len() > MAX_COMPLETION_VALUES {
+                problems.push(format!(
+                    "completing the {label} listed {} values, more than {MAX_COMPLETION_VALUES}",
+                    values.len()
+                ));
+            }
+            if let Some((index, value)) = values.iter().enumerate().find(|(_, v)| !v.is_string()) {
+                problems.push(format!(
+                    "completing the {label}: values[{index}] is {value}, not a string"
+                ));
+            }
+            if let Some(total) = completion.get("total") {
+                match total.as_u64() {
+                    Some(total) if (total as usize) < values.len() => problems.push(format!(
+                        "completing the {label}: total {total} is less than the {} values listed",
+                        values.len()
+                    )),
+                    Some(_) => {}
+                    None => problems.push(format!(
+                        "completing the {label}: total is {total}, not a non-negative integer"
+                    )),
+                }
+            }
+        }
+        Some(other) => problems.push(format!(
+            "completing the {label}: completion.values is {other}, not an array"
+        )),
+        None => problems.push(format!(
+            "completing the {label} got a completion without values"
+        )),
+    }
+    if let Some(more) = completion.get("hasMore")
+        && !more.is_boolean()
+    {
+        problems.push(format!(
+            "completing the {label}: hasMore is {more}, not a boolean"
+        ));
+    }
+}
+
+pub(crate) async fn completion(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+    let capabilities = capabilities(facts);
+    if !declares(&capabilities, "completions") {
+        return Ok(Finding::NotApplicable(
+            "server/discover does not declare completions".into(),
+        ));
+    }
+    let ch = p.open().await?;
+    let subjects = completion_subjects(p, ch, &capabilities).await;
+    if subjects.is_empty() {
+        return Ok(Finding::NotApplicable(
+            "completions are declared, but no listed prompt has an argument and no listed \
+             resource template has a variable to complete"
+                .into(),
+        ));
+    }
+    let mut problems = Problems::default();
+    for (label, params) in &subjects {
+        let reply = send(p, ch, "completion/complete", params.clone(), meta(VERSION)).await;
+        match reply.result() {
+            Some(result) => completion_problems(&mut problems, label, result),
+            None => problems.push(format!("completing the {label} got {}", reply.describe())),
+        }
+    }
+    Ok(match problems.into_finding() {
+        Finding::Holds(_) => Finding::Holds(Some(format!(
+            "completed the {}",
+            subjects
+                .iter()
+                .map(|(label, _)| label.as_str())
+                .collect::<Vec<_>>()
+                .join(" and the ")
+        ))),
+        other => other,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn template_variables_are_found_whatever_the_operator() {
+        assert_eq!(template_variable("a://items/{id}").as_deref(), Some("id"));
+        assert_eq!(template_variable("a://{+path}/x").as_deref(), Some("path"));
+        assert_eq!(template_variable("a://s{?q,r}").as_deref(), Some("q"));
+        assert_eq!(template_variable("a://plain"), None);
+    }
+
+    #[test]
+    fn completions_are_judged_by_shape() {
+        let mut problems = Problems::default();
+        let good = json!({ "completion": { "values": ["a", "b"], "total": 2, "hasMore": false } });
+        completion_problems(&mut problems, "x", &good);
+        assert!(problems.is_empty());
+        let bad = json!({ "completion": { "values": [1, "b"], "total": "2", "hasMore": "no" } });
+        completion_problems(&mut problems, "x", &bad);
+        assert!(matches!(problems.into_finding(), Finding::Broken(_)));
+    }
 }

@@ -8,6 +8,8 @@
 //! that needs no arguments. Each candidate is called with every client
 //! capability declared; the first answered with `input_required` is the
 //! subject. Without one the checks are skipped, saying what was tried.
+//! `sep-2322-non-tool-round-trip` looks the same way for a prompt and a
+//! resource (by its name or description) that ask for input.
 
 use serde_json::{Map, Value, json};
 
@@ -65,7 +67,7 @@ pub(crate) fn is_input_required(result: &Value) -> bool {
 /// A request that needs input, and its first answer.
 #[derive(Debug, Clone)]
 pub(crate) struct Subject {
-    /// `tools/call` or `prompts/get`.
+    /// `tools/call`, `prompts/get` or `resources/read`.
     method: &'static str,
     /// Its params, without `_meta`, `inputResponses` or `requestState`.
     params: Value,
@@ -476,9 +478,14 @@ pub(crate) async fn input_required(p: &mut Probe, facts: &StatelessFacts) -> Out
     Ok(problems.into_finding())
 }
 
-pub(crate) async fn input_round_trip(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
-    let ch = p.open().await?;
-    let subject = find_subject(p, ch, facts).await?;
+/// Retries `subject` with an answer to every input request (and its
+/// `requestState`) until it completes: the rounds it took and the final
+/// result, or why it did not complete.
+async fn complete_round_trip(
+    p: &mut Probe,
+    ch: Ch,
+    subject: &Subject,
+) -> Result<(usize, Value), String> {
     let mut current = subject.first.clone();
     for round in 1..=MAX_ROUNDS {
         let requests = current
@@ -492,20 +499,16 @@ pub(crate) async fn input_round_trip(p: &mut Probe, facts: &StatelessFacts) -> O
         match reply.result() {
             Some(result) if is_input_required(result) => current = result.clone(),
             Some(result) => {
-                return Ok(match result.get("resultType").and_then(Value::as_str) {
-                    Some("complete") | None => Finding::Holds(Some(format!(
-                        "{} completed after {round} retr{}",
-                        subject.label,
-                        if round == 1 { "y" } else { "ies" }
-                    ))),
-                    Some(other) => Finding::Broken(format!(
+                return match result.get("resultType").and_then(Value::as_str) {
+                    Some("complete") | None => Ok((round, result.clone())),
+                    Some(other) => Err(format!(
                         "the retry of {} got resultType {other:?}, not \"complete\"",
                         subject.label
                     )),
-                });
+                };
             }
             None => {
-                return Ok(Finding::Broken(format!(
+                return Err(format!(
                     "retrying {} with inputResponses{} got {}",
                     subject.label,
                     if state.is_some() {
@@ -514,14 +517,173 @@ pub(crate) async fn input_round_trip(p: &mut Probe, facts: &StatelessFacts) -> O
                         ""
                     },
                     reply.describe()
-                )));
+                ));
             }
         }
     }
-    Ok(Finding::Broken(format!(
+    Err(format!(
         "{} still asked for input after {MAX_ROUNDS} retries that answered every input request",
         subject.label
-    )))
+    ))
+}
+
+fn retries(round: usize) -> String {
+    format!("{round} retr{}", if round == 1 { "y" } else { "ies" })
+}
+
+pub(crate) async fn input_round_trip(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+    let ch = p.open().await?;
+    let subject = find_subject(p, ch, facts).await?;
+    Ok(match complete_round_trip(p, ch, &subject).await {
+        Ok((round, _)) => Finding::Holds(Some(format!(
+            "{} completed after {}",
+            subject.label,
+            retries(round)
+        ))),
+        Err(reason) => Finding::Broken(reason),
+    })
+}
+
+/// The first prompt and the first resource that ask for input, found by
+/// their descriptions (prompts without required arguments), each asked once
+/// with every client capability declared; and what was tried in vain.
+async fn non_tool_subjects(
+    p: &mut Probe,
+    ch: Ch,
+    facts: &StatelessFacts,
+) -> (Vec<Subject>, Vec<String>) {
+    let capabilities = facts
+        .discover
+        .as_ref()
+        .and_then(|d| d.get("capabilities"))
+        .cloned()
+        .unwrap_or(Value::Null);
+    let mut subjects = Vec::new();
+    let mut tried = Vec::new();
+    if facts.discover.is_none() || declares(&capabilities, "prompts") {
+        let candidates: Vec<Candidate> = list_items(p, ch, "prompts/list", "prompts")
+            .await
+            .iter()
+            .filter(|prompt| {
+                !prompt
+                    .get("arguments")
+                    .and_then(Value::as_array)
+                    .is_some_and(|a| a.iter().any(|a| a.get("required") == Some(&json!(true))))
+                    && mentions_input(prompt)
+            })
+            .filter_map(|prompt| {
+                let name = prompt.get("name")?.as_str()?;
+                Some((
+                    "prompts/get",
+                    json!({ "name": name }),
+                    format!("prompt {name:?}"),
+                ))
+            })
+            .collect();
+        subjects.extend(first_asking(p, ch, candidates, &mut tried).await);
+    }
+    if facts.discover.is_none() || declares(&capabilities, "resources") {
+        let candidates: Vec<Candidate> = list_items(p, ch, "resources/list", "resources")
+            .await
+            .iter()
+            .filter(|resource| mentions_input(resource))
+            .filter_map(|resource| {
+                let uri = resource.get("uri")?.as_str()?;
+                Some((
+                    "resources/read",
+                    json!({ "uri": uri }),
+                    format!("resource {uri:?}"),
+                ))
+            })
+            .collect();
+        subjects.extend(first_asking(p, ch, candidates, &mut tried).await);
+    }
+    (subjects, tried)
+}
+
+/// The first of `candidates` (at most [`MAX_CANDIDATES`] asked) answered
+/// with `input_required`.
+async fn first_asking(
+    p: &mut Probe,
+    ch: Ch,
+    candidates: Vec<Candidate>,
+    tried: &mut Vec<String>,
+) -> Option<Subject> {
+    for (method, params, label) in candidates.into_iter().take(MAX_CANDIDATES) {
+        let reply = send(p, ch, method, params.clone(), meta_with(all_capabilities())).await;
+        match reply.result() {
+            Some(result) if is_input_required(result) => {
+                return Some(Subject {
+                    method,
+                    params,
+                    label,
+                    first: result.clone(),
+                });
+            }
+            _ => tried.push(format!("{label} got {}", describe_result(&reply))),
+        }
+    }
+    None
+}
+
+pub(crate) async fn non_tool_round_trip(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+    let ch = p.open().await?;
+    let (subjects, tried) = non_tool_subjects(p, ch, facts).await;
+    if subjects.is_empty() {
+        return Ok(Finding::NotApplicable(if tried.is_empty() {
+            "no prompt without required arguments and no resource mentions elicitation, \
+             sampling, roots or confirmation in its description"
+                .into()
+        } else {
+            format!(
+                "no prompt or resource asked for input: {}",
+                tried.join("; ")
+            )
+        }));
+    }
+    let mut problems = Problems::default();
+    let mut completed = Vec::new();
+    for subject in &subjects {
+        if subject.requests().is_none_or(Map::is_empty) {
+            problems.push(format!(
+                "{} answered input_required without inputRequests to answer",
+                subject.label
+            ));
+            continue;
+        }
+        let (round, result) = match complete_round_trip(p, ch, subject).await {
+            Ok(done) => done,
+            Err(reason) => {
+                problems.push(reason);
+                continue;
+            }
+        };
+        let (key, shape_ok) = match subject.method {
+            "prompts/get" => (
+                "messages",
+                result.get("messages").is_some_and(Value::is_array),
+            ),
+            _ => (
+                "contents",
+                result
+                    .get("contents")
+                    .and_then(Value::as_array)
+                    .is_some_and(|c| !c.is_empty()),
+            ),
+        };
+        if shape_ok {
+            completed.push(format!("{} after {}", subject.label, retries(round)));
+        } else {
+            problems.push(format!(
+                "{} completed without {key}: {result}",
+                subject.label
+            ));
+        }
+    }
+    Ok(match problems.into_finding() {
+        Finding::Holds(_) => Finding::Holds(Some(format!("completed {}", completed.join(" and ")))),
+        other => other,
+    })
 }
 
 pub(crate) async fn missing_response_rerequests(p: &mut Probe, facts: &StatelessFacts) -> Outcome {

@@ -16,7 +16,7 @@ pub enum Breakage {
     BadToolName,
     BadInputSchema,
     HidePromptsList,
-    AnswerCompletions,
+    AnswerSubscribe,
     UnknownToolSucceeds,
     UnknownToolIsErrorResult,
     UnknownResourceEmpty,
@@ -75,6 +75,11 @@ pub enum Breakage {
     BadMediaContent,
     ProgressWrongToken,
     LogIgnoresLevel,
+    // ---- issue 14d ----
+    BadCompletions,
+    NonToolIgnoresInputResponses,
+    ListenNoPromptsListChanged,
+    ListenResourceUpdatedUntagged,
 }
 
 use Breakage::*;
@@ -124,10 +129,10 @@ pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
         "prompts are declared but prompts/list is -32601",
     ),
     (
-        AnswerCompletions,
-        "--answer-completions",
+        AnswerSubscribe,
+        "--answer-subscribe",
         "classic-undeclared-capabilities-rejected",
-        "completion/complete answers though completions are not declared",
+        "resources/subscribe answers though resources.subscribe is not declared",
     ),
     (
         UnknownToolSucceeds,
@@ -467,6 +472,31 @@ pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
         "sep-2575-log-with-level",
         "the log tool logs nothing even when the request asks for a level",
     ),
+    // ---- issue 14d ----
+    (
+        BadCompletions,
+        "--bad-completions",
+        "mcp-completion-values",
+        "completion values hold a number and hasMore is the string \"no\"",
+    ),
+    (
+        NonToolIgnoresInputResponses,
+        "--non-tool-ignores-input-responses",
+        "sep-2322-non-tool-round-trip",
+        "the prompt confirmed_greeting and the resource fixture://confirmed ask again whatever the retry answers",
+    ),
+    (
+        ListenNoPromptsListChanged,
+        "--listen-no-prompts-list-changed",
+        "sep-2575-listen-prompts-list-changed",
+        "touch_prompts announces nothing",
+    ),
+    (
+        ListenResourceUpdatedUntagged,
+        "--listen-resource-updated-untagged",
+        "sep-2575-listen-resource-updated",
+        "resources/updated on a listen stream has no subscriptionId",
+    ),
 ];
 
 impl Breakage {
@@ -526,6 +556,8 @@ const TOOL_NAMES: &[&str] = &[
     "route",
     "media",
     "slow",
+    "touch_prompts",
+    "touch_resources",
 ];
 const MCP_METHODS: &[&str] = &[
     "initialize",
@@ -865,8 +897,8 @@ impl Breakages {
             .unwrap_or_default();
         let unknown_tool = name == "tools/call" && !TOOL_NAMES.contains(&tool);
         let replacement = match name {
-            "completion/complete" if code == -32601 && self.has(AnswerCompletions) => {
-                Some(json!({ "completion": { "values": [] } }))
+            "resources/subscribe" if !stateless && code == -32601 && self.has(AnswerSubscribe) => {
+                Some(json!({}))
             }
             "tools/call" if unknown_tool && self.has(UnknownToolSucceeds) => {
                 Some(json!({ "content": [{ "type": "text", "text": "done" }] }))

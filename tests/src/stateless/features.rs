@@ -7,7 +7,10 @@ use std::sync::Arc;
 
 use axum::{body::Body, response::Response};
 use futures::StreamExt;
-use rmcp::ErrorData;
+use rmcp::{
+    ErrorData,
+    model::{CompleteRequestParams, CompleteResult, CompletionInfo, Reference},
+};
 use serde_json::{Value, json};
 
 use super::breakage::{Breakage, Breakages};
@@ -26,6 +29,59 @@ pub(super) fn resource_not_found(breakages: &Breakages, uri: &str, stateless: bo
     } else {
         ErrorData::resource_not_found(message, data)
     }
+}
+
+/// The names `greet` and `farewell` complete to.
+const NAMES: &[&str] = &["Ada", "Alan", "Grace"];
+/// The ids the item template completes to.
+const ITEM_IDS: &[&str] = &["1", "2", "3"];
+/// The fixture's one resource template.
+pub(super) const ITEM_TEMPLATE: &str = "fixture://items/{id}";
+
+/// `completion/complete`: prefix matches of [`NAMES`] for the `name`
+/// argument of `greet` and `farewell`, of [`ITEM_IDS`] for the item
+/// template's `id`; nothing for another argument; invalid params for a
+/// prompt or template the fixture does not have.
+pub(super) fn complete(request: &CompleteRequestParams) -> Result<CompleteResult, ErrorData> {
+    let argument = request.argument.name.as_str();
+    let candidates: &[&str] = match &request.r#ref {
+        Reference::Prompt(prompt) if ["greet", "farewell"].contains(&prompt.name.as_str()) => {
+            if argument == "name" {
+                NAMES
+            } else {
+                &[]
+            }
+        }
+        Reference::Resource(resource) if resource.uri == ITEM_TEMPLATE => {
+            if argument == "id" {
+                ITEM_IDS
+            } else {
+                &[]
+            }
+        }
+        Reference::Prompt(prompt) => {
+            return Err(ErrorData::invalid_params(
+                format!("no prompt {:?} to complete", prompt.name),
+                None,
+            ));
+        }
+        Reference::Resource(resource) => {
+            return Err(ErrorData::invalid_params(
+                format!("no resource template {:?} to complete", resource.uri),
+                None,
+            ));
+        }
+        _ => return Err(ErrorData::invalid_params("an unknown kind of ref", None)),
+    };
+    let prefix = request.argument.value.as_str();
+    let values = candidates
+        .iter()
+        .filter(|c| c.starts_with(prefix))
+        .map(|c| c.to_string())
+        .collect();
+    let completion =
+        CompletionInfo::with_all_values(values).map_err(|e| ErrorData::internal_error(e, None))?;
+    Ok(CompleteResult::new(completion))
 }
 
 /// Bends an answer to a 2026-07-28 request (`name` is its method).
@@ -51,6 +107,13 @@ pub(super) fn outbound(breakages: &Breakages, name: &str, message: &mut Value) {
     };
     if breakages.has(Breakage::OmitResultType) {
         result.remove("resultType");
+    }
+    if name == "completion/complete"
+        && breakages.has(Breakage::BadCompletions)
+        && let Some(completion) = result.get_mut("completion")
+    {
+        completion["values"] = json!([1, "Ada"]);
+        completion["hasMore"] = json!("no");
     }
     if name == "tools/list" {
         if breakages.has(Breakage::InputRequiredOnList) {

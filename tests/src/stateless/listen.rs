@@ -1,7 +1,9 @@
 //! `subscriptions/listen` in the fixture (2026-07-28): every listen stream
 //! is registered process-wide while it is open, and the tool
 //! [`LIST_CHANGE_TOOL`] announces a change of the tool list on each stream
-//! that asked for it. Breakages bend the tagging, the filter, the
+//! that asked for it; [`PROMPTS_CHANGE_TOOL`] does the same for the prompt
+//! list, and [`RESOURCE_UPDATE_TOOL`] announces an update of every resource
+//! a stream subscribed to. Breakages bend the tagging, the filter, the
 //! announcement and what else goes on the stream.
 
 use std::{
@@ -15,16 +17,20 @@ use std::{
 use rmcp::{
     ErrorData, Peer, RoleServer,
     model::{
-        NotificationMetaObject, RequestId, ServerNotification, SubscriptionFilter,
-        ToolListChangedNotification,
+        NotificationMetaObject, RequestId, ResourceUpdatedNotificationParam, ServerNotification,
+        SubscriptionFilter, ToolListChangedNotification,
     },
-    service::SubscriptionContext,
+    service::{SubscriptionContext, SubscriptionSink},
 };
 
 use super::breakage::{Breakage, Breakages};
 
 /// The tool that announces a change of the tool list.
 pub const LIST_CHANGE_TOOL: &str = "touch_tools";
+/// The tool that announces a change of the prompt list.
+pub const PROMPTS_CHANGE_TOOL: &str = "touch_prompts";
+/// The tool that announces an update of every resource.
+pub const RESOURCE_UPDATE_TOOL: &str = "touch_resources";
 
 /// An open listen stream.
 struct Listener {
@@ -32,7 +38,7 @@ struct Listener {
     id: RequestId,
     peer: Peer<RoleServer>,
     accepted: SubscriptionFilter,
-    sink: rmcp::service::SubscriptionSink,
+    sink: SubscriptionSink,
 }
 
 static LISTENERS: Mutex<Vec<Listener>> = Mutex::new(Vec::new());
@@ -47,12 +53,21 @@ fn listeners() -> std::sync::MutexGuard<'static, Vec<Listener>> {
 }
 
 /// The filter the fixture accepts: what was asked for, of the list changes
-/// it announces (tools and prompts).
-pub(super) fn accepted(requested: &SubscriptionFilter) -> SubscriptionFilter {
+/// it announces (tools and prompts) and of its resources (`known` says
+/// which URIs are).
+pub(super) fn accepted(
+    requested: &SubscriptionFilter,
+    known: impl Fn(&str) -> bool,
+) -> SubscriptionFilter {
     PENDING.fetch_add(1, Ordering::SeqCst);
     let mut accepted = SubscriptionFilter::new();
     accepted.tools_list_changed = requested.tools_list_changed;
     accepted.prompts_list_changed = requested.prompts_list_changed;
+    accepted.resource_subscriptions = requested
+        .resource_subscriptions
+        .as_ref()
+        .map(|uris| uris.iter().filter(|uri| known(uri)).cloned().collect())
+        .filter(|uris: &Vec<String>| !uris.is_empty());
     accepted
 }
 
@@ -76,16 +91,67 @@ pub(super) async fn listen(
     Ok(())
 }
 
-/// `tools/call touch_tools`: announces a change of the tool list.
-pub(super) async fn announce_tool_change(breakages: &Breakages) -> usize {
-    // Acknowledged streams first get registered (a stream whose set-up
-    // failed is not waited for beyond a second).
+/// Waits until acknowledged streams are registered (a stream whose set-up
+/// failed is not waited for beyond a second).
+async fn settle() {
     for _ in 0..100 {
         if PENDING.load(Ordering::SeqCst) == 0 {
             break;
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
+}
+
+/// The sinks of the open streams and their accepted filters.
+fn sinks() -> Vec<(Peer<RoleServer>, SubscriptionSink)> {
+    listeners()
+        .iter()
+        .map(|l| (l.peer.clone(), l.sink.clone()))
+        .collect()
+}
+
+/// `tools/call touch_prompts`: announces a change of the prompt list.
+pub(super) async fn announce_prompt_change(breakages: &Breakages) -> usize {
+    settle().await;
+    if breakages.has(Breakage::ListenNoPromptsListChanged) {
+        return 0;
+    }
+    let mut sent = 0;
+    for (_, sink) in sinks() {
+        if sink.accepted().prompts_list_changed == Some(true) {
+            sent += usize::from(sink.notify_prompt_list_changed().await.is_ok());
+        }
+    }
+    sent
+}
+
+/// `tools/call touch_resources`: announces an update of every resource a
+/// stream subscribed to.
+pub(super) async fn announce_resource_update(breakages: &Breakages) -> usize {
+    settle().await;
+    let mut sent = 0;
+    for (peer, sink) in sinks() {
+        let uris = sink
+            .accepted()
+            .resource_subscriptions
+            .clone()
+            .unwrap_or_default();
+        for uri in uris {
+            let delivered = if breakages.has(Breakage::ListenResourceUpdatedUntagged) {
+                let param = ResourceUpdatedNotificationParam::new(uri);
+                peer.notify_resource_updated(param).await.is_ok()
+            } else {
+                sink.notify_resource_updated(uri).await.is_ok()
+            };
+            sent += usize::from(delivered);
+        }
+    }
+    sent
+}
+
+/// `tools/call touch_tools`: announces a change of the tool list.
+pub(super) async fn announce_tool_change(breakages: &Breakages) -> usize {
+    settle().await;
     let targets: Vec<_> = listeners()
         .iter()
         .map(|l| {

@@ -29,13 +29,12 @@ use std::sync::{Arc, Mutex};
 use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     model::{
-        CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestMethod,
-        CompleteRequestParams, CompleteResult, ContentBlock, GetPromptRequestParams,
-        GetPromptResponse, Implementation, InitializeRequestParams, InitializeResult,
-        ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-        LoggingLevel, LoggingMessageNotificationParam, PaginatedRequestParams, ProtocolVersion,
-        ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
-        SetLevelRequestMethod, SetLevelRequestParams, Tool,
+        CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams,
+        CompleteResult, ContentBlock, GetPromptRequestParams, GetPromptResponse, Implementation,
+        InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
+        ListResourcesResult, ListToolsResult, LoggingLevel, LoggingMessageNotificationParam,
+        PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+        ServerCapabilities, ServerConfig, SetLevelRequestMethod, SetLevelRequestParams, Tool,
     },
     service::RequestContext,
 };
@@ -145,6 +144,18 @@ impl Stateless {
                 object(json!({}), &[]),
             ),
             tool(
+                listen::PROMPTS_CHANGE_TOOL,
+                "Announces a change of the prompt list: notifications/prompts/list_changed on \
+                 every subscriptions/listen stream that asked for prompt list changes.",
+                object(json!({}), &[]),
+            ),
+            tool(
+                listen::RESOURCE_UPDATE_TOOL,
+                "Updates every resource: notifications/resources/updated on every \
+                 subscriptions/listen stream subscribed to its URI.",
+                object(json!({}), &[]),
+            ),
+            tool(
                 CAPABILITY_TOOL,
                 "Asks the user to confirm; needs the elicitation client capability.",
                 object(json!({}), &[]),
@@ -168,6 +179,8 @@ impl Stateless {
             json!({ "name": "plain", "description": "A prompt without arguments." }),
             json!({ "name": "farewell", "description": "Says goodbye.",
                     "arguments": [{ "name": "name", "required": false }] }),
+            json!({ "name": mrtr::CONFIRM_PROMPT,
+                    "description": "Asks the user to confirm (elicitation), then greets." }),
         ]
     }
 
@@ -176,6 +189,8 @@ impl Stateless {
             json!({ "uri": "fixture://hello", "name": "hello", "mimeType": "text/plain" }),
             json!({ "uri": "fixture://world", "name": "world", "mimeType": "text/plain" }),
             json!({ "uri": "fixture://third", "name": "third", "mimeType": "text/plain" }),
+            json!({ "uri": mrtr::CONFIRM_RESOURCE, "name": "confirmed", "mimeType": "text/plain",
+                    "description": "Asks the user to confirm (elicitation) before it is read." }),
         ]
     }
 
@@ -247,14 +262,21 @@ impl ServerHandler for Stateless {
     }
 
     fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder()
+        let mut capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_tool_list_changed()
             .enable_prompts()
             .enable_prompts_list_changed()
             .enable_resources()
             .enable_logging()
+            .enable_completions()
             .build();
+        // Resources are subscribed to on a 2026-07-28 listen stream
+        // (resourceSubscriptions); `initialize` takes this back, since the
+        // classic resources/subscribe is not served.
+        if let Some(resources) = capabilities.resources.as_mut() {
+            resources.subscribe = Some(true);
+        }
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")))
     }
@@ -278,14 +300,20 @@ impl ServerHandler for Stateless {
             ));
         }
         context.peer.set_peer_info(request.clone());
-        self.negotiate_initialize(&request)
+        let mut result = self.negotiate_initialize(&request)?;
+        if let Some(resources) = result.capabilities.resources.as_mut() {
+            resources.subscribe = None;
+        }
+        Ok(result)
     }
 
     fn accepted_subscription_filter(
         &self,
         requested: &rmcp::model::SubscriptionFilter,
     ) -> Option<rmcp::model::SubscriptionFilter> {
-        Some(listen::accepted(requested))
+        Some(listen::accepted(requested, |uri| {
+            Self::resources().iter().any(|r| r["uri"] == uri)
+        }))
     }
 
     async fn listen(&self, context: rmcp::service::SubscriptionContext) -> Result<(), ErrorData> {
@@ -306,11 +334,10 @@ impl ServerHandler for Stateless {
 
     async fn complete(
         &self,
-        _request: CompleteRequestParams,
+        request: CompleteRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
-        // Completions are not declared.
-        Err(ErrorData::method_not_found::<CompleteRequestMethod>())
+        features::complete(&request)
     }
 
     async fn list_tools(
@@ -368,6 +395,14 @@ impl ServerHandler for Stateless {
                 let sent = listen::announce_tool_change(&self.breakages).await;
                 Ok(text(format!("announced on {sent} listen streams")).into())
             }
+            listen::PROMPTS_CHANGE_TOOL => {
+                let sent = listen::announce_prompt_change(&self.breakages).await;
+                Ok(text(format!("announced on {sent} listen streams")).into())
+            }
+            listen::RESOURCE_UPDATE_TOOL => {
+                let sent = listen::announce_resource_update(&self.breakages).await;
+                Ok(text(format!("announced {sent} updates")).into())
+            }
             CAPABILITY_TOOL => mrtr::confirm(&self.breakages, &request, &context),
             other => Err(ErrorData::invalid_params(
                 format!("unknown tool {other:?}"),
@@ -391,8 +426,11 @@ impl ServerHandler for Stateless {
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
+        if request.name == mrtr::CONFIRM_PROMPT {
+            return mrtr::confirm_prompt(&self.breakages, &request, &context);
+        }
         let name = request
             .arguments
             .as_ref()
@@ -439,7 +477,7 @@ impl ServerHandler for Stateless {
         request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        let templates = vec![json!({ "uriTemplate": "fixture://items/{id}", "name": "item" })];
+        let templates = vec![json!({ "uriTemplate": features::ITEM_TEMPLATE, "name": "item" })];
         let (templates, next) = self.page(templates, request)?;
         let mut result =
             ListResourceTemplatesResult::with_all_items(templates.into_iter().map(typed).collect());
@@ -453,6 +491,9 @@ impl ServerHandler for Stateless {
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         let uri = request.uri.as_str();
+        if uri == mrtr::CONFIRM_RESOURCE {
+            return mrtr::confirm_resource(&self.breakages, &request, &context);
+        }
         let known = Self::resources().iter().any(|r| r["uri"] == uri)
             || uri
                 .strip_prefix("fixture://items/")

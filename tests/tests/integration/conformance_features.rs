@@ -87,6 +87,22 @@ pub(super) const CASES: &[(&str, &[&str], bool)] = &[
     ("--bad-media-content", &["sep-2575-content-types"], true),
     ("--progress-wrong-token", &["sep-2575-progress"], true),
     ("--log-ignores-level", &["sep-2575-log-with-level"], true),
+    ("--bad-completions", &["mcp-completion-values"], true),
+    (
+        "--non-tool-ignores-input-responses",
+        &["sep-2322-non-tool-round-trip"],
+        true,
+    ),
+    (
+        "--listen-no-prompts-list-changed",
+        &["sep-2575-listen-prompts-list-changed"],
+        true,
+    ),
+    (
+        "--listen-resource-updated-untagged",
+        &["sep-2575-listen-resource-updated"],
+        true,
+    ),
 ];
 
 const FEATURES: &[&str] = &[
@@ -97,6 +113,7 @@ const FEATURES: &[&str] = &[
     "sep-2575-content-types",
     "sep-2575-progress",
     "sep-2575-log-with-level",
+    "mcp-completion-values",
 ];
 
 macro_rules! broken {
@@ -141,6 +158,10 @@ broken! {
     bad_media_content: "--bad-media-content";
     progress_wrong_token: "--progress-wrong-token";
     log_ignores_level: "--log-ignores-level";
+    bad_completions: "--bad-completions";
+    non_tool_ignores_input_responses: "--non-tool-ignores-input-responses";
+    listen_no_prompts_list_changed: "--listen-no-prompts-list-changed";
+    listen_resource_updated_untagged: "--listen-resource-updated-untagged";
 }
 
 #[tokio::test]
@@ -235,6 +256,8 @@ async fn checks_without_a_subject_are_skipped_with_the_reason_never_passed() {
             "sep-2575-content-types",
             "sep-2575-progress",
             "sep-2575-log-with-level",
+            "mcp-completion-values",
+            "sep-2322-non-tool-round-trip",
         ])
         .run()
         .await
@@ -260,4 +283,52 @@ async fn checks_without_a_subject_are_skipped_with_the_reason_never_passed() {
         reason("sep-2575-content-types").starts_with("no tool without required arguments"),
         "{report}"
     );
+    assert_eq!(
+        reason("mcp-completion-values"),
+        "server/discover does not declare completions",
+        "{report}"
+    );
+    assert!(
+        reason("sep-2322-non-tool-round-trip").starts_with("no prompt without required arguments"),
+        "{report}"
+    );
+}
+
+#[tokio::test]
+async fn a_prompt_and_a_resource_that_ask_for_input_are_found_and_completed() {
+    let report = Conformance::new(Server::program(STATELESS))
+        .only(["sep-2322-non-tool-round-trip"])
+        .run()
+        .await
+        .unwrap();
+    let result = report.result("sep-2322-non-tool-round-trip").unwrap();
+    assert_eq!(result.verdict, Status::Pass, "{report}");
+    assert_eq!(
+        result.reason.as_deref(),
+        Some(
+            "completed prompt \"confirmed_greeting\" after 1 retry and resource \
+             \"fixture://confirmed\" after 1 retry"
+        ),
+        "{report}"
+    );
+}
+
+#[tokio::test]
+async fn completions_are_asked_of_a_listed_prompt_argument_and_template_variable() {
+    let report = Conformance::new(Server::program(STATELESS))
+        .only(["mcp-completion-values"])
+        .run()
+        .await
+        .unwrap();
+    let result = report.result("mcp-completion-values").unwrap();
+    assert_eq!(result.verdict, Status::Pass, "{report}");
+    assert_eq!(
+        result.reason.as_deref(),
+        Some(
+            "completed the argument \"name\" of prompt \"greet\" and the variable \"id\" \
+             of resource template \"fixture://items/{id}\""
+        ),
+        "{report}"
+    );
+    assert_eq!(result.evidence.len(), 2, "{report}");
 }

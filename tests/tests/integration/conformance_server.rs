@@ -42,7 +42,7 @@ const CASES: &[(&str, &[&str], bool)] = &[
         true,
     ),
     (
-        "--answer-completions",
+        "--answer-subscribe",
         &["classic-undeclared-capabilities-rejected"],
         true,
     ),
@@ -301,7 +301,7 @@ broken! {
     bad_tool_name: "--bad-tool-name";
     bad_input_schema: "--bad-input-schema";
     hide_prompts_list: "--hide-prompts-list";
-    answer_completions: "--answer-completions";
+    answer_subscribe: "--answer-subscribe";
     unknown_tool_succeeds: "--unknown-tool-succeeds";
     unknown_tool_is_error_result: "--unknown-tool-is-error-result";
     unknown_resource_empty: "--unknown-resource-empty";
