@@ -75,6 +75,17 @@ pub enum Breakage {
     BadMediaContent,
     ProgressWrongToken,
     LogIgnoresLevel,
+    // ---- tasks extension (issue 14e): see `tasks` ----
+    TasksV1Capability,
+    NestedTaskResult,
+    LegacyTaskFields,
+    TasksGetLate,
+    TaskResultNotInlined,
+    CancelAckCarriesTask,
+    UnknownTaskInternalError,
+    AnswerRemovedTaskMethods,
+    TasksIgnoreClientCapabilities,
+    RequiredTaskRunsSync,
 }
 
 use Breakage::*;
@@ -467,6 +478,67 @@ pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
         "sep-2575-log-with-level",
         "the log tool logs nothing even when the request asks for a level",
     ),
+    // ---- tasks extension (issue 14e) ----
+    (
+        TasksV1Capability,
+        "--tasks-v1-capability",
+        "sep-2663-extension-declared",
+        "server/discover also declares capabilities.tasks, the slot of the first tasks revision",
+    ),
+    (
+        NestedTaskResult,
+        "--nested-task-result",
+        "sep-2663-create-task-result",
+        "a task's CreateTaskResult wraps its fields in a `task` object",
+    ),
+    (
+        LegacyTaskFields,
+        "--legacy-task-fields",
+        "sep-2663-wire-fields",
+        "tasks carry ttl and pollInterval instead of ttlMs and pollIntervalMs",
+    ),
+    (
+        TasksGetLate,
+        "--tasks-get-late",
+        "sep-2663-tasks-get",
+        "the first tasks/get of each task answers -32602 (the task is not stored yet)",
+    ),
+    (
+        TaskResultNotInlined,
+        "--task-result-not-inlined",
+        "sep-2663-task-completes",
+        "tasks/get of a completed task leaves out its result",
+    ),
+    (
+        CancelAckCarriesTask,
+        "--cancel-ack-carries-task",
+        "sep-2663-cancel",
+        "tasks/cancel is acknowledged with a taskId and status",
+    ),
+    (
+        UnknownTaskInternalError,
+        "--unknown-task-internal-error",
+        "sep-2663-unknown-task",
+        "tasks/get and tasks/cancel of an unknown task answer -32603",
+    ),
+    (
+        AnswerRemovedTaskMethods,
+        "--answer-removed-task-methods",
+        "sep-2663-removed-methods",
+        "tasks/result and tasks/list are answered",
+    ),
+    (
+        TasksIgnoreClientCapabilities,
+        "--tasks-ignore-client-capabilities",
+        "sep-2663-methods-need-extension",
+        "every tools/call and task request counts as declaring the tasks extension",
+    ),
+    (
+        RequiredTaskRunsSync,
+        "--required-task-runs-sync",
+        "sep-2663-required-task-error",
+        "task_only runs synchronously for a request without the tasks extension",
+    ),
 ];
 
 impl Breakage {
@@ -765,6 +837,9 @@ impl Breakages {
         {
             *header = Some(version.to_owned());
         }
+        if let Some(answer) = super::tasks::inbound(self, &mut message) {
+            return Inbound::Reply(answer);
+        }
         Inbound::Forward(message)
     }
 
@@ -785,6 +860,7 @@ impl Breakages {
         }
         if stateless {
             super::features::outbound(self, name, message);
+            super::tasks::outbound(self, name, message);
         }
     }
 

@@ -22,6 +22,7 @@ mod features;
 mod listen;
 mod mrtr;
 mod serve;
+mod tasks;
 mod transport_breakage;
 
 use std::sync::{Arc, Mutex};
@@ -46,6 +47,7 @@ pub use adaptive::{MEDIA_TOOL, PROGRESS_TOOL};
 pub use breakage::{BREAKAGES, Breakage, Breakages, Conn, Inbound, status_for};
 pub use listen::LIST_CHANGE_TOOL;
 pub use serve::{main_with, serve_http, serve_stdio};
+pub use tasks::{REQUIRED_TASK_TOOL, TASK_TOOL};
 
 /// Server name in `initialize` and `server/discover`.
 pub const SERVER_NAME: &str = "fixture-stateless";
@@ -107,7 +109,7 @@ impl Stateless {
         let tool = |name: &str, description: &str, schema: Value| -> Tool {
             typed(json!({ "name": name, "description": description, "inputSchema": schema }))
         };
-        vec![
+        let mut tools = vec![
             tool(
                 "echo",
                 "Returns `message`.",
@@ -158,7 +160,9 @@ impl Stateless {
                     &["region"],
                 ),
             ),
-        ]
+        ];
+        tools.extend(tasks::tools());
+        tools
     }
 
     fn prompts() -> Vec<Value> {
@@ -254,6 +258,7 @@ impl ServerHandler for Stateless {
             .enable_prompts_list_changed()
             .enable_resources()
             .enable_logging()
+            .enable_tasks()
             .build();
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")))
@@ -369,11 +374,37 @@ impl ServerHandler for Stateless {
                 Ok(text(format!("announced on {sent} listen streams")).into())
             }
             CAPABILITY_TOOL => mrtr::confirm(&self.breakages, &request, &context),
+            tasks::TASK_TOOL => tasks::call(&self.breakages, false, &context),
+            tasks::REQUIRED_TASK_TOOL => tasks::call(&self.breakages, true, &context),
             other => Err(ErrorData::invalid_params(
                 format!("unknown tool {other:?}"),
                 None,
             )),
         }
+    }
+
+    async fn get_task(
+        &self,
+        request: rmcp::model::GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetTaskResult, ErrorData> {
+        tasks::get(&self.breakages, &request)
+    }
+
+    async fn update_task(
+        &self,
+        request: rmcp::model::UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        tasks::update(&request)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: rmcp::model::CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        tasks::cancel(&request)
     }
 
     async fn list_prompts(
