@@ -137,7 +137,10 @@ const OFFICIAL: &[(&str, &[&str])] = &[
         &["server-accepts-multiple-post-streams"],
     ),
     // ---- tasks extension (issue 14e) ----
-    ("sep-2663-extension-declared", &["tasks-extension-advertised"]),
+    (
+        "sep-2663-extension-declared",
+        &["tasks-extension-advertised"],
+    ),
     (
         "sep-2663-create-task-result",
         &[

@@ -33,7 +33,13 @@ use super::{
 /// The extension's identifier, a key of `capabilities.extensions`.
 pub(crate) const EXTENSION: &str = "io.modelcontextprotocol/tasks";
 /// Every task status.
-const STATUSES: &[&str] = &["working", "input_required", "completed", "failed", "cancelled"];
+const STATUSES: &[&str] = &[
+    "working",
+    "input_required",
+    "completed",
+    "failed",
+    "cancelled",
+];
 /// The statuses a task never leaves.
 const TERMINAL: &[&str] = &["completed", "failed", "cancelled"];
 /// Words in a tool's name or description that say it runs as a task.
@@ -160,8 +166,6 @@ fn status(task: &Value) -> Option<&str> {
 struct Candidate {
     name: String,
     arguments: Value,
-    /// It declares that it runs only as a task.
-    required: bool,
 }
 
 impl Candidate {
@@ -183,16 +187,10 @@ fn declares_required(tool: &Value) -> bool {
 /// that declare task support first, then those whose description speaks of
 /// tasks.
 async fn candidates(p: &mut Probe, ch: Ch) -> Vec<Candidate> {
-    let tools = mrtr::list_items(p, ch, "tools/list", "tools").await;
-    let listed = |name: &str| tools.iter().find(|t| t.get("name") == Some(&json!(name)));
     if let Some((name, arguments)) = p.settings.task_tool.clone() {
-        let required = listed(&name).is_some_and(declares_required);
-        return vec![Candidate {
-            name,
-            arguments,
-            required,
-        }];
+        return vec![Candidate { name, arguments }];
     }
+    let tools = mrtr::list_items(p, ch, "tools/list", "tools").await;
     let mut found: Vec<(bool, Candidate)> = tools
         .iter()
         .filter(|tool| mrtr::callable_unnamed(tool) && task_support(tool) != Some("forbidden"))
@@ -204,7 +202,6 @@ async fn candidates(p: &mut Probe, ch: Ch) -> Vec<Candidate> {
             let candidate = Candidate {
                 name: tool.get("name")?.as_str()?.to_owned(),
                 arguments: json!({}),
-                required: declares_required(tool),
             };
             Some((declares, candidate))
         })
@@ -271,7 +268,11 @@ async fn create_task(p: &mut Probe, ch: Ch) -> Result<Created, Finding> {
                     result: result.clone(),
                 });
             }
-            _ => tried.push(format!("tool {:?} got {}", tool.name, describe_result(&reply))),
+            _ => tried.push(format!(
+                "tool {:?} got {}",
+                tool.name,
+                describe_result(&reply)
+            )),
         }
     }
     Err(if named {
@@ -297,7 +298,14 @@ async fn create_task(p: &mut Probe, ch: Ch) -> Result<Created, Finding> {
 
 /// `tasks/get` for `task_id`, with the extension declared (recorded).
 async fn get(p: &mut Probe, ch: Ch, task_id: &str) -> Reply {
-    send(p, ch, "tasks/get", json!({ "taskId": task_id }), with_tasks()).await
+    send(
+        p,
+        ch,
+        "tasks/get",
+        json!({ "taskId": task_id }),
+        with_tasks(),
+    )
+    .await
 }
 
 /// What polling `tasks/get` saw.
@@ -380,7 +388,7 @@ fn field_problems(what: &str, task: &Value, problems: &mut Problems) {
         )),
     }
     if let Some(poll) = task.get("pollIntervalMs")
-        && !poll.as_u64().is_some_and(|p| p > 0)
+        && poll.as_u64().is_none_or(|p| p == 0)
     {
         problems.push(format!(
             "{what} has pollIntervalMs {poll}, not a positive integer"
@@ -426,10 +434,11 @@ pub(crate) async fn extension_declared(p: &mut Probe) -> Outcome {
         Some(settings) if !settings.is_object() => Finding::Broken(format!(
             "capabilities.extensions[\"{EXTENSION}\"] is {settings}, not an object of settings"
         )),
-        Some(_) if v1 => Finding::Broken(format!(
+        Some(_) if v1 => Finding::Broken(
             "server/discover declares the tasks extension and also capabilities.tasks, the slot \
              of the first tasks revision, which the extension replaces"
-        )),
+                .into(),
+        ),
         Some(_) => Finding::holds(),
     })
 }
@@ -453,10 +462,7 @@ pub(crate) async fn create_result(p: &mut Probe, _facts: &StatelessFacts) -> Out
     }
     match status(result) {
         Some(s) if STATUSES.contains(&s) => {}
-        Some(s) => problems.push(format!(
-            "status {s:?} is none of {}",
-            STATUSES.join(", ")
-        )),
+        Some(s) => problems.push(format!("status {s:?} is none of {}", STATUSES.join(", "))),
         None => problems.push(format!("the task {label} created has no top-level status")),
     }
     for inline in ["result", "error", "inputRequests"] {
@@ -675,7 +681,14 @@ pub(crate) async fn unknown_task(p: &mut Probe) -> Outcome {
     let ch = p.open().await?;
     let mut problems = Problems::default();
     for method in ["tasks/get", "tasks/cancel"] {
-        let reply = send(p, ch, method, json!({ "taskId": UNKNOWN_TASK }), with_tasks()).await;
+        let reply = send(
+            p,
+            ch,
+            method,
+            json!({ "taskId": UNKNOWN_TASK }),
+            with_tasks(),
+        )
+        .await;
         if reply.code() != Some(-32602) {
             problems.push(format!(
                 "{method} of the unknown task {UNKNOWN_TASK:?} got {}, not error -32602",
@@ -730,24 +743,14 @@ pub(crate) async fn methods_need_extension(p: &mut Probe, _facts: &StatelessFact
 pub(crate) async fn no_task_without_extension(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
     let ch = p.open().await?;
     let created = create_task(p, ch).await?;
-    let reply = send(
-        p,
-        ch,
-        "tools/call",
-        created.tool.params(),
-        meta(VERSION),
-    )
-    .await;
+    let reply = send(p, ch, "tools/call", created.tool.params(), meta(VERSION)).await;
     Ok(match (reply.result(), reply.error()) {
         (Some(result), _) if is_task(result) => Finding::Broken(format!(
             "{} called without the tasks extension declared answered with a task (resultType \
              \"task\"); it must run without one or be refused with -32021",
             created.label()
         )),
-        (Some(_), _) => Finding::Holds(Some(format!(
-            "{} ran without a task",
-            created.label()
-        ))),
+        (Some(_), _) => Finding::Holds(Some(format!("{} ran without a task", created.label()))),
         (None, Some(_)) => Finding::Holds(Some(format!(
             "{} was refused with {}",
             created.label(),
@@ -777,11 +780,7 @@ pub(crate) async fn required_task_error(p: &mut Probe, _facts: &StatelessFacts) 
                 _ if mrtr::callable_unnamed(tool) => json!({}),
                 _ => return None,
             };
-            Some(Candidate {
-                name,
-                arguments,
-                required: true,
-            })
+            Some(Candidate { name, arguments })
         })
         .take(MAX_CANDIDATES)
         .collect();
@@ -856,7 +855,13 @@ mod tests {
         let Finding::Broken(reason) = problems.into_finding() else {
             panic!("problems were found")
         };
-        for part in ["createdAt 5", "no lastUpdatedAt", "ttlMs 1.5", "\"ttl\"", "requestState"] {
+        for part in [
+            "createdAt 5",
+            "no lastUpdatedAt",
+            "ttlMs 1.5",
+            "\"ttl\"",
+            "requestState",
+        ] {
             assert!(reason.contains(part), "{reason}");
         }
     }

@@ -80,8 +80,7 @@ pub(super) fn call(
         .is_some_and(|c| c.supports_tasks());
     if !declared {
         if required && !breakages.has(Breakage::RequiredTaskRunsSync) {
-            let required: ClientCapabilities =
-                typed(json!({ "extensions": { EXTENSION: {} } }));
+            let required: ClientCapabilities = typed(json!({ "extensions": { EXTENSION: {} } }));
             return Err(ErrorData::missing_required_client_capability(required));
         }
         return Ok(done().into());
@@ -101,7 +100,10 @@ pub(super) fn call(
 }
 
 /// `tasks/get`.
-pub(super) fn get(breakages: &Breakages, request: &GetTaskParams) -> Result<GetTaskResult, ErrorData> {
+pub(super) fn get(
+    breakages: &Breakages,
+    request: &GetTaskParams,
+) -> Result<GetTaskResult, ErrorData> {
     let first = ASKED
         .lock()
         .unwrap_or_else(|p| p.into_inner())
@@ -189,10 +191,11 @@ pub(super) fn outbound(breakages: &Breakages, name: &str, message: &mut Value) {
             result.insert("resultType".into(), json!("task"));
             result.insert("task".into(), Value::Object(fields));
         }
-        "tasks/get" if breakages.has(Breakage::TaskResultNotInlined) => {
-            if result.get("status") == Some(&json!("completed")) {
-                result.remove("result");
-            }
+        "tasks/get"
+            if breakages.has(Breakage::TaskResultNotInlined)
+                && result.get("status") == Some(&json!("completed")) =>
+        {
+            result.remove("result");
         }
         "tasks/cancel" if breakages.has(Breakage::CancelAckCarriesTask) => {
             result.insert("status".into(), json!("cancelled"));

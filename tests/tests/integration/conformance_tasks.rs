@@ -18,14 +18,34 @@ const STATELESS: &str = env!("CARGO_BIN_EXE_fixture-stateless");
 /// Each `fixture-broken` flag of these checks, the checks it must fail, and
 /// whether it applies over stdio (all apply over HTTP).
 pub(super) const CASES: &[(&str, &[&str], bool)] = &[
-    ("--tasks-v1-capability", &["sep-2663-extension-declared"], true),
-    ("--nested-task-result", &["sep-2663-create-task-result"], true),
+    (
+        "--tasks-v1-capability",
+        &["sep-2663-extension-declared"],
+        true,
+    ),
+    (
+        "--nested-task-result",
+        &["sep-2663-create-task-result"],
+        true,
+    ),
     ("--legacy-task-fields", &["sep-2663-wire-fields"], true),
     ("--tasks-get-late", &["sep-2663-tasks-get"], true),
-    ("--task-result-not-inlined", &["sep-2663-task-completes"], true),
+    (
+        "--task-result-not-inlined",
+        &["sep-2663-task-completes"],
+        true,
+    ),
     ("--cancel-ack-carries-task", &["sep-2663-cancel"], true),
-    ("--unknown-task-internal-error", &["sep-2663-unknown-task"], true),
-    ("--answer-removed-task-methods", &["sep-2663-removed-methods"], true),
+    (
+        "--unknown-task-internal-error",
+        &["sep-2663-unknown-task"],
+        true,
+    ),
+    (
+        "--answer-removed-task-methods",
+        &["sep-2663-removed-methods"],
+        true,
+    ),
     (
         "--tasks-ignore-client-capabilities",
         &[
@@ -34,7 +54,11 @@ pub(super) const CASES: &[(&str, &[&str], bool)] = &[
         ],
         true,
     ),
-    ("--required-task-runs-sync", &["sep-2663-required-task-error"], true),
+    (
+        "--required-task-runs-sync",
+        &["sep-2663-required-task-error"],
+        true,
+    ),
 ];
 
 macro_rules! broken {
