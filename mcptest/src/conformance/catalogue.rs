@@ -489,6 +489,13 @@ catalogue! {
         revision: STATELESS, section: "SEP-2663: required capabilities",
         level: Must, role: Server, applies: Any,
     },
+    // official: sep-2663-tasks-get-status-input-required, tasks-mrtr-tasks-update-resumes
+    TasksInputRequired {
+        id: "sep-2663-task-input-required",
+        rule: "a task waiting for input reports status input_required with a non-empty inputRequests map; tasks/update with the responses is acknowledged empty and the task resumes to completion",
+        revision: STATELESS, section: "SEP-2663: input requests; SEP-2322",
+        level: Must, role: Server, applies: Any,
+    },
 
     // ---- HTTP transport (issue 14) ----
     Sep2243MethodHeader {

@@ -24,7 +24,7 @@ const MAX_ROUNDS: usize = 5;
 const MAX_CANDIDATES: usize = 6;
 /// Words in a tool's or prompt's name or description that say it asks the
 /// client for input.
-const INPUT_WORDS: &[&str] = &[
+pub(crate) const INPUT_WORDS: &[&str] = &[
     "elicit",
     "sampling",
     "createmessage",
@@ -320,7 +320,7 @@ fn form_content(schema: &Value) -> Value {
 }
 
 /// Answers for every request of an `inputRequests` map.
-fn responses_for(requests: &Map<String, Value>) -> Value {
+pub(crate) fn responses_for(requests: &Map<String, Value>) -> Value {
     Value::Object(
         requests
             .iter()
@@ -329,7 +329,8 @@ fn responses_for(requests: &Map<String, Value>) -> Value {
     )
 }
 
-const INPUT_METHODS: &[&str] = &["elicitation/create", "sampling/createMessage", "roots/list"];
+pub(crate) const INPUT_METHODS: &[&str] =
+    &["elicitation/create", "sampling/createMessage", "roots/list"];
 
 /// The client capability an input request method needs.
 fn capability_of(method: &str) -> &'static str {

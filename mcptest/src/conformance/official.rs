@@ -203,6 +203,13 @@ const OFFICIAL: &[(&str, &[&str])] = &[
             "sep-2663-server-returns-missing-capability-data-shape",
         ],
     ),
+    (
+        "sep-2663-task-input-required",
+        &[
+            "sep-2663-tasks-get-status-input-required",
+            "tasks-mrtr-tasks-update-resumes",
+        ],
+    ),
 ];
 
 /// The official suite's check ids for the requirement our check `id`

@@ -83,6 +83,7 @@ pub(crate) fn owns(id: CheckId) -> bool {
             | TasksMethodsNeedExtension
             | TasksNoTaskWithoutExtension
             | TasksRequiredTaskError
+            | TasksInputRequired
     )
 }
 
@@ -104,6 +105,7 @@ pub(crate) async fn run(id: CheckId, p: &mut Probe, facts: &StatelessFacts) -> O
         TasksMethodsNeedExtension => methods_need_extension(p, facts).await,
         TasksNoTaskWithoutExtension => no_task_without_extension(p, facts).await,
         TasksRequiredTaskError => required_task_error(p, facts).await,
+        TasksInputRequired => input_required(p, facts).await,
         other => unreachable!("{other:?} is not a tasks extension check"),
     }
 }
@@ -312,13 +314,20 @@ async fn get(p: &mut Probe, ch: Ch, task_id: &str) -> Reply {
 struct Polled {
     /// Every status answered, in order.
     statuses: Vec<String>,
-    /// The answer with a terminal status, if one came.
+    /// The answer polling stopped at (a terminal status, or one `stop`
+    /// chose), if one came.
     terminal: Option<Value>,
 }
 
-/// Polls `tasks/get` until the task is terminal, within the check timeout
-/// and [`MAX_POLLS`] answers. `Err` when an answer is not a task.
-async fn poll(p: &mut Probe, ch: Ch, created: &Created) -> Result<Polled, Finding> {
+/// Polls `tasks/get` until the task is terminal or `stop` holds for an
+/// answer, within the check timeout and [`MAX_POLLS`] answers. `Err` when
+/// an answer is not a task.
+async fn poll(
+    p: &mut Probe,
+    ch: Ch,
+    created: &Created,
+    stop: &dyn Fn(&Value) -> bool,
+) -> Result<Polled, Finding> {
     let task_id = created.require_id()?;
     let interval = created.interval();
     let deadline = Instant::now() + p.settings.timeout;
@@ -338,7 +347,7 @@ async fn poll(p: &mut Probe, ch: Ch, created: &Created) -> Result<Polled, Findin
             )));
         };
         statuses.push(now.to_owned());
-        if TERMINAL.contains(&now) {
+        if TERMINAL.contains(&now) || stop(task) {
             return Ok(Polled {
                 statuses,
                 terminal: Some(task.clone()),
@@ -528,7 +537,7 @@ pub(crate) async fn get_after_create(p: &mut Probe, _facts: &StatelessFacts) -> 
 pub(crate) async fn completes(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
     let ch = p.open().await?;
     let created = create_task(p, ch).await?;
-    let polled = poll(p, ch, &created).await?;
+    let polled = poll(p, ch, &created, &|_| false).await?;
     let seen = polled.statuses.join(" → ");
     let Some(terminal) = polled.terminal else {
         return Ok(Finding::Broken(format!(
@@ -655,7 +664,7 @@ pub(crate) async fn cancel(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
         return Ok(problems.into_finding());
     }
     // Cancellation is cooperative: any terminal status will do, but one must come.
-    let polled = poll(p, ch, &created).await?;
+    let polled = poll(p, ch, &created, &|_| false).await?;
     let Some(terminal) = polled.terminal else {
         problems.push(format!(
             "the cancelled task did not reach a terminal status within {} ({})",
@@ -819,6 +828,146 @@ pub(crate) async fn required_task_error(p: &mut Probe, _facts: &StatelessFacts) 
         }
     }
     Ok(problems.into_finding())
+}
+
+/// The most rounds of input one task is given before it counts as not
+/// resuming.
+const MAX_ROUNDS: usize = 3;
+
+/// A task that asks for input, found among the task tools whose description
+/// speaks of input (or the named task tool): its tool, the task, and the
+/// `tasks/get` answer with status `input_required`.
+async fn input_task(p: &mut Probe, ch: Ch) -> Result<(Created, Value), Finding> {
+    let mut tools: Vec<Candidate> = match p.settings.task_tool.clone() {
+        Some((name, arguments)) => vec![Candidate { name, arguments }],
+        None => Vec::new(),
+    };
+    for tool in mrtr::list_items(p, ch, "tools/list", "tools").await {
+        let speaks_of_tasks = matches!(task_support(&tool), Some("optional" | "required"))
+            || mrtr::mentions(&tool, TASK_WORDS);
+        if mrtr::callable_unnamed(&tool)
+            && speaks_of_tasks
+            && mrtr::mentions(&tool, mrtr::INPUT_WORDS)
+            && let Some(name) = tool.get("name").and_then(Value::as_str)
+            && !tools.iter().any(|t| t.name == name)
+        {
+            tools.push(Candidate {
+                name: name.to_owned(),
+                arguments: json!({}),
+            });
+        }
+    }
+    let mut tried = Vec::new();
+    for tool in tools.into_iter().take(MAX_CANDIDATES) {
+        let reply = send(p, ch, "tools/call", tool.params(), with_tasks()).await;
+        let Some(result) = reply.result().filter(|r| is_task(r)).cloned() else {
+            tried.push(format!(
+                "tool {:?} got {}",
+                tool.name,
+                describe_result(&reply)
+            ));
+            continue;
+        };
+        let created = Created { tool, result };
+        let polled = poll(p, ch, &created, &|task| {
+            status(task) == Some("input_required")
+        })
+        .await?;
+        match polled.terminal {
+            Some(task) if status(&task) == Some("input_required") => return Ok((created, task)),
+            _ => tried.push(format!(
+                "the task {} created went {} without asking for input",
+                created.label(),
+                polled.statuses.join(" → ")
+            )),
+        }
+    }
+    Err(Finding::NotApplicable(if tried.is_empty() {
+        "no task tool whose description speaks of input (elicitation, sampling, roots, \
+         confirmation) was found, and none was named with Conformance::task_tool"
+            .into()
+    } else {
+        format!("no task asked for input: {}", tried.join("; "))
+    }))
+}
+
+pub(crate) async fn input_required(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
+    let ch = p.open().await?;
+    let (created, mut parked) = input_task(p, ch).await?;
+    let task_id = created.require_id()?;
+    let mut problems = Problems::default();
+    let mut answered: Vec<String> = Vec::new();
+    for round in 1..=MAX_ROUNDS {
+        let requests = match parked.get("inputRequests") {
+            Some(Value::Object(requests)) if !requests.is_empty() => requests.clone(),
+            other => {
+                problems.push(format!(
+                    "tasks/get reports status \"input_required\" with inputRequests {}, not a \
+                     non-empty object of requests",
+                    other.cloned().unwrap_or(Value::Null)
+                ));
+                return Ok(problems.into_finding());
+            }
+        };
+        for (key, request) in &requests {
+            match request.get("method").and_then(Value::as_str) {
+                Some(method) if mrtr::INPUT_METHODS.contains(&method) => {}
+                other => problems.push(format!(
+                    "inputRequests[{key:?}] asks with method {other:?}, none of {}",
+                    mrtr::INPUT_METHODS.join(", ")
+                )),
+            }
+        }
+        let params = json!({
+            "taskId": task_id,
+            "inputResponses": mrtr::responses_for(&requests),
+        });
+        let reply = send(p, ch, "tasks/update", params, with_tasks()).await;
+        ack_problems("tasks/update", &reply, &mut problems);
+        if !problems.is_empty() {
+            return Ok(problems.into_finding());
+        }
+        answered.extend(requests.keys().cloned());
+        // Resumed: terminal, or asking for something not answered yet.
+        let known = answered.clone();
+        let polled = poll(p, ch, &created, &move |task| {
+            status(task) == Some("input_required")
+                && task
+                    .get("inputRequests")
+                    .and_then(Value::as_object)
+                    .is_some_and(|r| r.keys().any(|k| !known.contains(k)))
+        })
+        .await?;
+        let seen = polled.statuses.join(" → ");
+        match polled.terminal {
+            Some(task) if status(&task) == Some("input_required") => parked = task,
+            Some(task) if status(&task) == Some("completed") => {
+                return Ok(Finding::Holds(Some(format!(
+                    "the task {} created asked for input {round} time{}, resumed after \
+                     tasks/update and completed",
+                    created.label(),
+                    if round == 1 { "" } else { "s" }
+                ))));
+            }
+            Some(task) => {
+                return Ok(Finding::Broken(format!(
+                    "after tasks/update answered every input request the task ended {:?}, not \
+                     \"completed\" ({seen})",
+                    status(&task).unwrap_or_default()
+                )));
+            }
+            None => {
+                return Ok(Finding::Broken(format!(
+                    "the task did not resume after tasks/update answered every input request \
+                     (within {}: {seen})",
+                    crate::error::fmt_duration(p.settings.timeout)
+                )));
+            }
+        }
+    }
+    Ok(Finding::Broken(format!(
+        "the task still asked for input after {MAX_ROUNDS} rounds of tasks/update"
+    )))
 }
 
 #[cfg(test)]

@@ -86,6 +86,7 @@ pub enum Breakage {
     AnswerRemovedTaskMethods,
     TasksIgnoreClientCapabilities,
     RequiredTaskRunsSync,
+    TaskInputWithoutRequests,
 }
 
 use Breakage::*;
@@ -537,7 +538,13 @@ pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
         RequiredTaskRunsSync,
         "--required-task-runs-sync",
         "sep-2663-required-task-error",
-        "task_only runs synchronously for a request without the tasks extension",
+        "task_only and approval_job run synchronously for a request without the tasks extension",
+    ),
+    (
+        TaskInputWithoutRequests,
+        "--task-input-without-requests",
+        "sep-2663-task-input-required",
+        "tasks/get of a task waiting for input leaves out its inputRequests",
     ),
 ];
 

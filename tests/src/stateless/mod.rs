@@ -47,7 +47,7 @@ pub use adaptive::{MEDIA_TOOL, PROGRESS_TOOL};
 pub use breakage::{BREAKAGES, Breakage, Breakages, Conn, Inbound, status_for};
 pub use listen::LIST_CHANGE_TOOL;
 pub use serve::{main_with, serve_http, serve_stdio};
-pub use tasks::{REQUIRED_TASK_TOOL, TASK_TOOL};
+pub use tasks::{INPUT_TASK_TOOL, REQUIRED_TASK_TOOL, TASK_TOOL};
 
 /// Server name in `initialize` and `server/discover`.
 pub const SERVER_NAME: &str = "fixture-stateless";
@@ -374,8 +374,9 @@ impl ServerHandler for Stateless {
                 Ok(text(format!("announced on {sent} listen streams")).into())
             }
             CAPABILITY_TOOL => mrtr::confirm(&self.breakages, &request, &context),
-            tasks::TASK_TOOL => tasks::call(&self.breakages, false, &context),
-            tasks::REQUIRED_TASK_TOOL => tasks::call(&self.breakages, true, &context),
+            tasks::TASK_TOOL => tasks::call(&self.breakages, false, false, &context),
+            tasks::REQUIRED_TASK_TOOL => tasks::call(&self.breakages, true, false, &context),
+            tasks::INPUT_TASK_TOOL => tasks::call(&self.breakages, true, true, &context),
             other => Err(ErrorData::invalid_params(
                 format!("unknown tool {other:?}"),
                 None,

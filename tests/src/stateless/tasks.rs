@@ -4,7 +4,9 @@
 //! see the same tasks). [`TASK_TOOL`] makes a task when the request
 //! declares the extension and runs synchronously otherwise;
 //! [`REQUIRED_TASK_TOOL`] runs only as a task and refuses a request
-//! without the extension with -32021. Breakages bend the answers (the
+//! without the extension with -32021, and [`INPUT_TASK_TOOL`]'s task asks
+//! for approval (an elicitation answered with `tasks/update`) before it
+//! completes. Breakages bend the answers (the
 //! declaration, the task's shape and fields, `tasks/get`, `tasks/cancel`,
 //! the removed methods) and the gate on the client's declaration.
 
@@ -34,6 +36,10 @@ use super::{
 pub const TASK_TOOL: &str = "long_job";
 /// The tool that runs only as a task.
 pub const REQUIRED_TASK_TOOL: &str = "task_only";
+/// The tool whose task asks for input before it completes.
+pub const INPUT_TASK_TOOL: &str = "approval_job";
+/// The key of its one input request.
+const APPROVAL: &str = "approval";
 /// The extension's identifier.
 const EXTENSION: &str = "io.modelcontextprotocol/tasks";
 /// How long a task works before it completes.
@@ -62,6 +68,13 @@ pub(super) fn tools() -> Vec<Tool> {
                 required) and completes after about 300 ms.",
             "inputSchema": schema,
         })),
+        typed(json!({
+            "name": INPUT_TASK_TOOL,
+            "description": "Runs only as a task (requires the tasks extension) that asks the \
+                client for approval with an elicitation (inputRequests on tasks/get, answered \
+                with tasks/update) before it completes.",
+            "inputSchema": schema,
+        })),
     ]
 }
 
@@ -69,10 +82,12 @@ fn done() -> CallToolResult {
     CallToolResult::success(vec![ContentBlock::text("done")])
 }
 
-/// `tools/call` of one of the task tools.
+/// `tools/call` of one of the task tools; `required`: it runs only as a
+/// task, `asks`: its task asks for approval first.
 pub(super) fn call(
     breakages: &Breakages,
     required: bool,
+    asks: bool,
     context: &RequestContext<RoleServer>,
 ) -> Result<CallToolResponse, ErrorData> {
     let declared = context
@@ -88,8 +103,25 @@ pub(super) fn call(
     let options = TaskOptions::new()
         .with_ttl_ms(60_000)
         .with_poll_interval_ms(100);
-    let task = TASKS.spawn(options, |task| {
+    let task = TASKS.spawn(options, move |task| {
         Box::pin(async move {
+            if asks {
+                let request = typed(json!({
+                    "method": "elicitation/create",
+                    "params": {
+                        "mode": "form",
+                        "message": "Approve the job?",
+                        "requestedSchema": {
+                            "type": "object",
+                            "properties": { "ok": { "type": "boolean" } },
+                        },
+                    },
+                }));
+                let answer = task.request_input(APPROVAL, request).await?;
+                let approved = answer.get("action").and_then(Value::as_str) == Some("accept");
+                let text = if approved { "approved" } else { "not approved" };
+                return Ok(CallToolResult::success(vec![ContentBlock::text(text)]));
+            }
             tokio::select! {
                 () = tokio::time::sleep(WORK) => Ok(done()),
                 () = task.cancelled() => Err(TaskExit::Cancelled),
@@ -196,6 +228,12 @@ pub(super) fn outbound(breakages: &Breakages, name: &str, message: &mut Value) {
                 && result.get("status") == Some(&json!("completed")) =>
         {
             result.remove("result");
+        }
+        "tasks/get"
+            if breakages.has(Breakage::TaskInputWithoutRequests)
+                && result.get("status") == Some(&json!("input_required")) =>
+        {
+            result.remove("inputRequests");
         }
         "tasks/cancel" if breakages.has(Breakage::CancelAckCarriesTask) => {
             result.insert("status".into(), json!("cancelled"));

@@ -59,6 +59,11 @@ pub(super) const CASES: &[(&str, &[&str], bool)] = &[
         &["sep-2663-required-task-error"],
         true,
     ),
+    (
+        "--task-input-without-requests",
+        &["sep-2663-task-input-required"],
+        true,
+    ),
 ];
 
 macro_rules! broken {
@@ -90,6 +95,7 @@ broken! {
     answer_removed_task_methods: "--answer-removed-task-methods";
     tasks_ignore_client_capabilities: "--tasks-ignore-client-capabilities";
     required_task_runs_sync: "--required-task-runs-sync";
+    task_input_without_requests: "--task-input-without-requests";
 }
 
 #[tokio::test]
@@ -131,7 +137,7 @@ async fn the_task_checks_pass_against_the_conforming_fixture_over_http() {
         .await
         .unwrap();
     assert_eq!(report.counts().passed, report.results.len(), "{report}");
-    assert_eq!(report.results.len(), 11, "{report}");
+    assert_eq!(report.results.len(), 12, "{report}");
 }
 
 #[tokio::test]
@@ -173,7 +179,7 @@ async fn a_server_without_the_extension_gets_every_task_check_skipped_with_the_r
         .run()
         .await
         .unwrap();
-    assert_eq!(report.results.len(), 11, "{report}");
+    assert_eq!(report.results.len(), 12, "{report}");
     for result in &report.results {
         assert_eq!(result.verdict, Status::Skip, "{report}");
         let reason = result.reason.as_deref().unwrap_or_default();
