@@ -437,6 +437,93 @@ catalogue! {
         revision: STATELESS, section: "SEP-2575: subscriptions/listen; server/resources#subscriptions",
         level: Should, role: Server, applies: Any,
     },
+    // ---- tasks extension (issue 14e) ----
+    // official: tasks-extension-advertised
+    TasksExtensionDeclared {
+        id: "sep-2663-extension-declared",
+        rule: "tasks are declared as the extension capabilities.extensions[\"io.modelcontextprotocol/tasks\"] (an object), never in the capabilities.tasks slot of the first tasks revision",
+        revision: STATELESS, section: "SEP-2663: capability negotiation",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2663-result-type-task-on-create, tasks-server-directed-creation-no-hint
+    TasksCreateResult {
+        id: "sep-2663-create-task-result",
+        rule: "a tools/call answered with a task is a flat CreateTaskResult: resultType \"task\", a string taskId and a known status at the top level, no task wrapper, no result, error or inputRequests",
+        revision: STATELESS, section: "SEP-2663: task creation",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: tasks-wire-field-renames, tasks-create-result-no-request-state,
+    // tasks-get-detailed-no-request-state
+    TasksWireFields {
+        id: "sep-2663-wire-fields",
+        rule: "a task carries ISO 8601 createdAt and lastUpdatedAt, ttlMs (null or a positive integer), pollIntervalMs (a positive integer, when present), and neither the legacy ttl and pollInterval nor requestState",
+        revision: STATELESS, section: "SEP-2663: task fields",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2663-durable-create-strong-consistency, sep-2663-tasks-get-status-working
+    TasksGetAfterCreate {
+        id: "sep-2663-tasks-get",
+        rule: "tasks/get sent right after a task is created answers with resultType \"complete\", the same taskId and a known status",
+        revision: STATELESS, section: "SEP-2663: tasks/get",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2663-tasks-get-status-completed, tasks-no-early-ttl-expiry
+    TasksCompletes {
+        id: "sep-2663-task-completes",
+        rule: "polling tasks/get reaches a terminal status that stays; a completed task inlines its result (with content), a failed one an error {code, message}",
+        revision: STATELESS, section: "SEP-2663: task lifecycle",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2663-cancel-ack-empty-result, tasks-cancel-terminal-idempotent-ack
+    TasksCancel {
+        id: "sep-2663-cancel",
+        rule: "tasks/cancel is acknowledged with an empty resultType \"complete\" result, the task then reaches a terminal status, and cancelling it again is acknowledged the same way",
+        revision: STATELESS, section: "SEP-2663: task cancellation",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2663-tasks-get-invalid-task-id-32602
+    TasksUnknownTask {
+        id: "sep-2663-unknown-task",
+        rule: "tasks/get and tasks/cancel of a taskId the server never issued are answered with -32602",
+        revision: STATELESS, section: "SEP-2663: error handling",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2663-tasks-result-removed-method-not-found, tasks-removed-tasks-list
+    TasksRemovedMethods {
+        id: "sep-2663-removed-methods",
+        rule: "tasks/result and tasks/list, removed by the extension, are answered with -32601",
+        revision: STATELESS, section: "SEP-2663: changes from the first tasks revision",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2663-tasks-methods-non-declaring
+    TasksMethodsNeedExtension {
+        id: "sep-2663-methods-need-extension",
+        rule: "tasks/get and tasks/cancel from a request that does not declare the extension are rejected with -32021",
+        revision: STATELESS, section: "SEP-2663: capability negotiation; SEP-2575: missing required capabilities",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2663-server-rejects-undeclared-client
+    TasksNoTaskWithoutExtension {
+        id: "sep-2663-no-task-without-extension",
+        rule: "a tools/call that does not declare the extension is never answered with a task",
+        revision: STATELESS, section: "SEP-2663: capability negotiation",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2663-server-returns-missing-capability-when-required,
+    // sep-2663-server-returns-missing-capability-data-shape
+    TasksRequiredTaskError {
+        id: "sep-2663-required-task-error",
+        rule: "a tool that runs only as a task, called without the extension declared, is rejected with -32021 naming the extension in data.requiredCapabilities.extensions",
+        revision: STATELESS, section: "SEP-2663: required capabilities",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2663-tasks-get-status-input-required, tasks-mrtr-tasks-update-resumes
+    TasksInputRequired {
+        id: "sep-2663-task-input-required",
+        rule: "a task waiting for input reports status input_required with a non-empty inputRequests map; tasks/update with the responses is acknowledged empty and the task resumes to completion",
+        revision: STATELESS, section: "SEP-2663: input requests; SEP-2322",
+        level: Must, role: Server, applies: Any,
+    },
 
     // ---- HTTP transport (issue 14) ----
     Sep2243MethodHeader {

@@ -47,6 +47,7 @@ mod official;
 mod probe;
 mod report;
 mod stateless;
+mod tasks;
 
 use std::time::{Duration, Instant};
 
@@ -249,6 +250,18 @@ impl Conformance {
         self
     }
 
+    /// A tool that runs as a task (the tasks extension, SEP-2663), and
+    /// arguments for it: the `sep-2663-*` checks call it with the extension
+    /// declared and expect `resultType: "task"`, then poll, cancel and call
+    /// it without the extension. Without one they look for a listed tool
+    /// that declares `execution.taskSupport` or whose description speaks of
+    /// tasks, taking no required arguments, and are skipped when none makes
+    /// a task. Name a tool that finishes within the check timeout.
+    pub fn task_tool(mut self, name: impl Into<String>, arguments: Value) -> Self {
+        self.settings.task_tool = Some((name.into(), arguments));
+        self
+    }
+
     /// How the report names the server (default: its command line or URL).
     pub fn label(mut self, label: impl Into<String>) -> Self {
         self.label = Some(label.into());
@@ -421,6 +434,7 @@ async fn run_server_check(
             StatelessNoLogWithoutLevel => stateless::no_log_without_level(p).await,
             StatelessErrorId => stateless::error_id(p, facts).await,
             id if features::owns(id) => features::run(id, p, facts).await,
+            id if tasks::owns(id) => tasks::run(id, p, facts).await,
             other => unreachable!("{other:?} is not a SEP-2575 server check"),
         }
     };

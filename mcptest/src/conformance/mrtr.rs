@@ -26,7 +26,7 @@ const MAX_ROUNDS: usize = 5;
 const MAX_CANDIDATES: usize = 6;
 /// Words in a tool's or prompt's name or description that say it asks the
 /// client for input.
-const INPUT_WORDS: &[&str] = &[
+pub(crate) const INPUT_WORDS: &[&str] = &[
     "elicit",
     "sampling",
     "createmessage",
@@ -322,7 +322,7 @@ fn form_content(schema: &Value) -> Value {
 }
 
 /// Answers for every request of an `inputRequests` map.
-fn responses_for(requests: &Map<String, Value>) -> Value {
+pub(crate) fn responses_for(requests: &Map<String, Value>) -> Value {
     Value::Object(
         requests
             .iter()
@@ -331,7 +331,8 @@ fn responses_for(requests: &Map<String, Value>) -> Value {
     )
 }
 
-const INPUT_METHODS: &[&str] = &["elicitation/create", "sampling/createMessage", "roots/list"];
+pub(crate) const INPUT_METHODS: &[&str] =
+    &["elicitation/create", "sampling/createMessage", "roots/list"];
 
 /// The client capability an input request method needs.
 fn capability_of(method: &str) -> &'static str {

@@ -136,6 +136,80 @@ const OFFICIAL: &[(&str, &[&str])] = &[
         "classic-http-multiple-streams",
         &["server-accepts-multiple-post-streams"],
     ),
+    // ---- tasks extension (issue 14e) ----
+    (
+        "sep-2663-extension-declared",
+        &["tasks-extension-advertised"],
+    ),
+    (
+        "sep-2663-create-task-result",
+        &[
+            "sep-2663-result-type-task-on-create",
+            "tasks-server-directed-creation-no-hint",
+        ],
+    ),
+    (
+        "sep-2663-wire-fields",
+        &[
+            "tasks-wire-field-renames",
+            "tasks-create-result-no-request-state",
+            "tasks-get-detailed-no-request-state",
+        ],
+    ),
+    (
+        "sep-2663-tasks-get",
+        &[
+            "sep-2663-durable-create-strong-consistency",
+            "sep-2663-tasks-get-status-working",
+        ],
+    ),
+    (
+        "sep-2663-task-completes",
+        &[
+            "sep-2663-tasks-get-status-completed",
+            "tasks-no-early-ttl-expiry",
+        ],
+    ),
+    (
+        "sep-2663-cancel",
+        &[
+            "sep-2663-cancel-ack-empty-result",
+            "tasks-cancel-terminal-idempotent-ack",
+        ],
+    ),
+    (
+        "sep-2663-unknown-task",
+        &["sep-2663-tasks-get-invalid-task-id-32602"],
+    ),
+    (
+        "sep-2663-removed-methods",
+        &[
+            "sep-2663-tasks-result-removed-method-not-found",
+            "tasks-removed-tasks-list",
+        ],
+    ),
+    (
+        "sep-2663-methods-need-extension",
+        &["sep-2663-tasks-methods-non-declaring"],
+    ),
+    (
+        "sep-2663-no-task-without-extension",
+        &["sep-2663-server-rejects-undeclared-client"],
+    ),
+    (
+        "sep-2663-required-task-error",
+        &[
+            "sep-2663-server-returns-missing-capability-when-required",
+            "sep-2663-server-returns-missing-capability-data-shape",
+        ],
+    ),
+    (
+        "sep-2663-task-input-required",
+        &[
+            "sep-2663-tasks-get-status-input-required",
+            "tasks-mrtr-tasks-update-resumes",
+        ],
+    ),
 ];
 
 /// The official suite's check ids for the requirement our check `id`

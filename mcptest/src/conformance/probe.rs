@@ -182,6 +182,8 @@ pub(crate) struct Settings {
     pub(crate) list_change_tool: Option<(String, Value)>,
     /// A tool that reports progress, and arguments for it.
     pub(crate) progress_tool: Option<(String, Value)>,
+    /// A tool that runs as a task (SEP-2663), and arguments for it.
+    pub(crate) task_tool: Option<(String, Value)>,
 }
 
 impl Default for Settings {
@@ -194,6 +196,7 @@ impl Default for Settings {
             input_tool: None,
             list_change_tool: None,
             progress_tool: None,
+            task_tool: None,
         }
     }
 }
@@ -898,11 +901,14 @@ pub(crate) fn routing_headers(version: Option<&str>, message: &Value) -> Vec<(St
     headers
 }
 
-/// The `Mcp-Name` of a request: the tool or prompt name, or the resource URI.
+/// The `Mcp-Name` of a request: the tool or prompt name, the resource URI,
+/// or the task id.
 pub(crate) fn mcp_name(method: &str, params: &Value) -> Option<String> {
     let key = match method {
         "tools/call" | "prompts/get" => "name",
         "resources/read" | "resources/subscribe" | "resources/unsubscribe" => "uri",
+        // SEP-2663 routes task requests by their task.
+        "tasks/get" | "tasks/update" | "tasks/cancel" => "taskId",
         _ => return None,
     };
     params.get(key)?.as_str().map(str::to_owned)

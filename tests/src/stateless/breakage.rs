@@ -80,6 +80,18 @@ pub enum Breakage {
     NonToolIgnoresInputResponses,
     ListenNoPromptsListChanged,
     ListenResourceUpdatedUntagged,
+    // ---- tasks extension (issue 14e): see `tasks` ----
+    TasksV1Capability,
+    NestedTaskResult,
+    LegacyTaskFields,
+    TasksGetLate,
+    TaskResultNotInlined,
+    CancelAckCarriesTask,
+    UnknownTaskInternalError,
+    AnswerRemovedTaskMethods,
+    TasksIgnoreClientCapabilities,
+    RequiredTaskRunsSync,
+    TaskInputWithoutRequests,
 }
 
 use Breakage::*;
@@ -497,6 +509,73 @@ pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
         "sep-2575-listen-resource-updated",
         "resources/updated on a listen stream has no subscriptionId",
     ),
+    // ---- tasks extension (issue 14e) ----
+    (
+        TasksV1Capability,
+        "--tasks-v1-capability",
+        "sep-2663-extension-declared",
+        "server/discover also declares capabilities.tasks, the slot of the first tasks revision",
+    ),
+    (
+        NestedTaskResult,
+        "--nested-task-result",
+        "sep-2663-create-task-result",
+        "a task's CreateTaskResult wraps its fields in a `task` object",
+    ),
+    (
+        LegacyTaskFields,
+        "--legacy-task-fields",
+        "sep-2663-wire-fields",
+        "tasks carry ttl and pollInterval instead of ttlMs and pollIntervalMs",
+    ),
+    (
+        TasksGetLate,
+        "--tasks-get-late",
+        "sep-2663-tasks-get",
+        "the first tasks/get of each task answers -32602 (the task is not stored yet)",
+    ),
+    (
+        TaskResultNotInlined,
+        "--task-result-not-inlined",
+        "sep-2663-task-completes",
+        "tasks/get of a completed task leaves out its result",
+    ),
+    (
+        CancelAckCarriesTask,
+        "--cancel-ack-carries-task",
+        "sep-2663-cancel",
+        "tasks/cancel is acknowledged with a taskId and status",
+    ),
+    (
+        UnknownTaskInternalError,
+        "--unknown-task-internal-error",
+        "sep-2663-unknown-task",
+        "tasks/get and tasks/cancel of an unknown task answer -32603",
+    ),
+    (
+        AnswerRemovedTaskMethods,
+        "--answer-removed-task-methods",
+        "sep-2663-removed-methods",
+        "tasks/result and tasks/list are answered",
+    ),
+    (
+        TasksIgnoreClientCapabilities,
+        "--tasks-ignore-client-capabilities",
+        "sep-2663-methods-need-extension",
+        "every tools/call and task request counts as declaring the tasks extension",
+    ),
+    (
+        RequiredTaskRunsSync,
+        "--required-task-runs-sync",
+        "sep-2663-required-task-error",
+        "task_only and approval_job run synchronously for a request without the tasks extension",
+    ),
+    (
+        TaskInputWithoutRequests,
+        "--task-input-without-requests",
+        "sep-2663-task-input-required",
+        "tasks/get of a task waiting for input leaves out its inputRequests",
+    ),
 ];
 
 impl Breakage {
@@ -797,6 +876,9 @@ impl Breakages {
         {
             *header = Some(version.to_owned());
         }
+        if let Some(answer) = super::tasks::inbound(self, &mut message) {
+            return Inbound::Reply(answer);
+        }
         Inbound::Forward(message)
     }
 
@@ -817,6 +899,7 @@ impl Breakages {
         }
         if stateless {
             super::features::outbound(self, name, message);
+            super::tasks::outbound(self, name, message);
         }
     }
 

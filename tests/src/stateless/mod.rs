@@ -22,6 +22,7 @@ mod features;
 mod listen;
 mod mrtr;
 mod serve;
+mod tasks;
 mod transport_breakage;
 
 use std::sync::{Arc, Mutex};
@@ -45,6 +46,7 @@ pub use adaptive::{MEDIA_TOOL, PROGRESS_TOOL};
 pub use breakage::{BREAKAGES, Breakage, Breakages, Conn, Inbound, status_for};
 pub use listen::LIST_CHANGE_TOOL;
 pub use serve::{main_with, serve_http, serve_stdio};
+pub use tasks::{INPUT_TASK_TOOL, REQUIRED_TASK_TOOL, TASK_TOOL};
 
 /// Server name in `initialize` and `server/discover`.
 pub const SERVER_NAME: &str = "fixture-stateless";
@@ -106,7 +108,7 @@ impl Stateless {
         let tool = |name: &str, description: &str, schema: Value| -> Tool {
             typed(json!({ "name": name, "description": description, "inputSchema": schema }))
         };
-        vec![
+        let mut tools = vec![
             tool(
                 "echo",
                 "Returns `message`.",
@@ -169,7 +171,9 @@ impl Stateless {
                     &["region"],
                 ),
             ),
-        ]
+        ];
+        tools.extend(tasks::tools());
+        tools
     }
 
     fn prompts() -> Vec<Value> {
@@ -270,6 +274,7 @@ impl ServerHandler for Stateless {
             .enable_resources()
             .enable_logging()
             .enable_completions()
+            .enable_tasks()
             .build();
         // Resources are subscribed to on a 2026-07-28 listen stream
         // (resourceSubscriptions); `initialize` takes this back, since the
@@ -404,11 +409,38 @@ impl ServerHandler for Stateless {
                 Ok(text(format!("announced {sent} updates")).into())
             }
             CAPABILITY_TOOL => mrtr::confirm(&self.breakages, &request, &context),
+            tasks::TASK_TOOL => tasks::call(&self.breakages, false, false, &context),
+            tasks::REQUIRED_TASK_TOOL => tasks::call(&self.breakages, true, false, &context),
+            tasks::INPUT_TASK_TOOL => tasks::call(&self.breakages, true, true, &context),
             other => Err(ErrorData::invalid_params(
                 format!("unknown tool {other:?}"),
                 None,
             )),
         }
+    }
+
+    async fn get_task(
+        &self,
+        request: rmcp::model::GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetTaskResult, ErrorData> {
+        tasks::get(&self.breakages, &request)
+    }
+
+    async fn update_task(
+        &self,
+        request: rmcp::model::UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        tasks::update(&request)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: rmcp::model::CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        tasks::cancel(&request)
     }
 
     async fn list_prompts(

@@ -234,6 +234,7 @@ pub(super) async fn expect_broken(flag: &str, transport: Transport) {
         .iter()
         .chain(super::conformance_features::CASES)
         .chain(super::conformance_http::HTTP_CASES)
+        .chain(super::conformance_tasks::CASES)
         .find(|(f, ..)| *f == flag)
         .unwrap_or_else(|| panic!("no case for {flag}"));
     let mut fixture = None;
@@ -338,6 +339,7 @@ fn every_server_check_has_a_flag_that_breaks_it() {
             .iter()
             .chain(super::conformance_features::CASES)
             .chain(super::conformance_http::HTTP_CASES)
+            .chain(super::conformance_tasks::CASES)
     };
     let broken: BTreeSet<&str> = all_cases()
         .flat_map(|(_, ids, _)| ids.iter().copied())

@@ -15,6 +15,7 @@ mod conformance_client;
 mod conformance_features;
 mod conformance_http;
 mod conformance_server;
+mod conformance_tasks;
 mod errors;
 mod expect_combine;
 mod expect_replies;
