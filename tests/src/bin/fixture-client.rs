@@ -8,7 +8,8 @@
 //! `tools/call confirm` answering the server's input requests (the latter
 //! echoing its `requestState`, SEP-2322). It never fetches the network `$ref`
 //! in `lookup`'s schema (SEP-2106) and sends `Mcp-Method` / `Mcp-Name` on
-//! every HTTP POST (SEP-2243).
+//! every HTTP POST (SEP-2243), and on `tools/call forecast` an `Mcp-Param-*`
+//! header for each argument its schema marks `x-mcp-header`.
 
 use std::{process::ExitCode, time::Duration};
 
@@ -75,12 +76,42 @@ const FLAGS: &[(&str, &str)] = &[
         "HTTP: send Mcp-Name `other` on tools/call",
     ),
     ("--bad-arguments", "call `echo` with a number for `text`"),
+    (
+        "--no-param-headers",
+        "HTTP: leave out the Mcp-Param headers of x-mcp-header arguments",
+    ),
+    (
+        "--mirror-unmarked",
+        "HTTP: also send Mcp-Param-Comment for `forecast`'s unmarked `comment`",
+    ),
+    (
+        "--bool-as-number",
+        "HTTP: write a boolean Mcp-Param value as 0 or 1",
+    ),
+    (
+        "--plain-unsafe-values",
+        "HTTP: send Mcp-Param values that need Base64 as they are",
+    ),
+    (
+        "--header-for-absent",
+        "HTTP: send Mcp-Param `null` for a marked argument left out",
+    ),
+    (
+        "--no-version-header",
+        "HTTP: leave out the MCP-Protocol-Version header",
+    ),
+    (
+        "--capability-true",
+        "declare the elicitation capability as `true`, not an object",
+    ),
 ];
 
 struct Client {
     flags: Vec<String>,
     next_id: u64,
     link: Link,
+    /// The tools the server listed, for their `x-mcp-header` arguments.
+    tools: Vec<Value>,
 }
 
 enum Link {
@@ -111,6 +142,11 @@ impl Client {
         }
         if self.has("--omit-client-info") {
             map.remove("io.modelcontextprotocol/clientInfo");
+        }
+        if self.has("--capability-true")
+            && let Some(capabilities) = map.get_mut("io.modelcontextprotocol/clientCapabilities")
+        {
+            capabilities["elicitation"] = json!(true);
         }
         meta
     }
@@ -161,6 +197,8 @@ impl Client {
         };
         let no_method_header = self.has("--no-method-header");
         let wrong_name_header = self.has("--wrong-name-header");
+        let params = self.param_headers(message);
+        let no_version_header = self.has("--no-version-header");
         match &mut self.link {
             Link::Stdio { output, .. } => {
                 let line = format!("{message}\n");
@@ -174,8 +212,13 @@ impl Client {
                     .post(url.as_str())
                     .header("Content-Type", "application/json")
                     .header("Accept", "application/json, text/event-stream")
-                    .header("MCP-Protocol-Version", header_version)
                     .body(message.to_string());
+                if !no_version_header {
+                    request = request.header("MCP-Protocol-Version", header_version);
+                }
+                for (name, value) in params {
+                    request = request.header(name, value);
+                }
                 if !no_method_header {
                     request = request.header("Mcp-Method", method.as_str());
                 }
@@ -206,6 +249,57 @@ impl Client {
                 answer.or(Some(Value::Null))
             }
         }
+    }
+
+    /// The `Mcp-Param-*` headers of a `tools/call` (SEP-2243): each argument
+    /// whose property the listed tool marks `x-mcp-header`, written as text
+    /// (Base64-wrapped when it cannot travel as it is); none for a null or
+    /// absent argument.
+    fn param_headers(&self, message: &Value) -> Vec<(String, reqwest::header::HeaderValue)> {
+        use base64::Engine as _;
+        use reqwest::header::HeaderValue;
+
+        if message["method"] != "tools/call" || self.has("--no-param-headers") {
+            return Vec::new();
+        }
+        let name = &message["params"]["name"];
+        let arguments = &message["params"]["arguments"];
+        let Some(tool) = self.tools.iter().find(|t| t["name"] == *name) else {
+            return Vec::new();
+        };
+        let Some(properties) = tool["inputSchema"]["properties"].as_object() else {
+            return Vec::new();
+        };
+        let mut headers = Vec::new();
+        for (property, schema) in properties {
+            let marked = schema["x-mcp-header"].as_str().filter(|h| !h.is_empty());
+            let header = match marked {
+                Some(suffix) => format!("Mcp-Param-{suffix}"),
+                None if self.has("--mirror-unmarked") && arguments.get(property).is_some() => {
+                    format!("Mcp-Param-{}", capitalized(property))
+                }
+                None => continue,
+            };
+            let text = match arguments.get(property) {
+                None | Some(Value::Null) if self.has("--header-for-absent") => "null".to_owned(),
+                None | Some(Value::Null) => continue,
+                Some(Value::Bool(b)) if self.has("--bool-as-number") => u8::from(*b).to_string(),
+                Some(Value::String(text)) => text.clone(),
+                Some(Value::Bool(b)) => b.to_string(),
+                Some(Value::Number(n)) => n.to_string(),
+                Some(_) => continue,
+            };
+            let value = if needs_base64(&text) && !self.has("--plain-unsafe-values") {
+                let encoded = base64::engine::general_purpose::STANDARD.encode(&text);
+                HeaderValue::from_str(&format!("=?base64?{encoded}?="))
+            } else {
+                HeaderValue::from_bytes(text.as_bytes())
+            };
+            if let Ok(value) = value {
+                headers.push((header, value));
+            }
+        }
+        headers
     }
 
     /// The next response with `id` on stdin.
@@ -267,6 +361,10 @@ impl Client {
             version.clone()
         };
         let listed = self.call("tools/list", json!({}), &list_version).await;
+        self.tools = listed
+            .as_ref()
+            .and_then(|l| l["result"]["tools"].as_array().cloned())
+            .unwrap_or_default();
         if self.has("--fetch-refs") {
             let tools = listed
                 .as_ref()
@@ -304,6 +402,27 @@ impl Client {
                 .await;
             }
         }
+
+        // Arguments marked x-mcp-header: mirrored in Mcp-Param headers over
+        // HTTP, one of them in need of Base64; then only the required one.
+        self.call(
+            "tools/call",
+            json!({ "name": "forecast", "arguments": {
+                "region": "eu-west 1",
+                "days": 3,
+                "metric": false,
+                "label": " Zürich",
+                "comment": "for the weekend",
+            } }),
+            &version,
+        )
+        .await;
+        self.call(
+            "tools/call",
+            json!({ "name": "forecast", "arguments": { "region": "us-east1" } }),
+            &version,
+        )
+        .await;
 
         let ask = self.input_round("ask", &version).await;
         self.input_round("confirm", &version).await;
@@ -366,6 +485,22 @@ impl Client {
     }
 }
 
+/// Whether a header value must be Base64-wrapped (SEP-2243): non-ASCII or
+/// control characters, or whitespace at either end.
+fn needs_base64(text: &str) -> bool {
+    text.chars().any(|c| !(' '..='~').contains(&c))
+        || text.starts_with([' ', '\t'])
+        || text.ends_with([' ', '\t'])
+}
+
+fn capitalized(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|first| first.to_ascii_uppercase().to_string() + chars.as_str())
+        .unwrap_or_default()
+}
+
 /// The `$ref`s in `schema` that point outside the document.
 fn network_refs(schema: &Value) -> Vec<String> {
     match schema {
@@ -417,6 +552,7 @@ async fn main() -> ExitCode {
         flags,
         next_id: 0,
         link,
+        tools: Vec::new(),
     };
     client.run().await;
     ExitCode::SUCCESS

@@ -208,6 +208,12 @@ pub(crate) fn evaluate(id: CheckId, sent: &[Sent], events: &[Event]) -> (Finding
         CheckId::ClientHttpVersionHeader => http_version_header(&requests),
         CheckId::ClientStdioCancellation => stdio_cancellation(sent),
         CheckId::ClientHonestCapabilities => honest_capabilities(&requests),
+        CheckId::ClientParamHeadersMirrored => param_headers_mirrored(&requests),
+        CheckId::ClientParamHeaderValues => param_header_values(&requests),
+        CheckId::ClientParamHeaderBase64 => param_header_base64(&requests),
+        CheckId::ClientParamHeaderOmitNull => param_header_omit_null(&requests),
+        CheckId::ClientHttpSendsVersionHeader => http_sends_version_header(sent),
+        CheckId::ClientCapabilityObjects => capability_objects(&requests),
         other => unreachable!("{other:?} is not a client check"),
     }
 }
@@ -368,15 +374,102 @@ fn version_retry(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     (problems.into_finding(), evidence)
 }
 
+/// Judges only the requests that carry both versions: a missing header is
+/// `sep-2575-client-http-sends-version-header`'s, a missing `_meta` one
+/// `sep-2575-client-request-meta`'s.
 fn http_version_header(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
-    every_request(requests, |request| {
+    let both: Vec<&Sent> = requests
+        .iter()
+        .copied()
+        .filter(|r| r.header("mcp-protocol-version").is_some() && r.version().is_some())
+        .collect();
+    if both.is_empty() && !requests.is_empty() {
+        return (
+            Finding::NotApplicable(
+                "no request carried both an MCP-Protocol-Version header and a _meta \
+                 protocolVersion to compare"
+                    .into(),
+            ),
+            all(requests),
+        );
+    }
+    every_request(&both, |request| {
         let header = request.header("mcp-protocol-version");
         let meta = request.version();
-        (header != meta || header.is_none()).then(|| {
+        (header != meta).then(|| {
             format!(
                 "MCP-Protocol-Version header {} but _meta protocolVersion {}",
                 json!(header),
                 json!(meta)
+            )
+        })
+    })
+}
+
+/// The client's HTTP POSTs of JSON-RPC requests and notifications.
+fn posts(sent: &[Sent]) -> Vec<&Sent> {
+    sent.iter()
+        .filter(|s| s.transport == Transport::Http && s.message.get("method").is_some())
+        .collect()
+}
+
+fn http_sends_version_header(sent: &[Sent]) -> (Finding, Vec<Exchange>) {
+    let posts = posts(sent);
+    if posts.is_empty() {
+        return (
+            Finding::NotApplicable("the client sent no request over HTTP".into()),
+            Vec::new(),
+        );
+    }
+    let mut problems = Problems::default();
+    let mut offending = Vec::new();
+    for post in &posts {
+        if post.header("mcp-protocol-version").is_none() {
+            problems.push(format!(
+                "{} has no MCP-Protocol-Version header",
+                post.method()
+            ));
+            offending.push(post.exchange());
+        }
+    }
+    if problems.is_empty() {
+        (
+            Finding::holds(),
+            posts.iter().map(|p| p.exchange()).collect(),
+        )
+    } else {
+        (problems.into_finding(), offending)
+    }
+}
+
+fn capability_objects(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+    let declaring: Vec<&Sent> = requests
+        .iter()
+        .copied()
+        .filter(|r| {
+            r.meta()
+                .and_then(|m| m.get(META_CAPABILITIES))
+                .and_then(Value::as_object)
+                .is_some_and(|c| !c.is_empty())
+        })
+        .collect();
+    if declaring.is_empty() {
+        return (
+            Finding::NotApplicable("no request of the client declared a client capability".into()),
+            Vec::new(),
+        );
+    }
+    every_request(&declaring, |request| {
+        let capabilities = request.meta()?.get(META_CAPABILITIES)?.as_object()?;
+        let wrong: Vec<String> = capabilities
+            .iter()
+            .filter(|(_, value)| !value.is_object())
+            .map(|(name, value)| format!("{name} is {value}"))
+            .collect();
+        (!wrong.is_empty()).then(|| {
+            format!(
+                "clientCapabilities members must be objects: {}",
+                wrong.join(", ")
             )
         })
     })
@@ -694,10 +787,7 @@ fn no_network_ref(requests: &[&Sent], events: &[Event]) -> (Finding, Vec<Exchang
 }
 
 fn standard_headers(sent: &[Sent]) -> (Finding, Vec<Exchange>) {
-    let posts: Vec<&Sent> = sent
-        .iter()
-        .filter(|s| s.transport == Transport::Http && s.message.get("method").is_some())
-        .collect();
+    let posts = posts(sent);
     if posts.is_empty() {
         return (
             Finding::NotApplicable("the client sent no request over HTTP".into()),
@@ -770,19 +860,7 @@ fn tool_call_arguments(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
             Vec::new(),
         );
     }
-    let listed: Vec<Value> = requests
-        .iter()
-        .filter(|r| r.method() == "tools/list")
-        .filter_map(|r| {
-            r.answer
-                .as_ref()?
-                .get("result")?
-                .get("tools")?
-                .as_array()
-                .cloned()
-        })
-        .flatten()
-        .collect();
+    let listed = listed_tools(requests);
     if listed.is_empty() {
         return (
             Finding::NotApplicable(
@@ -827,6 +905,325 @@ fn tool_call_arguments(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     } else {
         (problems.into_finding(), offending)
     }
+}
+
+/// The tools the mock listed to the client, from its `tools/list` answers.
+fn listed_tools(requests: &[&Sent]) -> Vec<Value> {
+    requests
+        .iter()
+        .filter(|r| r.method() == "tools/list")
+        .filter_map(|r| {
+            r.answer
+                .as_ref()?
+                .get("result")?
+                .get("tools")?
+                .as_array()
+                .cloned()
+        })
+        .flatten()
+        .collect()
+}
+
+/// A property marked `x-mcp-header` in a tool's input schema, reached from
+/// the root through `properties` alone.
+#[derive(Debug, Clone)]
+struct Marked {
+    /// The property names from the root to it.
+    path: Vec<String>,
+    /// The header's name: `Mcp-Param-` and the annotation.
+    header: String,
+}
+
+fn marked_properties(schema: &Value) -> Vec<Marked> {
+    fn walk(schema: &Value, path: &mut Vec<String>, out: &mut Vec<Marked>) {
+        let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+            return;
+        };
+        for (name, property) in properties {
+            path.push(name.clone());
+            if let Some(suffix) = property.get("x-mcp-header").and_then(Value::as_str)
+                && !suffix.is_empty()
+            {
+                out.push(Marked {
+                    path: path.clone(),
+                    header: format!("Mcp-Param-{suffix}"),
+                });
+            }
+            walk(property, path, out);
+            path.pop();
+        }
+    }
+    let mut out = Vec::new();
+    walk(schema, &mut Vec::new(), &mut out);
+    out
+}
+
+/// One argument marked `x-mcp-header` in one `tools/call` over HTTP.
+struct MarkedArgument<'a> {
+    call: &'a Sent,
+    /// The property's dotted path.
+    property: String,
+    header: String,
+    /// The argument; `None` when it is left out or null.
+    value: Option<&'a Value>,
+    /// The header's value as sent, if it was.
+    sent: Option<&'a str>,
+}
+
+/// The `tools/call`s over HTTP of tools with arguments marked
+/// `x-mcp-header`, and those arguments; the reason there is nothing to
+/// judge when the client made no such call.
+fn marked_calls<'a>(
+    requests: &[&'a Sent],
+) -> Result<(Vec<&'a Sent>, Vec<MarkedArgument<'a>>), Finding> {
+    let listed = listed_tools(requests);
+    let mut calls = Vec::new();
+    let mut arguments = Vec::new();
+    for call in requests.iter().copied() {
+        let Some(name) = call.tool() else { continue };
+        if call.transport != Transport::Http {
+            continue;
+        }
+        let Some(tool) = listed.iter().find(|t| t["name"] == name) else {
+            continue;
+        };
+        let marked = marked_properties(&tool["inputSchema"]);
+        if marked.is_empty() {
+            continue;
+        }
+        calls.push(call);
+        for property in marked {
+            let value = property
+                .path
+                .iter()
+                .try_fold(&call.message["params"]["arguments"], |v, key| v.get(key))
+                .filter(|v| !v.is_null());
+            arguments.push(MarkedArgument {
+                call,
+                property: property.path.join("."),
+                sent: call.header(&property.header),
+                header: property.header,
+                value,
+            });
+        }
+    }
+    if calls.is_empty() {
+        return Err(Finding::NotApplicable(
+            "the client never called, over HTTP, a listed tool with arguments marked \
+             x-mcp-header (the mock's `forecast`)"
+                .into(),
+        ));
+    }
+    Ok((calls, arguments))
+}
+
+/// Whether a string must travel Base64-wrapped in a header: non-ASCII or
+/// control characters, or whitespace at either end.
+fn needs_base64(text: &str) -> bool {
+    text.chars().any(|c| !(' '..='~').contains(&c))
+        || text.starts_with([' ', '\t'])
+        || text.ends_with([' ', '\t'])
+}
+
+const BASE64_PREFIX: &str = "=?base64?";
+const BASE64_SUFFIX: &str = "?=";
+
+/// A header value as the text it stands for: the decoded form of
+/// `=?base64?...?=`, else the value itself.
+fn decode_param(raw: &str) -> Result<String, String> {
+    use base64::Engine as _;
+    let Some(inner) = raw
+        .strip_prefix(BASE64_PREFIX)
+        .and_then(|r| r.strip_suffix(BASE64_SUFFIX))
+    else {
+        return Ok(raw.to_owned());
+    };
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(inner)
+        .map_err(|e| format!("{raw:?} is not valid Base64: {e}"))?;
+    String::from_utf8(bytes).map_err(|_| format!("{raw:?} does not decode to UTF-8"))
+}
+
+/// Judges the marked arguments `judge` picks (`Some(problem)` or
+/// `Some(None)`; `None`: not this check's business).
+fn judge_marked(
+    requests: &[&Sent],
+    nothing: &str,
+    judge: impl Fn(&MarkedArgument) -> Option<Option<String>>,
+) -> (Finding, Vec<Exchange>) {
+    let (calls, arguments) = match marked_calls(requests) {
+        Ok(found) => found,
+        Err(finding) => return (finding, Vec::new()),
+    };
+    let mut judged = 0;
+    let mut problems = Problems::default();
+    let mut offending: Vec<&Sent> = Vec::new();
+    for argument in &arguments {
+        let Some(verdict) = judge(argument) else {
+            continue;
+        };
+        judged += 1;
+        if let Some(problem) = verdict {
+            problems.push(format!(
+                "tools/call (id {}) `{}`: {problem}",
+                argument.call.message["id"], argument.property
+            ));
+            if !offending.iter().any(|c| std::ptr::eq(*c, argument.call)) {
+                offending.push(argument.call);
+            }
+        }
+    }
+    let evidence = |calls: &[&Sent]| calls.iter().map(|c| c.exchange()).collect();
+    if judged == 0 {
+        return (Finding::NotApplicable(nothing.to_owned()), evidence(&calls));
+    }
+    if problems.is_empty() {
+        (Finding::holds(), evidence(&calls))
+    } else {
+        (problems.into_finding(), evidence(&offending))
+    }
+}
+
+fn param_headers_mirrored<'a>(requests: &[&'a Sent]) -> (Finding, Vec<Exchange>) {
+    let (calls, arguments) = match marked_calls(requests) {
+        Ok(found) => found,
+        Err(finding) => return (finding, Vec::new()),
+    };
+    let mut problems = Problems::default();
+    let mut offending: Vec<&Sent> = Vec::new();
+    let mut note = |call: &'a Sent, problem: String| {
+        problems.push(format!("tools/call (id {}): {problem}", call.message["id"]));
+        offending.push(call);
+    };
+    for argument in &arguments {
+        let Some(value) = argument.value else {
+            continue;
+        };
+        let problem = match (argument.sent, value) {
+            (None, _) => Some(format!(
+                "`{}` has a value but no {} header",
+                argument.property, argument.header
+            )),
+            // Plain strings are compared here; the text of numbers, booleans
+            // and strings that need Base64 is judged by their own checks.
+            (Some(raw), Value::String(text)) if !needs_base64(text) => match decode_param(raw) {
+                Ok(decoded) if decoded == *text => None,
+                Ok(decoded) => Some(format!(
+                    "{} {decoded:?} but `{}` is {text:?}",
+                    argument.header, argument.property
+                )),
+                Err(why) => Some(format!("{}: {why}", argument.header)),
+            },
+            (Some(_), _) => None,
+        };
+        if let Some(problem) = problem {
+            note(argument.call, problem);
+        }
+    }
+    // No Mcp-Param header for an argument that is not marked.
+    for call in &calls {
+        for (name, value) in &call.headers {
+            let is_param = name
+                .get(..10)
+                .is_some_and(|p| p.eq_ignore_ascii_case("mcp-param-"));
+            let marked = arguments
+                .iter()
+                .any(|a| std::ptr::eq(a.call, *call) && a.header.eq_ignore_ascii_case(name));
+            if is_param && !marked {
+                note(
+                    call,
+                    format!(
+                        "{name} {value:?} sent, but no argument of {:?} is marked \
+                         x-mcp-header with that name",
+                        call.tool().unwrap_or_default()
+                    ),
+                );
+            }
+        }
+    }
+    offending.dedup_by(|a, b| std::ptr::eq(*a, *b));
+    let shown = if problems.is_empty() {
+        &calls
+    } else {
+        &offending
+    };
+    let evidence = shown.iter().map(|c| c.exchange()).collect();
+    (problems.into_finding(), evidence)
+}
+
+fn param_header_values(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+    judge_marked(
+        requests,
+        "no integer or boolean argument marked x-mcp-header was mirrored",
+        |argument| {
+            let raw = argument.sent?;
+            let value = argument.value?;
+            if !(value.is_number() || value.is_boolean()) {
+                return None;
+            }
+            let decoded = match decode_param(raw) {
+                Ok(decoded) => decoded,
+                Err(why) => return Some(Some(format!("{}: {why}", argument.header))),
+            };
+            let right = match value {
+                Value::Bool(b) => decoded == b.to_string(),
+                _ => decoded
+                    .parse::<f64>()
+                    .ok()
+                    .zip(value.as_f64())
+                    .is_some_and(|(sent, wanted)| (sent - wanted).abs() <= 1e-9),
+            };
+            Some((!right).then(|| {
+                format!(
+                    "{} {raw:?} does not write the argument {value}",
+                    argument.header
+                )
+            }))
+        },
+    )
+}
+
+fn param_header_base64(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+    judge_marked(
+        requests,
+        "no string argument marked x-mcp-header needed Base64 (non-ASCII or control \
+         characters, whitespace at either end)",
+        |argument| {
+            let raw = argument.sent?;
+            let text = argument.value?.as_str().filter(|t| needs_base64(t))?;
+            let wrapped = raw.starts_with(BASE64_PREFIX) && raw.ends_with(BASE64_SUFFIX);
+            Some(match decode_param(raw) {
+                _ if !wrapped => Some(format!(
+                    "{} {raw:?} is not =?base64?...?=, though the argument {text:?} needs it",
+                    argument.header
+                )),
+                Ok(decoded) if decoded == text => None,
+                Ok(decoded) => Some(format!(
+                    "{} decodes to {decoded:?}, not the argument {text:?}",
+                    argument.header
+                )),
+                Err(why) => Some(format!("{}: {why}", argument.header)),
+            })
+        },
+    )
+}
+
+fn param_header_omit_null(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+    judge_marked(
+        requests,
+        "every argument marked x-mcp-header had a value in every call",
+        |argument| {
+            if argument.value.is_some() {
+                return None;
+            }
+            Some(argument.sent.map(|raw| {
+                format!(
+                    "the argument is null or left out, yet {} {raw:?} was sent",
+                    argument.header
+                )
+            }))
+        },
+    )
 }
 
 #[cfg(test)]
@@ -900,6 +1297,54 @@ mod tests {
             "{finding:?}"
         );
         assert_eq!(evidence.len(), 2);
+    }
+
+    #[test]
+    fn unsafe_header_values_are_the_ones_that_need_base64() {
+        for plain in ["us-west1", "us west 1", "", "42", "=x"] {
+            assert!(!needs_base64(plain), "{plain:?}");
+        }
+        for unsafe_ in [
+            " padded",
+            "trailing ",
+            "\tindented",
+            "line1\nline2",
+            "Zürich",
+            "世界",
+        ] {
+            assert!(needs_base64(unsafe_), "{unsafe_:?}");
+        }
+        assert_eq!(decode_param("=?base64?WsO8cmljaA==?=").unwrap(), "Zürich");
+        assert_eq!(decode_param("plain").unwrap(), "plain");
+        assert!(decode_param("=?base64?***?=").is_err());
+    }
+
+    #[test]
+    fn marked_properties_follow_properties_only() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "region": {"type": "string", "x-mcp-header": "Region"},
+                "empty": {"type": "string", "x-mcp-header": ""},
+                "nested": {"type": "object", "properties": {
+                    "zone": {"type": "string", "x-mcp-header": "Zone"},
+                }},
+                "plain": {"type": "string"},
+            },
+            "$defs": {"x": {"type": "string", "x-mcp-header": "Defs"}},
+        });
+        let mut headers: Vec<(String, String)> = marked_properties(&schema)
+            .into_iter()
+            .map(|m| (m.path.join("."), m.header))
+            .collect();
+        headers.sort();
+        assert_eq!(
+            headers,
+            [
+                ("nested.zone".to_owned(), "Mcp-Param-Zone".to_owned()),
+                ("region".to_owned(), "Mcp-Param-Region".to_owned()),
+            ]
+        );
     }
 
     #[cfg(feature = "http-mock")]

@@ -10,6 +10,9 @@
 //! opaque `requestState` the retry must echo (SEP-2322), and `lookup`'s
 //! input schema holds a `$ref` to a network URI on 127.0.0.1 that no client
 //! may fetch on its own (SEP-2106): a canary listener records any connection.
+//! `forecast` marks four of its arguments (a string, an integer, a boolean
+//! and free text) with `x-mcp-header`, which a client mirrors in
+//! `Mcp-Param-*` headers over HTTP (SEP-2243).
 
 use std::{
     borrow::Cow,
@@ -217,6 +220,26 @@ impl ServerHandler for MockServer {
                 object_schema(json!({ "type": "object" })),
             ),
             Tool::new(
+                "forecast",
+                "Forecasts the weather for a region; over HTTP the arguments marked x-mcp-header \
+                 travel in Mcp-Param-* headers too.",
+                object_schema(json!({
+                    "type": "object",
+                    "properties": {
+                        "region": { "type": "string", "x-mcp-header": "Region" },
+                        "days": { "type": "integer", "x-mcp-header": "Days" },
+                        "metric": { "type": "boolean", "x-mcp-header": "Metric" },
+                        "label": {
+                            "type": "string",
+                            "description": "Free text, any characters",
+                            "x-mcp-header": "Label",
+                        },
+                        "comment": { "type": "string" },
+                    },
+                    "required": ["region"],
+                })),
+            ),
+            Tool::new(
                 "lookup",
                 "Looks up a user profile by id.",
                 object_schema(json!({
@@ -292,6 +315,7 @@ impl ServerHandler for MockServer {
                 Ok(CallToolResponse::InputRequired(result))
             }
             "lookup" => Ok(text("no such user").into()),
+            "forecast" => Ok(text("sunny").into()),
             other => Err(ErrorData::invalid_params(
                 format!("unknown tool {other:?}"),
                 None,

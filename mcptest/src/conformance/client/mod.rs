@@ -93,6 +93,7 @@ pub struct ClientConformance {
     session: Duration,
     filter: Filter,
     label: Option<String>,
+    expected_failures: Vec<String>,
 }
 
 impl ClientConformance {
@@ -103,6 +104,7 @@ impl ClientConformance {
             session: Duration::from_secs(30),
             filter: Filter::default(),
             label: None,
+            expected_failures: Vec::new(),
         }
     }
 
@@ -147,6 +149,39 @@ impl ClientConformance {
         self
     }
 
+    /// Checks known to fail, by exact id, as
+    /// [`Conformance::expected_failures`](super::Conformance::expected_failures):
+    /// a listed check that fails is reported as an expected failure (a
+    /// warning marked `XFAIL`, so the run still conforms), a listed check
+    /// that passes or only warns fails the run, asking for it to be taken
+    /// off the list. A listed check that is skipped or not selected stays as
+    /// it is. An id that is no check is an error.
+    ///
+    /// ```
+    /// use mcptest::{conformance::ClientConformance, report::Status};
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcptest::Error> {
+    /// // A client that sends nothing breaks sep-2575-client-request-meta.
+    /// let report = ClientConformance::stdio()
+    ///     .expected_failures(["sep-2575-client-request-meta"])
+    ///     .run_in_process(|_link| async {})
+    ///     .await?;
+    /// let result = report.result("sep-2575-client-request-meta").unwrap();
+    /// assert!(result.expected_failure);
+    /// assert_eq!(result.verdict, Status::Warn);
+    /// # Ok(()) }
+    /// ```
+    pub fn expected_failures<I, S>(mut self, ids: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.expected_failures
+            .extend(ids.into_iter().map(Into::into));
+        self
+    }
+
     /// How the report names the client.
     pub fn label(mut self, label: impl Into<String>) -> Self {
         self.label = Some(label.into());
@@ -162,6 +197,7 @@ impl ClientConformance {
     {
         let started = Instant::now();
         self.filter.select(Role::Client)?;
+        super::report::check_listed_ids(&self.expected_failures)?;
         let recording = Arc::new(Recording::default());
         let (canary, server) = mock_server(&recording).await?;
         let label = self
@@ -200,6 +236,7 @@ impl ClientConformance {
     pub async fn run_command(self, command_line: &str) -> Result<ConformanceReport, Error> {
         let started = Instant::now();
         self.filter.select(Role::Client)?;
+        super::report::check_listed_ids(&self.expected_failures)?;
         let (program, args) = split(command_line)?;
         let recording = Arc::new(Recording::default());
         let (canary, server) = mock_server(&recording).await?;
@@ -299,13 +336,15 @@ impl ClientConformance {
                 }
             })
             .collect();
-        ConformanceReport {
+        let mut report = ConformanceReport {
             target,
             role: Role::Client,
             transport: self.transport,
             results,
             elapsed: started.elapsed(),
-        }
+        };
+        report.apply_expected_failures(&self.expected_failures);
+        report
     }
 }
 
