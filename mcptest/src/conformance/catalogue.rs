@@ -589,6 +589,18 @@ catalogue! {
         revision: STATELESS, section: "SEP-2575: per-request _meta",
         level: Must, role: Client, applies: Any,
     },
+    ClientSchemaCorePreserved {
+        id: "sep-1613-client-schema-preserved",
+        rule: "a tool's inputSchema keeps $schema, $defs and additionalProperties as listed in the client's own representation (echoed back through the mock's schema_echo)",
+        revision: STATELESS, section: "SEP-1613: JSON Schema 2020-12",
+        level: Must, role: Client, applies: Any,
+    },
+    ClientSchemaVocabularyPreserved {
+        id: "sep-2106-client-schema-vocabulary-preserved",
+        rule: "a tool's inputSchema keeps allOf/anyOf/oneOf/not, if/then/else and $anchor as listed in the client's own representation (echoed back through the mock's schema_echo)",
+        revision: STATELESS, section: "SEP-2106: JSON Schema vocabulary",
+        level: Must, role: Client, applies: Any,
+    },
 }
 
 /// Every check mcptest knows, in report order: the classic server checks,

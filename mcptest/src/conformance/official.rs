@@ -212,6 +212,24 @@ const OFFICIAL: &[(&str, &[&str])] = &[
         &["sep-2243-client-base64-unsafe"],
     ),
     ("sep-2243-client-omit-null", &["sep-2243-client-omit-null"]),
+    // Both suites learn what a client kept from the schema it passes back
+    // through an echo tool; the official one fails a client that does not.
+    (
+        "sep-1613-client-schema-preserved",
+        &[
+            "json-schema-2020-12-client-$schema-preserved",
+            "json-schema-2020-12-client-$defs-preserved",
+            "json-schema-2020-12-client-additionalProperties-preserved",
+        ],
+    ),
+    (
+        "sep-2106-client-schema-vocabulary-preserved",
+        &[
+            "sep-2106-client-composition-keywords-preserved",
+            "sep-2106-client-conditional-keywords-preserved",
+            "sep-2106-client-anchor-keyword-preserved",
+        ],
+    ),
 ];
 
 /// The official suite's check ids for the requirement our check `id`

@@ -9,7 +9,8 @@
 //! echoing its `requestState`, SEP-2322). It never fetches the network `$ref`
 //! in `lookup`'s schema (SEP-2106) and sends `Mcp-Method` / `Mcp-Name` on
 //! every HTTP POST (SEP-2243), and on `tools/call forecast` an `Mcp-Param-*`
-//! header for each argument its schema marks `x-mcp-header`.
+//! header for each argument its schema marks `x-mcp-header`. It passes
+//! `contact`'s input schema back through `schema_echo` as it holds it.
 
 use std::{process::ExitCode, time::Duration};
 
@@ -99,6 +100,14 @@ const FLAGS: &[(&str, &str)] = &[
     (
         "--no-version-header",
         "HTTP: leave out the MCP-Protocol-Version header",
+    ),
+    (
+        "--strip-schema-core",
+        "echo `contact`'s inputSchema without $schema, $defs, additionalProperties",
+    ),
+    (
+        "--strip-schema-vocabulary",
+        "echo `contact`'s inputSchema without allOf, if/then/else and $anchor",
     ),
     (
         "--capability-true",
@@ -401,6 +410,34 @@ impl Client {
                 )
                 .await;
             }
+        }
+
+        // The schema of `contact` as this client holds it, passed back.
+        if let Some(contact) = self.tools.iter().find(|t| t["name"] == "contact") {
+            let mut schema = contact["inputSchema"].clone();
+            if let Some(root) = schema.as_object_mut() {
+                if self.has("--strip-schema-core") {
+                    for keyword in ["$schema", "$defs", "additionalProperties"] {
+                        root.remove(keyword);
+                    }
+                }
+                if self.has("--strip-schema-vocabulary") {
+                    for keyword in ["allOf", "if", "then", "else"] {
+                        root.remove(keyword);
+                    }
+                    if let Some(defs) = root.get_mut("$defs").and_then(Value::as_object_mut) {
+                        for def in defs.values_mut().filter_map(Value::as_object_mut) {
+                            def.remove("$anchor");
+                        }
+                    }
+                }
+            }
+            self.call(
+                "tools/call",
+                json!({ "name": "schema_echo", "arguments": { "tool": "contact", "schema": schema } }),
+                &version,
+            )
+            .await;
         }
 
         // Arguments marked x-mcp-header: mirrored in Mcp-Param headers over

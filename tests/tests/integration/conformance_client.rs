@@ -65,7 +65,20 @@ where
     let client = serve_client_with_lifecycle(Accepts, transport, lifecycle)
         .await
         .expect("rmcp discovers the mock");
-    client.list_tools(None).await.expect("tools/list");
+    let tools = client.list_tools(None).await.expect("tools/list");
+    // The schema of `contact` as rmcp holds it, passed back.
+    let contact = tools
+        .tools
+        .iter()
+        .find(|t| t.name == "contact")
+        .expect("the mock lists contact");
+    let echo = CallToolRequestParams::new("schema_echo").with_arguments(
+        json!({ "tool": "contact", "schema": *contact.input_schema })
+            .as_object()
+            .cloned()
+            .unwrap(),
+    );
+    client.call_tool(echo).await.expect("schema_echo");
     let echo = CallToolRequestParams::new("echo")
         .with_arguments(json!({ "text": "hi" }).as_object().cloned().unwrap());
     client.call_tool(echo).await.expect("echo");
@@ -390,6 +403,15 @@ async fn checks_without_their_situation_are_skipped_with_the_reason() {
         report.verdict("sep-2575-client-capabilities-are-objects"),
         Some(Status::Skip)
     );
+    for id in [
+        "sep-1613-client-schema-preserved",
+        "sep-2106-client-schema-vocabulary-preserved",
+    ] {
+        assert!(
+            reason(id).contains("never passed a tool's inputSchema back"),
+            "{id}"
+        );
+    }
     assert!(
         reason("sep-2575-client-capabilities-are-objects").contains("declared a client capability")
     );
@@ -617,6 +639,30 @@ async fn param_header_checks_without_a_marked_call_are_skipped() {
     }
     assert_eq!(
         report.verdict("sep-2243-client-includes-standard-headers"),
+        Some(Status::Pass),
+        "{report}"
+    );
+}
+
+#[tokio::test]
+async fn a_schema_that_lost_2020_12_keywords_is_caught() {
+    let id = "sep-1613-client-schema-preserved";
+    expect_broken("--strip-schema-core", id, Transport::Stdio).await;
+    expect_broken("--strip-schema-core", id, Transport::Http).await;
+    let id = "sep-2106-client-schema-vocabulary-preserved";
+    expect_broken("--strip-schema-vocabulary", id, Transport::Stdio).await;
+    expect_broken("--strip-schema-vocabulary", id, Transport::Http).await;
+}
+
+#[tokio::test]
+async fn each_schema_check_sees_only_its_own_keywords() {
+    let report = ClientConformance::stdio()
+        .only(["sep-1613-client-schema-preserved"])
+        .run_command(&format!("{CLIENT} --strip-schema-vocabulary"))
+        .await
+        .unwrap();
+    assert_eq!(
+        report.verdict("sep-1613-client-schema-preserved"),
         Some(Status::Pass),
         "{report}"
     );

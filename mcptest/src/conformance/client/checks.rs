@@ -214,6 +214,8 @@ pub(crate) fn evaluate(id: CheckId, sent: &[Sent], events: &[Event]) -> (Finding
         CheckId::ClientParamHeaderOmitNull => param_header_omit_null(&requests),
         CheckId::ClientHttpSendsVersionHeader => http_sends_version_header(sent),
         CheckId::ClientCapabilityObjects => capability_objects(&requests),
+        CheckId::ClientSchemaCorePreserved => schema_preserved(&requests, SEP_1613_KEYWORDS),
+        CheckId::ClientSchemaVocabularyPreserved => schema_preserved(&requests, SEP_2106_KEYWORDS),
         other => unreachable!("{other:?} is not a client check"),
     }
 }
@@ -1226,6 +1228,127 @@ fn param_header_omit_null(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     )
 }
 
+/// The JSON Schema 2020-12 keywords SEP-1613 made part of tool schemas.
+const SEP_1613_KEYWORDS: &[&str] = &["$schema", "$defs", "additionalProperties"];
+/// The wider vocabulary SEP-2106 keeps in tool schemas.
+const SEP_2106_KEYWORDS: &[&str] = &[
+    "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "$anchor",
+];
+
+/// Where each of `keywords` occurs in `schema`: the JSON pointer of the
+/// keyword itself, and its value.
+fn keyword_places<'a>(schema: &'a Value, keywords: &[&str]) -> Vec<(String, &'a Value)> {
+    fn walk<'a>(
+        value: &'a Value,
+        at: String,
+        keywords: &[&str],
+        out: &mut Vec<(String, &'a Value)>,
+    ) {
+        match value {
+            Value::Object(map) => {
+                for (key, inner) in map {
+                    let here = format!("{at}/{}", key.replace('~', "~0").replace('/', "~1"));
+                    if keywords.contains(&key.as_str()) {
+                        out.push((here.clone(), inner));
+                    }
+                    walk(inner, here, keywords, out);
+                }
+            }
+            Value::Array(items) => {
+                for (index, inner) in items.iter().enumerate() {
+                    walk(inner, format!("{at}/{index}"), keywords, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(schema, String::new(), keywords, &mut out);
+    out
+}
+
+/// Whether a keyword's value survived: the same scalar, an object with the
+/// same members, an array as long. What lies deeper is judged at its own
+/// keyword, so that each check sees only the losses of its own keywords.
+fn kept(listed: &Value, echoed: &Value) -> bool {
+    match (listed, echoed) {
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len() && a.keys().all(|k| b.contains_key(k))
+        }
+        (Value::Array(a), Value::Array(b)) => a.len() == b.len(),
+        (a, b) => a == b,
+    }
+}
+
+fn schema_preserved(requests: &[&Sent], keywords: &[&str]) -> (Finding, Vec<Exchange>) {
+    let echoes: Vec<&Sent> = requests
+        .iter()
+        .copied()
+        .filter(|r| r.tool() == Some("schema_echo"))
+        .collect();
+    if echoes.is_empty() {
+        return (
+            Finding::NotApplicable(
+                "the client never passed a tool's inputSchema back through the mock's \
+                 `schema_echo` tool"
+                    .into(),
+            ),
+            Vec::new(),
+        );
+    }
+    let listed = listed_tools(requests);
+    let mut problems = Problems::default();
+    let mut judged = 0;
+    for echo in &echoes {
+        let arguments = &echo.message["params"]["arguments"];
+        let name = arguments["tool"].as_str().unwrap_or_default();
+        let Some(tool) = listed.iter().find(|t| t["name"] == name) else {
+            problems.push(format!(
+                "schema_echo (id {}) names {}, which the mock never listed to the client",
+                echo.message["id"], arguments["tool"]
+            ));
+            continue;
+        };
+        let places = keyword_places(&tool["inputSchema"], keywords);
+        if places.is_empty() {
+            continue;
+        }
+        judged += 1;
+        let echoed = &arguments["schema"];
+        let lost: Vec<String> = places
+            .iter()
+            .filter_map(|(pointer, value)| match echoed.pointer(pointer) {
+                None => Some(format!("{pointer} is gone")),
+                Some(other) if !kept(value, other) => Some(format!("{pointer} became {other}")),
+                Some(_) => None,
+            })
+            .collect();
+        if !lost.is_empty() {
+            problems.push(format!(
+                "the inputSchema of {name:?} echoed (id {}) lost what was listed: {}",
+                echo.message["id"],
+                lost.join(", ")
+            ));
+        }
+    }
+    let mut evidence: Vec<Exchange> = requests
+        .iter()
+        .filter(|r| r.method() == "tools/list" && r.answer.is_some())
+        .map(|r| r.exchange())
+        .collect();
+    evidence.extend(echoes.iter().map(|e| e.exchange()));
+    if judged == 0 && problems.is_empty() {
+        return (
+            Finding::NotApplicable(format!(
+                "no schema the client echoed has any of {} (the mock's `contact` has them)",
+                keywords.join(", ")
+            )),
+            evidence,
+        );
+    }
+    (problems.into_finding(), evidence)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1317,6 +1440,34 @@ mod tests {
         assert_eq!(decode_param("=?base64?WsO8cmljaA==?=").unwrap(), "Zürich");
         assert_eq!(decode_param("plain").unwrap(), "plain");
         assert!(decode_param("=?base64?***?=").is_err());
+    }
+
+    #[test]
+    fn keywords_are_found_where_they_are_and_judged_one_level_deep() {
+        let schema = json!({
+            "$defs": {"a": {"$anchor": "a", "type": "string"}},
+            "allOf": [{"anyOf": [{"required": ["x"]}]}],
+            "properties": {"a/b": {"not": {"type": "null"}}},
+        });
+        let mut pointers: Vec<String> = keyword_places(&schema, SEP_2106_KEYWORDS)
+            .into_iter()
+            .map(|(p, _)| p)
+            .collect();
+        pointers.sort();
+        assert_eq!(
+            pointers,
+            [
+                "/$defs/a/$anchor",
+                "/allOf",
+                "/allOf/0/anyOf",
+                "/properties/a~1b/not"
+            ]
+        );
+        // $defs without the inner $anchor still has its members.
+        assert!(kept(&schema["$defs"], &json!({"a": {"type": "string"}})));
+        assert!(!kept(&schema["$defs"], &json!({})));
+        assert!(!kept(&schema["allOf"], &json!([])));
+        assert!(!kept(&json!(false), &json!(true)));
     }
 
     #[test]

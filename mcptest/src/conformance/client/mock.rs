@@ -12,7 +12,10 @@
 //! may fetch on its own (SEP-2106): a canary listener records any connection.
 //! `forecast` marks four of its arguments (a string, an integer, a boolean
 //! and free text) with `x-mcp-header`, which a client mirrors in
-//! `Mcp-Param-*` headers over HTTP (SEP-2243).
+//! `Mcp-Param-*` headers over HTTP (SEP-2243). `contact`'s input schema uses
+//! JSON Schema 2020-12 keywords (`$schema`, `$defs` with an `$anchor`,
+//! `additionalProperties`, `allOf`/`anyOf`, `if`/`then`/`else`) that a
+//! client passes back through `schema_echo` to show what it kept.
 
 use std::{
     borrow::Cow,
@@ -240,6 +243,53 @@ impl ServerHandler for MockServer {
                 })),
             ),
             Tool::new(
+                "contact",
+                "Records how to reach someone; its inputSchema uses JSON Schema 2020-12 \
+                 keywords a client must keep.",
+                object_schema(json!({
+                    "$schema": "https://json-schema.org/draft/2020-12/schema",
+                    "type": "object",
+                    "$defs": {
+                        "postal": {
+                            "$anchor": "postal",
+                            "type": "object",
+                            "properties": {
+                                "line": { "type": "string" },
+                                "town": { "type": "string" },
+                            },
+                        },
+                    },
+                    "properties": {
+                        "who": { "type": "string" },
+                        "by": { "type": "string", "enum": ["phone", "mail", "post"] },
+                        "phone": { "type": "string" },
+                        "mail": { "type": "string" },
+                        "post": { "$ref": "#/$defs/postal" },
+                    },
+                    "allOf": [{ "anyOf": [{ "required": ["phone"] }, { "required": ["mail"] }] }],
+                    "if": {
+                        "properties": { "by": { "const": "post" } },
+                        "required": ["by"],
+                    },
+                    "then": { "required": ["post"] },
+                    "else": { "required": ["who"] },
+                    "additionalProperties": false,
+                })),
+            ),
+            Tool::new(
+                "schema_echo",
+                "Returns `schema`: pass a listed tool's name and its inputSchema exactly as \
+                 you hold it.",
+                object_schema(json!({
+                    "type": "object",
+                    "properties": {
+                        "tool": { "type": "string" },
+                        "schema": { "type": "object" },
+                    },
+                    "required": ["tool", "schema"],
+                })),
+            ),
+            Tool::new(
                 "lookup",
                 "Looks up a user profile by id.",
                 object_schema(json!({
@@ -316,6 +366,16 @@ impl ServerHandler for MockServer {
             }
             "lookup" => Ok(text("no such user").into()),
             "forecast" => Ok(text("sunny").into()),
+            "contact" => Ok(text("noted").into()),
+            "schema_echo" => {
+                let schema = request
+                    .arguments
+                    .as_ref()
+                    .and_then(|a| a.get("schema"))
+                    .cloned()
+                    .unwrap_or(Value::Null);
+                Ok(text(schema.to_string()).into())
+            }
             other => Err(ErrorData::invalid_params(
                 format!("unknown tool {other:?}"),
                 None,
