@@ -667,3 +667,55 @@ async fn each_schema_check_sees_only_its_own_keywords() {
         "{report}"
     );
 }
+
+/// The mock answers as 2026-07-28 requires, so that it never fails a client
+/// that insists on it: `resultType` on every result, `ttlMs` and
+/// `cacheScope` on `server/discover` and `tools/list`.
+#[tokio::test]
+async fn the_mock_answers_with_the_result_fields_of_2026_07_28() {
+    use mcptest::conformance::RawResponse;
+
+    for transport in [Transport::Stdio, Transport::Http] {
+        let (conformance, command) = match transport {
+            Transport::Stdio => (ClientConformance::stdio(), CLIENT.to_owned()),
+            Transport::Http => (
+                ClientConformance::http(),
+                format!("{CLIENT} --url {{{{url}}}}"),
+            ),
+        };
+        let report = conformance
+            .only(["sep-2575-client-request-meta"])
+            .run_command(&command)
+            .await
+            .unwrap();
+        let result = report.result("sep-2575-client-request-meta").unwrap();
+        assert_eq!(result.verdict, Status::Pass, "{report}");
+        let mut judged = 0;
+        for exchange in &result.evidence {
+            let request: serde_json::Value = serde_json::from_str(&exchange.request.body).unwrap();
+            let messages = match &exchange.response {
+                RawResponse::Messages { messages } => messages,
+                RawResponse::Http { messages, .. } => messages,
+                other => panic!("no answer to {request}: {other:?}"),
+            };
+            // The cancelled `slow` call has no answer.
+            let Some(answer) = messages
+                .iter()
+                .find(|m| m.get("id") == request.get("id") && m.get("method").is_none())
+            else {
+                assert_eq!(request["params"]["name"], "slow", "no answer to {request}");
+                continue;
+            };
+            let Some(result) = answer.get("result") else {
+                continue;
+            };
+            judged += 1;
+            assert!(result["resultType"].is_string(), "{request}\n{answer}");
+            if ["server/discover", "tools/list"].contains(&request["method"].as_str().unwrap()) {
+                assert!(result["ttlMs"].is_u64(), "{answer}");
+                assert!(result["cacheScope"].is_string(), "{answer}");
+            }
+        }
+        assert!(judged >= 5, "{report}");
+    }
+}
