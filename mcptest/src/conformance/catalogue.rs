@@ -601,6 +601,12 @@ catalogue! {
         revision: STATELESS, section: "SEP-2106: JSON Schema vocabulary",
         level: Must, role: Client, applies: Any,
     },
+    ClientInvalidHeaderToolsUnused {
+        id: "sep-2243-client-rejects-invalid-header-tools",
+        rule: "a tool whose x-mcp-header annotations are invalid (empty, not an HTTP token, repeated ignoring case, on a property that is not string, integer or boolean) is never called",
+        revision: STATELESS, section: "SEP-2243: server/tools#x-mcp-header",
+        level: Must, role: Client, applies: Http,
+    },
 }
 
 /// Every check mcptest knows, in report order: the classic server checks,

@@ -230,6 +230,18 @@ const OFFICIAL: &[(&str, &[&str])] = &[
             "sep-2106-client-anchor-keyword-preserved",
         ],
     ),
+    // The official suite judges one invalid tool per constraint; ours one
+    // check over the four the mock lists (`tag_empty`, `tag_spaced`,
+    // `tag_twice`, `tag_object`).
+    (
+        "sep-2243-client-rejects-invalid-header-tools",
+        &[
+            "sep-2243-x-mcp-header-not-empty",
+            "sep-2243-x-mcp-header-charset",
+            "sep-2243-x-mcp-header-unique",
+            "sep-2243-x-mcp-header-primitive-only",
+        ],
+    ),
 ];
 
 /// The official suite's check ids for the requirement our check `id`

@@ -10,7 +10,9 @@
 //! in `lookup`'s schema (SEP-2106) and sends `Mcp-Method` / `Mcp-Name` on
 //! every HTTP POST (SEP-2243), and on `tools/call forecast` an `Mcp-Param-*`
 //! header for each argument its schema marks `x-mcp-header`. It passes
-//! `contact`'s input schema back through `schema_echo` as it holds it.
+//! `contact`'s input schema back through `schema_echo` as it holds it, and
+//! calls each `tag_*` tool it kept, leaving out those whose `x-mcp-header`
+//! annotations are invalid.
 
 use std::{process::ExitCode, time::Duration};
 
@@ -108,6 +110,10 @@ const FLAGS: &[(&str, &str)] = &[
     (
         "--strip-schema-vocabulary",
         "echo `contact`'s inputSchema without allOf, if/then/else and $anchor",
+    ),
+    (
+        "--keep-invalid-header-tools",
+        "keep (and call) the tools whose x-mcp-header annotations are invalid",
     ),
     (
         "--capability-true",
@@ -264,9 +270,12 @@ impl Client {
     /// whose property the listed tool marks `x-mcp-header`, written as text
     /// (Base64-wrapped when it cannot travel as it is); none for a null or
     /// absent argument.
-    fn param_headers(&self, message: &Value) -> Vec<(String, reqwest::header::HeaderValue)> {
+    fn param_headers(
+        &self,
+        message: &Value,
+    ) -> Vec<(reqwest::header::HeaderName, reqwest::header::HeaderValue)> {
         use base64::Engine as _;
-        use reqwest::header::HeaderValue;
+        use reqwest::header::{HeaderName, HeaderValue};
 
         if message["method"] != "tools/call" || self.has("--no-param-headers") {
             return Vec::new();
@@ -304,8 +313,8 @@ impl Client {
             } else {
                 HeaderValue::from_bytes(text.as_bytes())
             };
-            if let Ok(value) = value {
-                headers.push((header, value));
+            if let (Ok(name), Ok(value)) = (HeaderName::try_from(header), value) {
+                headers.push((name, value));
             }
         }
         headers
@@ -374,6 +383,10 @@ impl Client {
             .as_ref()
             .and_then(|l| l["result"]["tools"].as_array().cloned())
             .unwrap_or_default();
+        // A tool with invalid x-mcp-header annotations is left out (SEP-2243).
+        if !self.has("--keep-invalid-header-tools") {
+            self.tools.retain(|t| valid_annotations(&t["inputSchema"]));
+        }
         if self.has("--fetch-refs") {
             let tools = listed
                 .as_ref()
@@ -461,6 +474,34 @@ impl Client {
         )
         .await;
 
+        // Every `tag_*` tool this client kept, each argument "x" (or {}).
+        let tags: Vec<Value> = self
+            .tools
+            .iter()
+            .filter(|t| t["name"].as_str().is_some_and(|n| n.starts_with("tag_")))
+            .cloned()
+            .collect();
+        for tag in tags {
+            let arguments: serde_json::Map<String, Value> = tag["inputSchema"]["properties"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(name, schema)| {
+                    let value = match schema["type"].as_str() {
+                        Some("object") => json!({}),
+                        _ => json!("x"),
+                    };
+                    (name.clone(), value)
+                })
+                .collect();
+            self.call(
+                "tools/call",
+                json!({ "name": tag["name"], "arguments": arguments }),
+                &version,
+            )
+            .await;
+        }
+
         let ask = self.input_round("ask", &version).await;
         self.input_round("confirm", &version).await;
         if self.has("--leak-input")
@@ -528,6 +569,32 @@ fn needs_base64(text: &str) -> bool {
     text.chars().any(|c| !(' '..='~').contains(&c))
         || text.starts_with([' ', '\t'])
         || text.ends_with([' ', '\t'])
+}
+
+/// Whether every `x-mcp-header` of a schema's properties is a non-empty
+/// HTTP token, unique ignoring case, on a string, integer or boolean.
+fn valid_annotations(schema: &Value) -> bool {
+    let mut seen = Vec::new();
+    schema["properties"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter_map(|(_, property)| Some((property, property.get("x-mcp-header")?)))
+        .all(|(property, header)| {
+            let Some(header) = header.as_str() else {
+                return false;
+            };
+            let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+            let fresh = !seen.contains(&header.to_ascii_lowercase());
+            seen.push(header.to_ascii_lowercase());
+            !header.is_empty()
+                && header.chars().all(token)
+                && fresh
+                && matches!(
+                    property["type"].as_str(),
+                    Some("string" | "integer" | "boolean")
+                )
+        })
 }
 
 fn capitalized(word: &str) -> String {

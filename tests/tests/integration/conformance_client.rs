@@ -128,6 +128,21 @@ where
         .await
         .expect("confirm");
     assert_eq!(confirmed.is_error, Some(false), "{confirmed:?}");
+    if !over_stdio {
+        // rmcp leaves out the tools whose x-mcp-header annotations are
+        // invalid; call every `tag_*` tool it kept.
+        let tags: Vec<_> = tools
+            .tools
+            .iter()
+            .filter(|t| t.name.starts_with("tag_"))
+            .collect();
+        assert_eq!(tags.len(), 1, "{tags:?}");
+        for tag in tags {
+            let call = CallToolRequestParams::new(tag.name.clone())
+                .with_arguments(json!({ "label": "x" }).as_object().cloned().unwrap());
+            client.call_tool(call).await.expect("a tag tool");
+        }
+    }
     let _ = client.cancel().await;
 }
 
@@ -718,4 +733,28 @@ async fn the_mock_answers_with_the_result_fields_of_2026_07_28() {
         }
         assert!(judged >= 5, "{report}");
     }
+}
+
+#[tokio::test]
+async fn calling_a_tool_with_invalid_header_annotations_is_caught() {
+    expect_broken(
+        "--keep-invalid-header-tools",
+        "sep-2243-client-rejects-invalid-header-tools",
+        Transport::Http,
+    )
+    .await;
+    // Kept, they are called with their own (invalid) annotations; the
+    // checks of valid ones judge only the tools with valid annotations.
+    let report = ClientConformance::http()
+        .only(["sep-2243-client-mirrors-designated-params"])
+        .run_command(&format!(
+            "{CLIENT} --url {{{{url}}}} --keep-invalid-header-tools"
+        ))
+        .await
+        .unwrap();
+    assert_eq!(
+        report.verdict("sep-2243-client-mirrors-designated-params"),
+        Some(Status::Pass),
+        "{report}"
+    );
 }

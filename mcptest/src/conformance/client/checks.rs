@@ -214,6 +214,7 @@ pub(crate) fn evaluate(id: CheckId, sent: &[Sent], events: &[Event]) -> (Finding
         CheckId::ClientParamHeaderOmitNull => param_header_omit_null(&requests),
         CheckId::ClientHttpSendsVersionHeader => http_sends_version_header(sent),
         CheckId::ClientCapabilityObjects => capability_objects(&requests),
+        CheckId::ClientInvalidHeaderToolsUnused => invalid_header_tools_unused(&requests),
         CheckId::ClientSchemaCorePreserved => schema_preserved(&requests, SEP_1613_KEYWORDS),
         CheckId::ClientSchemaVocabularyPreserved => schema_preserved(&requests, SEP_2106_KEYWORDS),
         other => unreachable!("{other:?} is not a client check"),
@@ -989,6 +990,11 @@ fn marked_calls<'a>(
         let Some(tool) = listed.iter().find(|t| t["name"] == name) else {
             continue;
         };
+        // A tool with invalid annotations is not to be called at all
+        // (`sep-2243-client-rejects-invalid-header-tools`).
+        if invalid_annotation(&tool["inputSchema"]).is_some() {
+            continue;
+        }
         let marked = marked_properties(&tool["inputSchema"]);
         if marked.is_empty() {
             continue;
@@ -1226,6 +1232,102 @@ fn param_header_omit_null(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
             }))
         },
     )
+}
+
+/// Why a tool's `x-mcp-header` annotations are invalid, if they are: each
+/// must be a non-empty HTTP token (RFC 9110), unique ignoring case, on a
+/// `string`, `integer` or `boolean` property.
+fn invalid_annotation(schema: &Value) -> Option<String> {
+    fn walk(schema: &Value, seen: &mut Vec<String>) -> Option<String> {
+        let properties = schema.get("properties")?.as_object()?;
+        for (name, property) in properties {
+            if let Some(header) = property.get("x-mcp-header") {
+                let Some(header) = header.as_str() else {
+                    return Some(format!("`{name}`: x-mcp-header {header} is not a string"));
+                };
+                let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+                if header.is_empty() {
+                    return Some(format!("`{name}`: x-mcp-header is empty"));
+                }
+                if !header.chars().all(token) {
+                    return Some(format!(
+                        "`{name}`: x-mcp-header {header:?} is not an HTTP token"
+                    ));
+                }
+                let lower = header.to_ascii_lowercase();
+                if seen.contains(&lower) {
+                    return Some(format!(
+                        "`{name}`: x-mcp-header {header:?} is used twice (ignoring case)"
+                    ));
+                }
+                seen.push(lower);
+                let kind = property.get("type").and_then(Value::as_str);
+                if !matches!(kind, Some("string" | "integer" | "boolean")) {
+                    return Some(format!(
+                        "`{name}`: x-mcp-header on a property of type {}, not string, integer or \
+                         boolean",
+                        property.get("type").unwrap_or(&Value::Null)
+                    ));
+                }
+            }
+            if let Some(reason) = walk(property, seen) {
+                return Some(reason);
+            }
+        }
+        None
+    }
+    walk(schema, &mut Vec::new())
+}
+
+fn invalid_header_tools_unused(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+    let listed = listed_tools(requests);
+    let invalid: Vec<(&str, String)> = listed
+        .iter()
+        .filter_map(|t| Some((t["name"].as_str()?, invalid_annotation(&t["inputSchema"])?)))
+        .collect();
+    if invalid.is_empty() {
+        return (
+            Finding::NotApplicable(
+                "the client never listed a tool with invalid x-mcp-header annotations (the \
+                 mock's `tag_*`)"
+                    .into(),
+            ),
+            Vec::new(),
+        );
+    }
+    let mut problems = Problems::default();
+    let mut offending = Vec::new();
+    for call in requests.iter().filter(|r| r.transport == Transport::Http) {
+        let Some(name) = call.tool() else { continue };
+        if let Some((_, why)) = invalid.iter().find(|(n, _)| *n == name) {
+            problems.push(format!(
+                "tools/call (id {}) of {name:?}, whose annotations are invalid: {why}",
+                call.message["id"]
+            ));
+            offending.push(call.exchange());
+        }
+    }
+    if !problems.is_empty() {
+        return (problems.into_finding(), offending);
+    }
+    let names: Vec<&str> = invalid.iter().map(|(n, _)| *n).collect();
+    match marked_calls(requests) {
+        Ok((calls, _)) => (
+            Finding::Holds(Some(format!(
+                "the client called tools with valid x-mcp-header annotations and none of {}",
+                names.join(", ")
+            ))),
+            calls.iter().map(|c| c.exchange()).collect(),
+        ),
+        Err(_) => (
+            Finding::NotApplicable(format!(
+                "the client called no tool with arguments marked x-mcp-header, so leaving {} \
+                 alone shows nothing",
+                names.join(", ")
+            )),
+            Vec::new(),
+        ),
+    }
 }
 
 /// The JSON Schema 2020-12 keywords SEP-1613 made part of tool schemas.
@@ -1468,6 +1570,31 @@ mod tests {
         assert!(!kept(&schema["$defs"], &json!({})));
         assert!(!kept(&schema["allOf"], &json!([])));
         assert!(!kept(&json!(false), &json!(true)));
+    }
+
+    #[test]
+    fn invalid_annotations_say_why() {
+        let schema = |properties: Value| json!({"type": "object", "properties": properties});
+        let why = |properties: Value| invalid_annotation(&schema(properties)).unwrap_or_default();
+        assert_eq!(
+            invalid_annotation(&schema(json!({
+                "a": {"type": "string", "x-mcp-header": "Region"},
+                "b": {"type": "integer", "x-mcp-header": "X-Count_2"},
+            }))),
+            None
+        );
+        assert!(why(json!({"a": {"type": "string", "x-mcp-header": ""}})).contains("empty"));
+        assert!(why(json!({"a": {"type": "string", "x-mcp-header": "A:B"}})).contains("token"));
+        assert!(why(json!({"a": {"type": "string", "x-mcp-header": "Région"}})).contains("token"));
+        assert!(
+            why(json!({
+                "a": {"type": "string", "x-mcp-header": "Tag"},
+                "b": {"type": "string", "x-mcp-header": "TAG"},
+            }))
+            .contains("twice")
+        );
+        assert!(why(json!({"a": {"type": "array", "x-mcp-header": "A"}})).contains("\"array\""));
+        assert!(why(json!({"a": {"type": "number", "x-mcp-header": "A"}})).contains("number"));
     }
 
     #[test]

@@ -15,7 +15,10 @@
 //! `Mcp-Param-*` headers over HTTP (SEP-2243). `contact`'s input schema uses
 //! JSON Schema 2020-12 keywords (`$schema`, `$defs` with an `$anchor`,
 //! `additionalProperties`, `allOf`/`anyOf`, `if`/`then`/`else`) that a
-//! client passes back through `schema_echo` to show what it kept.
+//! client passes back through `schema_echo` to show what it kept. The
+//! `tag_*` tools carry `x-mcp-header` annotations: `tag_valid` a valid one,
+//! the others one each that breaks a rule (empty, not an HTTP token,
+//! repeated, on an object), which a client must not call over HTTP.
 
 use std::{
     borrow::Cow,
@@ -148,6 +151,22 @@ fn object_schema(schema: Value) -> Arc<serde_json::Map<String, Value>> {
     }
 }
 
+/// A `tag_*` tool: its properties, each required, carry `x-mcp-header`
+/// annotations, valid or not.
+fn tag_tool(name: &'static str, description: &'static str, properties: Value) -> Tool {
+    let required: Vec<&String> = properties
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, _)| k)
+        .collect();
+    Tool::new(
+        name,
+        description,
+        object_schema(json!({ "type": "object", "properties": properties, "required": required })),
+    )
+}
+
 fn text(text: impl Into<String>) -> CallToolResult {
     CallToolResult::success(vec![ContentBlock::text(text)])
 }
@@ -241,6 +260,39 @@ impl ServerHandler for MockServer {
                     },
                     "required": ["region"],
                 })),
+            ),
+            tag_tool(
+                "tag_valid",
+                "A valid x-mcp-header.",
+                json!({
+                    "label": { "type": "string", "x-mcp-header": "Tag" },
+                }),
+            ),
+            tag_tool(
+                "tag_empty",
+                "An empty x-mcp-header: a client must not use this tool.",
+                json!({
+                    "label": { "type": "string", "x-mcp-header": "" },
+                }),
+            ),
+            tag_tool(
+                "tag_spaced",
+                "An x-mcp-header that is no HTTP token: a client must not use this tool.",
+                json!({ "label": { "type": "string", "x-mcp-header": "Tag Name" } }),
+            ),
+            tag_tool(
+                "tag_twice",
+                "One x-mcp-header on two properties (ignoring case): a client must not use this \
+                 tool.",
+                json!({
+                    "first": { "type": "string", "x-mcp-header": "Tag" },
+                    "second": { "type": "string", "x-mcp-header": "tag" },
+                }),
+            ),
+            tag_tool(
+                "tag_object",
+                "An x-mcp-header on an object property: a client must not use this tool.",
+                json!({ "label": { "type": "object", "x-mcp-header": "Tag" } }),
             ),
             Tool::new(
                 "contact",
@@ -367,6 +419,7 @@ impl ServerHandler for MockServer {
             "lookup" => Ok(text("no such user").into()),
             "forecast" => Ok(text("sunny").into()),
             "contact" => Ok(text("noted").into()),
+            tag if tag.starts_with("tag_") => Ok(text("tagged").into()),
             "schema_echo" => {
                 let schema = request
                     .arguments
