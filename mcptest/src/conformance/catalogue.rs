@@ -607,6 +607,12 @@ catalogue! {
         revision: STATELESS, section: "SEP-2243: server/tools#x-mcp-header",
         level: Must, role: Client, applies: Http,
     },
+    ClientDefaultResultType {
+        id: "sep-2322-default-result-type-complete",
+        rule: "a result without resultType is complete: the request is not retried with inputResponses or requestState",
+        revision: STATELESS, section: "SEP-2322: multi round-trip requests",
+        level: Must, role: Client, applies: Any,
+    },
 }
 
 /// Every check mcptest knows, in report order: the classic server checks,

@@ -242,6 +242,10 @@ const OFFICIAL: &[(&str, &[&str])] = &[
             "sep-2243-x-mcp-header-primitive-only",
         ],
     ),
+    (
+        "sep-2322-default-result-type-complete",
+        &["sep-2322-default-result-type-complete"],
+    ),
 ];
 
 /// The official suite's check ids for the requirement our check `id`

@@ -12,7 +12,8 @@
 //! header for each argument its schema marks `x-mcp-header`. It passes
 //! `contact`'s input schema back through `schema_echo` as it holds it, and
 //! calls each `tag_*` tool it kept, leaving out those whose `x-mcp-header`
-//! annotations are invalid.
+//! annotations are invalid. It takes `untyped`'s result, which has no
+//! `resultType`, as complete.
 
 use std::{process::ExitCode, time::Duration};
 
@@ -114,6 +115,10 @@ const FLAGS: &[(&str, &str)] = &[
     (
         "--keep-invalid-header-tools",
         "keep (and call) the tools whose x-mcp-header annotations are invalid",
+    ),
+    (
+        "--retry-untyped",
+        "retry `untyped`, whose result has no resultType, with inputResponses",
     ),
     (
         "--capability-true",
@@ -497,6 +502,24 @@ impl Client {
             self.call(
                 "tools/call",
                 json!({ "name": tag["name"], "arguments": arguments }),
+                &version,
+            )
+            .await;
+        }
+
+        // A result without resultType is complete.
+        let untyped = self
+            .call(
+                "tools/call",
+                json!({ "name": "untyped", "arguments": {} }),
+                &version,
+            )
+            .await;
+        let kind = untyped.as_ref().map(|u| &u["result"]["resultType"]);
+        if kind == Some(&Value::Null) && self.has("--retry-untyped") {
+            self.call(
+                "tools/call",
+                json!({ "name": "untyped", "arguments": {}, "inputResponses": {} }),
                 &version,
             )
             .await;

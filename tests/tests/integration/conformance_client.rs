@@ -118,6 +118,12 @@ where
             .await
             .expect("cancelled");
     }
+    // A result without resultType is complete.
+    let untyped = client
+        .call_tool(CallToolRequestParams::new("untyped"))
+        .await
+        .expect("untyped");
+    assert_eq!(untyped.is_error, Some(false), "{untyped:?}");
     let asked = client
         .call_tool(CallToolRequestParams::new("ask"))
         .await
@@ -418,6 +424,10 @@ async fn checks_without_their_situation_are_skipped_with_the_reason() {
         report.verdict("sep-2575-client-capabilities-are-objects"),
         Some(Status::Skip)
     );
+    assert!(
+        reason("sep-2322-default-result-type-complete").contains("without resultType"),
+        "{report}"
+    );
     for id in [
         "sep-1613-client-schema-preserved",
         "sep-2106-client-schema-vocabulary-preserved",
@@ -684,7 +694,8 @@ async fn each_schema_check_sees_only_its_own_keywords() {
 }
 
 /// The mock answers as 2026-07-28 requires, so that it never fails a client
-/// that insists on it: `resultType` on every result, `ttlMs` and
+/// that insists on it: `resultType` on every result (but `untyped`'s, which
+/// tests that a client takes its absence as complete), `ttlMs` and
 /// `cacheScope` on `server/discover` and `tools/list`.
 #[tokio::test]
 async fn the_mock_answers_with_the_result_fields_of_2026_07_28() {
@@ -724,6 +735,11 @@ async fn the_mock_answers_with_the_result_fields_of_2026_07_28() {
             let Some(result) = answer.get("result") else {
                 continue;
             };
+            // `untyped` leaves resultType out on purpose.
+            if request["params"]["name"] == "untyped" {
+                assert!(result.get("resultType").is_none(), "{answer}");
+                continue;
+            }
             judged += 1;
             assert!(result["resultType"].is_string(), "{request}\n{answer}");
             if ["server/discover", "tools/list"].contains(&request["method"].as_str().unwrap()) {
@@ -757,4 +773,11 @@ async fn calling_a_tool_with_invalid_header_annotations_is_caught() {
         Some(Status::Pass),
         "{report}"
     );
+}
+
+#[tokio::test]
+async fn retrying_a_result_without_result_type_is_caught() {
+    let id = "sep-2322-default-result-type-complete";
+    expect_broken("--retry-untyped", id, Transport::Stdio).await;
+    expect_broken("--retry-untyped", id, Transport::Http).await;
 }

@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
-use super::mock::{ASKABLE, Event};
+use super::mock::{ASKABLE, Event, UNTYPED_TOOL};
 use crate::conformance::{
     catalogue::CheckId,
     check::{Exchange, Finding, Problems, RawRequest, RawResponse, Transport},
@@ -215,6 +215,7 @@ pub(crate) fn evaluate(id: CheckId, sent: &[Sent], events: &[Event]) -> (Finding
         CheckId::ClientHttpSendsVersionHeader => http_sends_version_header(sent),
         CheckId::ClientCapabilityObjects => capability_objects(&requests),
         CheckId::ClientInvalidHeaderToolsUnused => invalid_header_tools_unused(&requests),
+        CheckId::ClientDefaultResultType => default_result_type(&requests),
         CheckId::ClientSchemaCorePreserved => schema_preserved(&requests, SEP_1613_KEYWORDS),
         CheckId::ClientSchemaVocabularyPreserved => schema_preserved(&requests, SEP_2106_KEYWORDS),
         other => unreachable!("{other:?} is not a client check"),
@@ -655,6 +656,47 @@ fn request_state_echoed(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
             ),
             Vec::new(),
         );
+    }
+    (problems.into_finding(), evidence)
+}
+
+fn default_result_type(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+    let untyped: Vec<(usize, &Sent)> = requests
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|(_, r)| r.tool() == Some(UNTYPED_TOOL) && !carries_input(r))
+        .filter(|(_, r)| {
+            r.answer
+                .as_ref()
+                .and_then(|a| a.get("result"))
+                .is_some_and(|result| result.get("resultType").is_none())
+        })
+        .collect();
+    if untyped.is_empty() {
+        return (
+            Finding::NotApplicable(format!(
+                "no answer to the client was a result without resultType (the mock's \
+                 `{UNTYPED_TOOL}` tool gives one)"
+            )),
+            Vec::new(),
+        );
+    }
+    let mut problems = Problems::default();
+    let mut evidence = Vec::new();
+    for (at, call) in &untyped {
+        evidence.push(call.exchange());
+        let retry = requests[at + 1..]
+            .iter()
+            .find(|r| r.tool() == Some(UNTYPED_TOOL) && carries_input(r));
+        if let Some(retry) = retry {
+            problems.push(format!(
+                "the result of {UNTYPED_TOOL:?} (id {}) had no resultType, yet the client \
+                 retried it with input (id {})",
+                call.message["id"], retry.message["id"]
+            ));
+            evidence.push(retry.exchange());
+        }
     }
     (problems.into_finding(), evidence)
 }

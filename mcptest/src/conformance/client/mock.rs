@@ -19,6 +19,8 @@
 //! `tag_*` tools carry `x-mcp-header` annotations: `tag_valid` a valid one,
 //! the others one each that breaks a rule (empty, not an HTTP token,
 //! repeated, on an object), which a client must not call over HTTP.
+//! `untyped`'s answers lose their `resultType` on the wire: a client must
+//! take them as complete (SEP-2322).
 
 use std::{
     borrow::Cow,
@@ -95,6 +97,31 @@ impl Recording {
 pub(crate) struct MockServer {
     /// Where `lookup`'s network `$ref` points: the canary's URL.
     pub(crate) canary_url: Arc<str>,
+}
+
+/// The tool whose answers lose `resultType` on the wire: a client must
+/// take such a result as complete (SEP-2322).
+pub(crate) const UNTYPED_TOOL: &str = "untyped";
+
+/// Whether `message` is a `tools/call` of [`UNTYPED_TOOL`]; its id, if so.
+fn untyped_call(message: &Value) -> Option<String> {
+    (message.get("method")? == "tools/call" && message["params"]["name"] == UNTYPED_TOOL)
+        .then(|| message.get("id").map(Value::to_string))
+        .flatten()
+}
+
+/// Takes `resultType` out of a response whose id is in `ids`; whether it did.
+fn strip_result_type(message: &mut Value, ids: &Mutex<Vec<String>>) -> bool {
+    let Some(id) = message.get("id").map(Value::to_string) else {
+        return false;
+    };
+    if !ids.lock().unwrap_or_else(|p| p.into_inner()).contains(&id) {
+        return false;
+    }
+    message
+        .get_mut("result")
+        .and_then(Value::as_object_mut)
+        .is_some_and(|result| result.remove("resultType").is_some())
 }
 
 /// The `requestState` `confirm` sends; the retry must carry it unchanged.
@@ -295,6 +322,11 @@ impl ServerHandler for MockServer {
                 json!({ "label": { "type": "object", "x-mcp-header": "Tag" } }),
             ),
             Tool::new(
+                UNTYPED_TOOL,
+                "Answers with a result that has no resultType: a complete result.",
+                object_schema(json!({ "type": "object" })),
+            ),
+            Tool::new(
                 "contact",
                 "Records how to reach someone; its inputSchema uses JSON Schema 2020-12 \
                  keywords a client must keep.",
@@ -419,6 +451,7 @@ impl ServerHandler for MockServer {
             "lookup" => Ok(text("no such user").into()),
             "forecast" => Ok(text("sunny").into()),
             "contact" => Ok(text("noted").into()),
+            UNTYPED_TOOL => Ok(text("done; no resultType on the wire").into()),
             tag if tag.starts_with("tag_") => Ok(text("tagged").into()),
             "schema_echo" => {
                 let schema = request
@@ -457,12 +490,17 @@ where
         }
     });
     let (from_mock, mut to_mock) = tokio::io::split(pump_io);
+    let untyped: Arc<Mutex<Vec<String>>> = Arc::default();
     let inbound = {
         let recording = recording.clone();
+        let untyped = untyped.clone();
         tokio::spawn(async move {
             let mut lines = BufReader::new(from_client).lines();
             while let Ok(Some(line)) = lines.next_line().await {
                 let message = serde_json::from_str::<Value>(&line).ok();
+                if let Some(id) = message.as_ref().and_then(untyped_call) {
+                    untyped.lock().unwrap_or_else(|p| p.into_inner()).push(id);
+                }
                 recording.push(Event::FromClient {
                     message,
                     raw: line.clone(),
@@ -479,8 +517,11 @@ where
     let outbound = tokio::spawn(async move {
         let mut to_client = to_client;
         let mut lines = BufReader::new(from_mock).lines();
-        while let Ok(Some(line)) = lines.next_line().await {
-            if let Ok(message) = serde_json::from_str::<Value>(&line) {
+        while let Ok(Some(mut line)) = lines.next_line().await {
+            if let Ok(mut message) = serde_json::from_str::<Value>(&line) {
+                if strip_result_type(&mut message, &untyped) {
+                    line = message.to_string();
+                }
                 recording.push(Event::FromMock { message });
             }
             let mut bytes = line.into_bytes();
@@ -585,6 +626,33 @@ pub(crate) mod http {
         })
     }
 
+    /// The answer to a `tools/call` of the untyped tool, its `resultType`
+    /// taken out (a JSON body; an SSE one passes as it is).
+    async fn without_result_type(
+        response: Response<BoxBody<Bytes, Infallible>>,
+        id: String,
+    ) -> Response<BoxBody<Bytes, Infallible>> {
+        let (mut parts, body) = response.into_parts();
+        let bytes = match body.collect().await {
+            Ok(collected) => collected.to_bytes(),
+            Err(never) => match never {},
+        };
+        let ids = Mutex::new(vec![id]);
+        let stripped = serde_json::from_slice::<serde_json::Value>(&bytes)
+            .ok()
+            .and_then(|mut message| {
+                super::strip_result_type(&mut message, &ids).then(|| message.to_string())
+            });
+        let bytes = match stripped {
+            Some(text) => {
+                parts.headers.remove(hyper::header::CONTENT_LENGTH);
+                Bytes::from(text)
+            }
+            None => bytes,
+        };
+        Response::from_parts(parts, Full::new(bytes).boxed())
+    }
+
     async fn record(
         service: &StreamableHttpService<MockServer, LocalSessionManager>,
         recording: &Recording,
@@ -607,12 +675,19 @@ pub(crate) mod http {
             .collect();
         let body_text = String::from_utf8_lossy(&bytes).into_owned();
         let is_post = parts.method == hyper::Method::POST;
+        let untyped = serde_json::from_slice::<serde_json::Value>(&bytes)
+            .ok()
+            .and_then(|m| super::untyped_call(&m));
         let response = service
             .handle(Request::from_parts(parts, Full::new(bytes)))
             .await;
         if !is_post {
             return response;
         }
+        let response = match untyped {
+            Some(id) => without_result_type(response, id).await,
+            None => response,
+        };
         let status = response.status().as_u16();
         let content_type = response
             .headers()

@@ -50,8 +50,14 @@ pub enum MockLink {
 /// elicitation, sampling and roots the request declares), `confirm` (the
 /// same with a `requestState` the retry must echo, SEP-2322) and `lookup`
 /// (its input schema has a `$ref` to a network URI on 127.0.0.1 that the
-/// client must not fetch, SEP-2106). Over HTTP every POST is also checked
-/// for the `Mcp-Method` / `Mcp-Name` headers (SEP-2243). A check whose
+/// client must not fetch, SEP-2106), `forecast` (arguments marked
+/// `x-mcp-header`, which a client mirrors in `Mcp-Param-*` headers over
+/// HTTP, SEP-2243), the `tag_*` tools (one with a valid `x-mcp-header`, the
+/// others with invalid ones a client must not call), `contact` and
+/// `schema_echo` (pass `contact`'s input schema back through `schema_echo`
+/// to show which JSON Schema 2020-12 keywords the client kept, SEP-1613 and
+/// SEP-2106). Over HTTP every POST is also checked for the
+/// `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers. A check whose
 /// situation the client never created — it never called `slow`, never got
 /// -32022, never retried an `input_required` call — is skipped with that
 /// reason.
