@@ -667,6 +667,67 @@ catalogue! {
         revision: STATELESS, section: "server/tools#calling-tools",
         level: Should, role: Client, applies: Any,
     },
+    // ---- issue 14f ----
+    ClientParamHeadersMirrored {
+        id: "sep-2243-client-mirrors-designated-params",
+        rule: "a tools/call over HTTP mirrors every argument whose property is marked x-mcp-header in an Mcp-Param-<Name> header, and no other argument",
+        revision: STATELESS, section: "SEP-2243: custom headers from tool parameters",
+        level: Must, role: Client, applies: Http,
+    },
+    ClientParamHeaderValues {
+        id: "sep-2243-client-encode-values",
+        rule: "an integer or boolean argument mirrored in an Mcp-Param header is written as its JSON text (42, true, false)",
+        revision: STATELESS, section: "SEP-2243: custom headers, value encoding",
+        level: Must, role: Client, applies: Http,
+    },
+    ClientParamHeaderBase64 {
+        id: "sep-2243-client-base64-unsafe",
+        rule: "a string argument with non-ASCII or control characters or leading or trailing whitespace is mirrored as =?base64?<its UTF-8 in Base64>?=",
+        revision: STATELESS, section: "SEP-2243: custom headers, value encoding",
+        level: Must, role: Client, applies: Http,
+    },
+    ClientParamHeaderOmitNull {
+        id: "sep-2243-client-omit-null",
+        rule: "an argument marked x-mcp-header that is null or left out gets no Mcp-Param header",
+        revision: STATELESS, section: "SEP-2243: custom headers from tool parameters",
+        level: Must, role: Client, applies: Http,
+    },
+    ClientHttpSendsVersionHeader {
+        id: "sep-2575-client-http-sends-version-header",
+        rule: "every HTTP POST carries an MCP-Protocol-Version header",
+        revision: STATELESS, section: "SEP-2575: HTTP transport",
+        level: Must, role: Client, applies: Http,
+    },
+    ClientCapabilityObjects {
+        id: "sep-2575-client-capabilities-are-objects",
+        rule: "every capability in _meta clientCapabilities (roots, sampling, elicitation, ...) is a JSON object",
+        revision: STATELESS, section: "SEP-2575: per-request _meta",
+        level: Must, role: Client, applies: Any,
+    },
+    ClientSchemaCorePreserved {
+        id: "sep-1613-client-schema-preserved",
+        rule: "a tool's inputSchema keeps $schema, $defs and additionalProperties as listed in the client's own representation (echoed back through the mock's schema_echo)",
+        revision: STATELESS, section: "SEP-1613: JSON Schema 2020-12",
+        level: Must, role: Client, applies: Any,
+    },
+    ClientSchemaVocabularyPreserved {
+        id: "sep-2106-client-schema-vocabulary-preserved",
+        rule: "a tool's inputSchema keeps allOf/anyOf/oneOf/not, if/then/else and $anchor as listed in the client's own representation (echoed back through the mock's schema_echo)",
+        revision: STATELESS, section: "SEP-2106: JSON Schema vocabulary",
+        level: Must, role: Client, applies: Any,
+    },
+    ClientInvalidHeaderToolsUnused {
+        id: "sep-2243-client-rejects-invalid-header-tools",
+        rule: "a tool whose x-mcp-header annotations are invalid (empty, not an HTTP token, repeated ignoring case, on a property that is not string, integer or boolean) is never called",
+        revision: STATELESS, section: "SEP-2243: server/tools#x-mcp-header",
+        level: Must, role: Client, applies: Http,
+    },
+    ClientDefaultResultType {
+        id: "sep-2322-default-result-type-complete",
+        rule: "a result without resultType is complete: the request is not retried with inputResponses or requestState",
+        revision: STATELESS, section: "SEP-2322: multi round-trip requests",
+        level: Must, role: Client, applies: Any,
+    },
 }
 
 /// Every check mcptest knows, in report order: the classic server checks,

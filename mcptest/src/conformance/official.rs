@@ -210,6 +210,116 @@ const OFFICIAL: &[(&str, &[&str])] = &[
             "tasks-mrtr-tasks-update-resumes",
         ],
     ),
+    // ---- client checks (issue 14f) ----
+    // The official `request-metadata` scenario splits the version header
+    // into presence and agreement with `_meta`, as ours does; its retry
+    // check is a warning where ours, a MUST, fails; its capability checks
+    // look at roots, sampling and elicitation, ours at every declared
+    // member (each must be an object).
+    (
+        "sep-2575-client-request-meta",
+        &["sep-2575-client-populates-meta"],
+    ),
+    (
+        "sep-2575-client-info",
+        &["sep-2575-client-sends-client-info"],
+    ),
+    (
+        "sep-2575-client-version-retry",
+        &["sep-2575-client-retry-supported-version"],
+    ),
+    (
+        "sep-2575-client-http-version-header",
+        &["sep-2575-http-version-header-matches-meta"],
+    ),
+    (
+        "sep-2575-client-http-sends-version-header",
+        &["sep-2575-http-client-sends-version-header"],
+    ),
+    (
+        "sep-2575-client-capabilities-are-objects",
+        &[
+            "sep-2575-client-declares-roots-capability",
+            "sep-2575-client-declares-sampling-capability",
+            "sep-2575-client-declares-elicitation-capability",
+        ],
+    ),
+    (
+        "sep-2322-client-request-state-echoed",
+        &["sep-2322-client-request-state-echoed"],
+    ),
+    (
+        "sep-2322-client-jsonrpc-id-different",
+        &["sep-2322-client-jsonrpc-id-different"],
+    ),
+    (
+        "sep-2322-client-no-state-omitted",
+        &["sep-2322-client-no-state-omitted"],
+    ),
+    (
+        "sep-2322-client-parallel-isolation",
+        &["sep-2322-client-parallel-isolation"],
+    ),
+    (
+        "sep-2106-no-network-ref-deref",
+        &["sep-2106-no-network-ref-deref"],
+    ),
+    (
+        "sep-2243-client-includes-standard-headers",
+        &["sep-2243-client-includes-standard-headers"],
+    ),
+    // The official suite fails a client that never calls its annotated
+    // tool; ours skips the x-mcp-header checks then, saying so.
+    (
+        "sep-2243-client-mirrors-designated-params",
+        &[
+            "sep-2243-client-supports-custom-headers",
+            "sep-2243-client-mirrors-designated-params",
+        ],
+    ),
+    (
+        "sep-2243-client-encode-values",
+        &["sep-2243-client-encode-values"],
+    ),
+    (
+        "sep-2243-client-base64-unsafe",
+        &["sep-2243-client-base64-unsafe"],
+    ),
+    ("sep-2243-client-omit-null", &["sep-2243-client-omit-null"]),
+    // Both suites learn what a client kept from the schema it passes back
+    // through an echo tool; the official one fails a client that does not.
+    (
+        "sep-1613-client-schema-preserved",
+        &[
+            "json-schema-2020-12-client-$schema-preserved",
+            "json-schema-2020-12-client-$defs-preserved",
+            "json-schema-2020-12-client-additionalProperties-preserved",
+        ],
+    ),
+    (
+        "sep-2106-client-schema-vocabulary-preserved",
+        &[
+            "sep-2106-client-composition-keywords-preserved",
+            "sep-2106-client-conditional-keywords-preserved",
+            "sep-2106-client-anchor-keyword-preserved",
+        ],
+    ),
+    // The official suite judges one invalid tool per constraint; ours one
+    // check over the four the mock lists (`tag_empty`, `tag_spaced`,
+    // `tag_twice`, `tag_object`).
+    (
+        "sep-2243-client-rejects-invalid-header-tools",
+        &[
+            "sep-2243-x-mcp-header-not-empty",
+            "sep-2243-x-mcp-header-charset",
+            "sep-2243-x-mcp-header-unique",
+            "sep-2243-x-mcp-header-primitive-only",
+        ],
+    ),
+    (
+        "sep-2322-default-result-type-complete",
+        &["sep-2322-default-result-type-complete"],
+    ),
 ];
 
 /// The official suite's check ids for the requirement our check `id`

@@ -8,7 +8,12 @@
 //! `tools/call confirm` answering the server's input requests (the latter
 //! echoing its `requestState`, SEP-2322). It never fetches the network `$ref`
 //! in `lookup`'s schema (SEP-2106) and sends `Mcp-Method` / `Mcp-Name` on
-//! every HTTP POST (SEP-2243).
+//! every HTTP POST (SEP-2243), and on `tools/call forecast` an `Mcp-Param-*`
+//! header for each argument its schema marks `x-mcp-header`. It passes
+//! `contact`'s input schema back through `schema_echo` as it holds it, and
+//! calls each `tag_*` tool it kept, leaving out those whose `x-mcp-header`
+//! annotations are invalid. It takes `untyped`'s result, which has no
+//! `resultType`, as complete.
 
 use std::{process::ExitCode, time::Duration};
 
@@ -75,12 +80,58 @@ const FLAGS: &[(&str, &str)] = &[
         "HTTP: send Mcp-Name `other` on tools/call",
     ),
     ("--bad-arguments", "call `echo` with a number for `text`"),
+    (
+        "--no-param-headers",
+        "HTTP: leave out the Mcp-Param headers of x-mcp-header arguments",
+    ),
+    (
+        "--mirror-unmarked",
+        "HTTP: also send Mcp-Param-Comment for `forecast`'s unmarked `comment`",
+    ),
+    (
+        "--bool-as-number",
+        "HTTP: write a boolean Mcp-Param value as 0 or 1",
+    ),
+    (
+        "--plain-unsafe-values",
+        "HTTP: send Mcp-Param values that need Base64 as they are",
+    ),
+    (
+        "--header-for-absent",
+        "HTTP: send Mcp-Param `null` for a marked argument left out",
+    ),
+    (
+        "--no-version-header",
+        "HTTP: leave out the MCP-Protocol-Version header",
+    ),
+    (
+        "--strip-schema-core",
+        "echo `contact`'s inputSchema without $schema, $defs, additionalProperties",
+    ),
+    (
+        "--strip-schema-vocabulary",
+        "echo `contact`'s inputSchema without allOf, if/then/else and $anchor",
+    ),
+    (
+        "--keep-invalid-header-tools",
+        "keep (and call) the tools whose x-mcp-header annotations are invalid",
+    ),
+    (
+        "--retry-untyped",
+        "retry `untyped`, whose result has no resultType, with inputResponses",
+    ),
+    (
+        "--capability-true",
+        "declare the elicitation capability as `true`, not an object",
+    ),
 ];
 
 struct Client {
     flags: Vec<String>,
     next_id: u64,
     link: Link,
+    /// The tools the server listed, for their `x-mcp-header` arguments.
+    tools: Vec<Value>,
 }
 
 enum Link {
@@ -111,6 +162,11 @@ impl Client {
         }
         if self.has("--omit-client-info") {
             map.remove("io.modelcontextprotocol/clientInfo");
+        }
+        if self.has("--capability-true")
+            && let Some(capabilities) = map.get_mut("io.modelcontextprotocol/clientCapabilities")
+        {
+            capabilities["elicitation"] = json!(true);
         }
         meta
     }
@@ -161,6 +217,8 @@ impl Client {
         };
         let no_method_header = self.has("--no-method-header");
         let wrong_name_header = self.has("--wrong-name-header");
+        let params = self.param_headers(message);
+        let no_version_header = self.has("--no-version-header");
         match &mut self.link {
             Link::Stdio { output, .. } => {
                 let line = format!("{message}\n");
@@ -174,8 +232,13 @@ impl Client {
                     .post(url.as_str())
                     .header("Content-Type", "application/json")
                     .header("Accept", "application/json, text/event-stream")
-                    .header("MCP-Protocol-Version", header_version)
                     .body(message.to_string());
+                if !no_version_header {
+                    request = request.header("MCP-Protocol-Version", header_version);
+                }
+                for (name, value) in params {
+                    request = request.header(name, value);
+                }
                 if !no_method_header {
                     request = request.header("Mcp-Method", method.as_str());
                 }
@@ -206,6 +269,60 @@ impl Client {
                 answer.or(Some(Value::Null))
             }
         }
+    }
+
+    /// The `Mcp-Param-*` headers of a `tools/call` (SEP-2243): each argument
+    /// whose property the listed tool marks `x-mcp-header`, written as text
+    /// (Base64-wrapped when it cannot travel as it is); none for a null or
+    /// absent argument.
+    fn param_headers(
+        &self,
+        message: &Value,
+    ) -> Vec<(reqwest::header::HeaderName, reqwest::header::HeaderValue)> {
+        use base64::Engine as _;
+        use reqwest::header::{HeaderName, HeaderValue};
+
+        if message["method"] != "tools/call" || self.has("--no-param-headers") {
+            return Vec::new();
+        }
+        let name = &message["params"]["name"];
+        let arguments = &message["params"]["arguments"];
+        let Some(tool) = self.tools.iter().find(|t| t["name"] == *name) else {
+            return Vec::new();
+        };
+        let Some(properties) = tool["inputSchema"]["properties"].as_object() else {
+            return Vec::new();
+        };
+        let mut headers = Vec::new();
+        for (property, schema) in properties {
+            let marked = schema["x-mcp-header"].as_str().filter(|h| !h.is_empty());
+            let header = match marked {
+                Some(suffix) => format!("Mcp-Param-{suffix}"),
+                None if self.has("--mirror-unmarked") && arguments.get(property).is_some() => {
+                    format!("Mcp-Param-{}", capitalized(property))
+                }
+                None => continue,
+            };
+            let text = match arguments.get(property) {
+                None | Some(Value::Null) if self.has("--header-for-absent") => "null".to_owned(),
+                None | Some(Value::Null) => continue,
+                Some(Value::Bool(b)) if self.has("--bool-as-number") => u8::from(*b).to_string(),
+                Some(Value::String(text)) => text.clone(),
+                Some(Value::Bool(b)) => b.to_string(),
+                Some(Value::Number(n)) => n.to_string(),
+                Some(_) => continue,
+            };
+            let value = if needs_base64(&text) && !self.has("--plain-unsafe-values") {
+                let encoded = base64::engine::general_purpose::STANDARD.encode(&text);
+                HeaderValue::from_str(&format!("=?base64?{encoded}?="))
+            } else {
+                HeaderValue::from_bytes(text.as_bytes())
+            };
+            if let (Ok(name), Ok(value)) = (HeaderName::try_from(header), value) {
+                headers.push((name, value));
+            }
+        }
+        headers
     }
 
     /// The next response with `id` on stdin.
@@ -267,6 +384,14 @@ impl Client {
             version.clone()
         };
         let listed = self.call("tools/list", json!({}), &list_version).await;
+        self.tools = listed
+            .as_ref()
+            .and_then(|l| l["result"]["tools"].as_array().cloned())
+            .unwrap_or_default();
+        // A tool with invalid x-mcp-header annotations is left out (SEP-2243).
+        if !self.has("--keep-invalid-header-tools") {
+            self.tools.retain(|t| valid_annotations(&t["inputSchema"]));
+        }
         if self.has("--fetch-refs") {
             let tools = listed
                 .as_ref()
@@ -303,6 +428,101 @@ impl Client {
                 )
                 .await;
             }
+        }
+
+        // The schema of `contact` as this client holds it, passed back.
+        if let Some(contact) = self.tools.iter().find(|t| t["name"] == "contact") {
+            let mut schema = contact["inputSchema"].clone();
+            if let Some(root) = schema.as_object_mut() {
+                if self.has("--strip-schema-core") {
+                    for keyword in ["$schema", "$defs", "additionalProperties"] {
+                        root.remove(keyword);
+                    }
+                }
+                if self.has("--strip-schema-vocabulary") {
+                    for keyword in ["allOf", "if", "then", "else"] {
+                        root.remove(keyword);
+                    }
+                    if let Some(defs) = root.get_mut("$defs").and_then(Value::as_object_mut) {
+                        for def in defs.values_mut().filter_map(Value::as_object_mut) {
+                            def.remove("$anchor");
+                        }
+                    }
+                }
+            }
+            self.call(
+                "tools/call",
+                json!({ "name": "schema_echo", "arguments": { "tool": "contact", "schema": schema } }),
+                &version,
+            )
+            .await;
+        }
+
+        // Arguments marked x-mcp-header: mirrored in Mcp-Param headers over
+        // HTTP, one of them in need of Base64; then only the required one.
+        self.call(
+            "tools/call",
+            json!({ "name": "forecast", "arguments": {
+                "region": "eu-west 1",
+                "days": 3,
+                "metric": false,
+                "label": " Zürich",
+                "comment": "for the weekend",
+            } }),
+            &version,
+        )
+        .await;
+        self.call(
+            "tools/call",
+            json!({ "name": "forecast", "arguments": { "region": "us-east1" } }),
+            &version,
+        )
+        .await;
+
+        // Every `tag_*` tool this client kept, each argument "x" (or {}).
+        let tags: Vec<Value> = self
+            .tools
+            .iter()
+            .filter(|t| t["name"].as_str().is_some_and(|n| n.starts_with("tag_")))
+            .cloned()
+            .collect();
+        for tag in tags {
+            let arguments: serde_json::Map<String, Value> = tag["inputSchema"]["properties"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(name, schema)| {
+                    let value = match schema["type"].as_str() {
+                        Some("object") => json!({}),
+                        _ => json!("x"),
+                    };
+                    (name.clone(), value)
+                })
+                .collect();
+            self.call(
+                "tools/call",
+                json!({ "name": tag["name"], "arguments": arguments }),
+                &version,
+            )
+            .await;
+        }
+
+        // A result without resultType is complete.
+        let untyped = self
+            .call(
+                "tools/call",
+                json!({ "name": "untyped", "arguments": {} }),
+                &version,
+            )
+            .await;
+        let kind = untyped.as_ref().map(|u| &u["result"]["resultType"]);
+        if kind == Some(&Value::Null) && self.has("--retry-untyped") {
+            self.call(
+                "tools/call",
+                json!({ "name": "untyped", "arguments": {}, "inputResponses": {} }),
+                &version,
+            )
+            .await;
         }
 
         let ask = self.input_round("ask", &version).await;
@@ -366,6 +586,48 @@ impl Client {
     }
 }
 
+/// Whether a header value must be Base64-wrapped (SEP-2243): non-ASCII or
+/// control characters, or whitespace at either end.
+fn needs_base64(text: &str) -> bool {
+    text.chars().any(|c| !(' '..='~').contains(&c))
+        || text.starts_with([' ', '\t'])
+        || text.ends_with([' ', '\t'])
+}
+
+/// Whether every `x-mcp-header` of a schema's properties is a non-empty
+/// HTTP token, unique ignoring case, on a string, integer or boolean.
+fn valid_annotations(schema: &Value) -> bool {
+    let mut seen = Vec::new();
+    schema["properties"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter_map(|(_, property)| Some((property, property.get("x-mcp-header")?)))
+        .all(|(property, header)| {
+            let Some(header) = header.as_str() else {
+                return false;
+            };
+            let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+            let fresh = !seen.contains(&header.to_ascii_lowercase());
+            seen.push(header.to_ascii_lowercase());
+            !header.is_empty()
+                && header.chars().all(token)
+                && fresh
+                && matches!(
+                    property["type"].as_str(),
+                    Some("string" | "integer" | "boolean")
+                )
+        })
+}
+
+fn capitalized(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|first| first.to_ascii_uppercase().to_string() + chars.as_str())
+        .unwrap_or_default()
+}
+
 /// The `$ref`s in `schema` that point outside the document.
 fn network_refs(schema: &Value) -> Vec<String> {
     match schema {
@@ -417,6 +679,7 @@ async fn main() -> ExitCode {
         flags,
         next_id: 0,
         link,
+        tools: Vec::new(),
     };
     client.run().await;
     ExitCode::SUCCESS

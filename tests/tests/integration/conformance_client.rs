@@ -51,8 +51,8 @@ impl ClientHandler for Accepts {
 }
 
 /// rmcp's client, preferring a version from the future so that the mock's
-/// -32022 and the retry happen, then: tools, echo, (stdio) slow + cancel,
-/// ask, confirm.
+/// -32022 and the retry happen, then: tools, echo, forecast twice, (stdio)
+/// slow + cancel, ask, confirm.
 async fn rmcp_session<T, E, A>(transport: T, over_stdio: bool)
 where
     T: IntoTransport<RoleClient, E, A>,
@@ -65,10 +65,45 @@ where
     let client = serve_client_with_lifecycle(Accepts, transport, lifecycle)
         .await
         .expect("rmcp discovers the mock");
-    client.list_tools(None).await.expect("tools/list");
+    let tools = client.list_tools(None).await.expect("tools/list");
+    // The schema of `contact` as rmcp holds it, passed back.
+    let contact = tools
+        .tools
+        .iter()
+        .find(|t| t.name == "contact")
+        .expect("the mock lists contact");
+    let echo = CallToolRequestParams::new("schema_echo").with_arguments(
+        json!({ "tool": "contact", "schema": *contact.input_schema })
+            .as_object()
+            .cloned()
+            .unwrap(),
+    );
+    client.call_tool(echo).await.expect("schema_echo");
     let echo = CallToolRequestParams::new("echo")
         .with_arguments(json!({ "text": "hi" }).as_object().cloned().unwrap());
     client.call_tool(echo).await.expect("echo");
+    // Arguments marked x-mcp-header: one needs Base64; then only the
+    // required one, so that the others must have no header.
+    let forecast = CallToolRequestParams::new("forecast").with_arguments(
+        json!({
+            "region": "eu-west 1", "days": 3, "metric": false, "label": " Zürich",
+            "comment": "for the weekend",
+        })
+        .as_object()
+        .cloned()
+        .unwrap(),
+    );
+    client.call_tool(forecast).await.expect("forecast");
+    let forecast = CallToolRequestParams::new("forecast").with_arguments(
+        json!({ "region": "us-east1" })
+            .as_object()
+            .cloned()
+            .unwrap(),
+    );
+    client
+        .call_tool(forecast)
+        .await
+        .expect("forecast, region only");
     if over_stdio {
         let slow = ClientRequest::CallToolRequest(CallToolRequest::new(
             CallToolRequestParams::new("slow"),
@@ -83,6 +118,12 @@ where
             .await
             .expect("cancelled");
     }
+    // A result without resultType is complete.
+    let untyped = client
+        .call_tool(CallToolRequestParams::new("untyped"))
+        .await
+        .expect("untyped");
+    assert_eq!(untyped.is_error, Some(false), "{untyped:?}");
     let asked = client
         .call_tool(CallToolRequestParams::new("ask"))
         .await
@@ -93,6 +134,21 @@ where
         .await
         .expect("confirm");
     assert_eq!(confirmed.is_error, Some(false), "{confirmed:?}");
+    if !over_stdio {
+        // rmcp leaves out the tools whose x-mcp-header annotations are
+        // invalid; call every `tag_*` tool it kept.
+        let tags: Vec<_> = tools
+            .tools
+            .iter()
+            .filter(|t| t.name.starts_with("tag_"))
+            .collect();
+        assert_eq!(tags.len(), 1, "{tags:?}");
+        for tag in tags {
+            let call = CallToolRequestParams::new(tag.name.clone())
+                .with_arguments(json!({ "label": "x" }).as_object().cloned().unwrap());
+            client.call_tool(call).await.expect("a tag tool");
+        }
+    }
     let _ = client.cancel().await;
 }
 
@@ -175,6 +231,19 @@ async fn a_command_line_client_passes_over_http() {
         .await
         .unwrap();
     assert_all_pass(&report);
+    // Each verdict names the official suite's checks for the same rule.
+    let official = |id: &str| report.result(id).unwrap().official;
+    assert_eq!(
+        official("sep-2243-client-mirrors-designated-params"),
+        [
+            "sep-2243-client-supports-custom-headers",
+            "sep-2243-client-mirrors-designated-params"
+        ]
+    );
+    assert_eq!(
+        official("sep-2575-client-request-meta"),
+        ["sep-2575-client-populates-meta"]
+    );
 }
 
 /// Runs `fixture-client` with `flags` and expects `id` to be broken.
@@ -351,6 +420,26 @@ async fn checks_without_their_situation_are_skipped_with_the_reason() {
     );
     assert!(reason("sep-2106-no-network-ref-deref").contains("never listed the mock's tools"));
     assert!(reason("mcp-client-tool-call-arguments").contains("called no tool"));
+    assert_eq!(
+        report.verdict("sep-2575-client-capabilities-are-objects"),
+        Some(Status::Skip)
+    );
+    assert!(
+        reason("sep-2322-default-result-type-complete").contains("without resultType"),
+        "{report}"
+    );
+    for id in [
+        "sep-1613-client-schema-preserved",
+        "sep-2106-client-schema-vocabulary-preserved",
+    ] {
+        assert!(
+            reason(id).contains("never passed a tool's inputSchema back"),
+            "{id}"
+        );
+    }
+    assert!(
+        reason("sep-2575-client-capabilities-are-objects").contains("declared a client capability")
+    );
     assert!(reason("sep-2243-client-includes-standard-headers").contains("Streamable HTTP"));
 }
 
@@ -424,4 +513,271 @@ async fn an_http_command_needs_the_url_placeholder() {
         .await
         .unwrap_err();
     assert!(err.to_string().contains("has no {{url}} argument"), "{err}");
+}
+
+#[tokio::test]
+async fn a_listed_client_failure_is_expected_and_a_listed_pass_fails_the_run() {
+    let id = "sep-2575-client-request-meta";
+    let report = ClientConformance::stdio()
+        .only([id, "sep-2575-client-info"])
+        .expected_failures([id])
+        .run_command(&format!("{CLIENT} --omit-capabilities"))
+        .await
+        .unwrap();
+    let result = report.result(id).unwrap();
+    assert!(result.expected_failure, "{report}");
+    assert_eq!(result.verdict, Status::Warn, "{report}");
+    assert!(report.conforms(), "{report}");
+
+    // The same list against a client that is fixed: the entry is stale.
+    let report = ClientConformance::stdio()
+        .only([id])
+        .expected_failures([id])
+        .run_command(CLIENT)
+        .await
+        .unwrap();
+    let result = report.result(id).unwrap();
+    assert_eq!(result.verdict, Status::Fail, "{report}");
+    assert!(
+        result
+            .reason
+            .as_deref()
+            .unwrap_or_default()
+            .contains("remove it from the list"),
+        "{report}"
+    );
+    assert!(!report.conforms());
+}
+
+#[tokio::test]
+async fn an_expected_client_failure_that_is_no_check_is_an_error() {
+    let err = ClientConformance::stdio()
+        .expected_failures(["sep-2575-client-request-mta"])
+        .run_command(CLIENT)
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("\"sep-2575-client-request-mta\" is not a conformance check id"),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn param_headers_left_out_or_added_are_caught() {
+    let id = "sep-2243-client-mirrors-designated-params";
+    expect_broken("--no-param-headers", id, Transport::Http).await;
+    expect_broken("--mirror-unmarked", id, Transport::Http).await;
+}
+
+#[tokio::test]
+async fn a_boolean_param_header_written_as_a_number_is_caught() {
+    expect_broken(
+        "--bool-as-number",
+        "sep-2243-client-encode-values",
+        Transport::Http,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn an_unsafe_param_value_sent_without_base64_is_caught() {
+    expect_broken(
+        "--plain-unsafe-values",
+        "sep-2243-client-base64-unsafe",
+        Transport::Http,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_param_header_for_a_left_out_argument_is_caught() {
+    expect_broken(
+        "--header-for-absent",
+        "sep-2243-client-omit-null",
+        Transport::Http,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_post_without_the_version_header_is_caught() {
+    expect_broken(
+        "--no-version-header",
+        "sep-2575-client-http-sends-version-header",
+        Transport::Http,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_capability_that_is_no_object_is_caught() {
+    let id = "sep-2575-client-capabilities-are-objects";
+    expect_broken("--capability-true", id, Transport::Stdio).await;
+    expect_broken("--capability-true", id, Transport::Http).await;
+}
+
+#[tokio::test]
+async fn param_header_checks_without_a_marked_call_are_skipped() {
+    // Over HTTP, a client that only discovers calls no tool.
+    let report = ClientConformance::http()
+        .only(["sep-2243-client-*"])
+        .run_in_process(|link| async move {
+            let MockLink::Http { url } = link else {
+                panic!("an HTTP link")
+            };
+            let discover = json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover",
+            "params": {"_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+            }}});
+            let answer = reqwest::Client::new()
+                .post(url)
+                .header("Accept", "application/json, text/event-stream")
+                .header("MCP-Protocol-Version", "2026-07-28")
+                .header("Mcp-Method", "server/discover")
+                .header("Content-Type", "application/json")
+                .body(discover.to_string())
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(answer.status(), 200);
+        })
+        .await
+        .unwrap();
+    for id in [
+        "sep-2243-client-mirrors-designated-params",
+        "sep-2243-client-encode-values",
+        "sep-2243-client-base64-unsafe",
+        "sep-2243-client-omit-null",
+    ] {
+        let result = report.result(id).unwrap();
+        assert_eq!(result.verdict, Status::Skip, "{report}");
+        assert!(
+            result
+                .reason
+                .as_deref()
+                .unwrap_or_default()
+                .contains("x-mcp-header (the mock's `forecast`)"),
+            "{id}: {report}"
+        );
+    }
+    assert_eq!(
+        report.verdict("sep-2243-client-includes-standard-headers"),
+        Some(Status::Pass),
+        "{report}"
+    );
+}
+
+#[tokio::test]
+async fn a_schema_that_lost_2020_12_keywords_is_caught() {
+    let id = "sep-1613-client-schema-preserved";
+    expect_broken("--strip-schema-core", id, Transport::Stdio).await;
+    expect_broken("--strip-schema-core", id, Transport::Http).await;
+    let id = "sep-2106-client-schema-vocabulary-preserved";
+    expect_broken("--strip-schema-vocabulary", id, Transport::Stdio).await;
+    expect_broken("--strip-schema-vocabulary", id, Transport::Http).await;
+}
+
+#[tokio::test]
+async fn each_schema_check_sees_only_its_own_keywords() {
+    let report = ClientConformance::stdio()
+        .only(["sep-1613-client-schema-preserved"])
+        .run_command(&format!("{CLIENT} --strip-schema-vocabulary"))
+        .await
+        .unwrap();
+    assert_eq!(
+        report.verdict("sep-1613-client-schema-preserved"),
+        Some(Status::Pass),
+        "{report}"
+    );
+}
+
+/// The mock answers as 2026-07-28 requires, so that it never fails a client
+/// that insists on it: `resultType` on every result (but `untyped`'s, which
+/// tests that a client takes its absence as complete), `ttlMs` and
+/// `cacheScope` on `server/discover` and `tools/list`.
+#[tokio::test]
+async fn the_mock_answers_with_the_result_fields_of_2026_07_28() {
+    use mcptest::conformance::RawResponse;
+
+    for transport in [Transport::Stdio, Transport::Http] {
+        let (conformance, command) = match transport {
+            Transport::Stdio => (ClientConformance::stdio(), CLIENT.to_owned()),
+            Transport::Http => (
+                ClientConformance::http(),
+                format!("{CLIENT} --url {{{{url}}}}"),
+            ),
+        };
+        let report = conformance
+            .only(["sep-2575-client-request-meta"])
+            .run_command(&command)
+            .await
+            .unwrap();
+        let result = report.result("sep-2575-client-request-meta").unwrap();
+        assert_eq!(result.verdict, Status::Pass, "{report}");
+        let mut judged = 0;
+        for exchange in &result.evidence {
+            let request: serde_json::Value = serde_json::from_str(&exchange.request.body).unwrap();
+            let messages = match &exchange.response {
+                RawResponse::Messages { messages } => messages,
+                RawResponse::Http { messages, .. } => messages,
+                other => panic!("no answer to {request}: {other:?}"),
+            };
+            // The cancelled `slow` call has no answer.
+            let Some(answer) = messages
+                .iter()
+                .find(|m| m.get("id") == request.get("id") && m.get("method").is_none())
+            else {
+                assert_eq!(request["params"]["name"], "slow", "no answer to {request}");
+                continue;
+            };
+            let Some(result) = answer.get("result") else {
+                continue;
+            };
+            // `untyped` leaves resultType out on purpose.
+            if request["params"]["name"] == "untyped" {
+                assert!(result.get("resultType").is_none(), "{answer}");
+                continue;
+            }
+            judged += 1;
+            assert!(result["resultType"].is_string(), "{request}\n{answer}");
+            if ["server/discover", "tools/list"].contains(&request["method"].as_str().unwrap()) {
+                assert!(result["ttlMs"].is_u64(), "{answer}");
+                assert!(result["cacheScope"].is_string(), "{answer}");
+            }
+        }
+        assert!(judged >= 5, "{report}");
+    }
+}
+
+#[tokio::test]
+async fn calling_a_tool_with_invalid_header_annotations_is_caught() {
+    expect_broken(
+        "--keep-invalid-header-tools",
+        "sep-2243-client-rejects-invalid-header-tools",
+        Transport::Http,
+    )
+    .await;
+    // Kept, they are called with their own (invalid) annotations; the
+    // checks of valid ones judge only the tools with valid annotations.
+    let report = ClientConformance::http()
+        .only(["sep-2243-client-mirrors-designated-params"])
+        .run_command(&format!(
+            "{CLIENT} --url {{{{url}}}} --keep-invalid-header-tools"
+        ))
+        .await
+        .unwrap();
+    assert_eq!(
+        report.verdict("sep-2243-client-mirrors-designated-params"),
+        Some(Status::Pass),
+        "{report}"
+    );
+}
+
+#[tokio::test]
+async fn retrying_a_result_without_result_type_is_caught() {
+    let id = "sep-2322-default-result-type-complete";
+    expect_broken("--retry-untyped", id, Transport::Stdio).await;
+    expect_broken("--retry-untyped", id, Transport::Http).await;
 }

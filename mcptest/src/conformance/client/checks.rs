@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
-use super::mock::{ASKABLE, Event};
+use super::mock::{ASKABLE, Event, UNTYPED_TOOL};
 use crate::conformance::{
     catalogue::CheckId,
     check::{Exchange, Finding, Problems, RawRequest, RawResponse, Transport},
@@ -208,6 +208,16 @@ pub(crate) fn evaluate(id: CheckId, sent: &[Sent], events: &[Event]) -> (Finding
         CheckId::ClientHttpVersionHeader => http_version_header(&requests),
         CheckId::ClientStdioCancellation => stdio_cancellation(sent),
         CheckId::ClientHonestCapabilities => honest_capabilities(&requests),
+        CheckId::ClientParamHeadersMirrored => param_headers_mirrored(&requests),
+        CheckId::ClientParamHeaderValues => param_header_values(&requests),
+        CheckId::ClientParamHeaderBase64 => param_header_base64(&requests),
+        CheckId::ClientParamHeaderOmitNull => param_header_omit_null(&requests),
+        CheckId::ClientHttpSendsVersionHeader => http_sends_version_header(sent),
+        CheckId::ClientCapabilityObjects => capability_objects(&requests),
+        CheckId::ClientInvalidHeaderToolsUnused => invalid_header_tools_unused(&requests),
+        CheckId::ClientDefaultResultType => default_result_type(&requests),
+        CheckId::ClientSchemaCorePreserved => schema_preserved(&requests, SEP_1613_KEYWORDS),
+        CheckId::ClientSchemaVocabularyPreserved => schema_preserved(&requests, SEP_2106_KEYWORDS),
         other => unreachable!("{other:?} is not a client check"),
     }
 }
@@ -368,15 +378,102 @@ fn version_retry(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     (problems.into_finding(), evidence)
 }
 
+/// Judges only the requests that carry both versions: a missing header is
+/// `sep-2575-client-http-sends-version-header`'s, a missing `_meta` one
+/// `sep-2575-client-request-meta`'s.
 fn http_version_header(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
-    every_request(requests, |request| {
+    let both: Vec<&Sent> = requests
+        .iter()
+        .copied()
+        .filter(|r| r.header("mcp-protocol-version").is_some() && r.version().is_some())
+        .collect();
+    if both.is_empty() && !requests.is_empty() {
+        return (
+            Finding::NotApplicable(
+                "no request carried both an MCP-Protocol-Version header and a _meta \
+                 protocolVersion to compare"
+                    .into(),
+            ),
+            all(requests),
+        );
+    }
+    every_request(&both, |request| {
         let header = request.header("mcp-protocol-version");
         let meta = request.version();
-        (header != meta || header.is_none()).then(|| {
+        (header != meta).then(|| {
             format!(
                 "MCP-Protocol-Version header {} but _meta protocolVersion {}",
                 json!(header),
                 json!(meta)
+            )
+        })
+    })
+}
+
+/// The client's HTTP POSTs of JSON-RPC requests and notifications.
+fn posts(sent: &[Sent]) -> Vec<&Sent> {
+    sent.iter()
+        .filter(|s| s.transport == Transport::Http && s.message.get("method").is_some())
+        .collect()
+}
+
+fn http_sends_version_header(sent: &[Sent]) -> (Finding, Vec<Exchange>) {
+    let posts = posts(sent);
+    if posts.is_empty() {
+        return (
+            Finding::NotApplicable("the client sent no request over HTTP".into()),
+            Vec::new(),
+        );
+    }
+    let mut problems = Problems::default();
+    let mut offending = Vec::new();
+    for post in &posts {
+        if post.header("mcp-protocol-version").is_none() {
+            problems.push(format!(
+                "{} has no MCP-Protocol-Version header",
+                post.method()
+            ));
+            offending.push(post.exchange());
+        }
+    }
+    if problems.is_empty() {
+        (
+            Finding::holds(),
+            posts.iter().map(|p| p.exchange()).collect(),
+        )
+    } else {
+        (problems.into_finding(), offending)
+    }
+}
+
+fn capability_objects(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+    let declaring: Vec<&Sent> = requests
+        .iter()
+        .copied()
+        .filter(|r| {
+            r.meta()
+                .and_then(|m| m.get(META_CAPABILITIES))
+                .and_then(Value::as_object)
+                .is_some_and(|c| !c.is_empty())
+        })
+        .collect();
+    if declaring.is_empty() {
+        return (
+            Finding::NotApplicable("no request of the client declared a client capability".into()),
+            Vec::new(),
+        );
+    }
+    every_request(&declaring, |request| {
+        let capabilities = request.meta()?.get(META_CAPABILITIES)?.as_object()?;
+        let wrong: Vec<String> = capabilities
+            .iter()
+            .filter(|(_, value)| !value.is_object())
+            .map(|(name, value)| format!("{name} is {value}"))
+            .collect();
+        (!wrong.is_empty()).then(|| {
+            format!(
+                "clientCapabilities members must be objects: {}",
+                wrong.join(", ")
             )
         })
     })
@@ -563,6 +660,47 @@ fn request_state_echoed(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     (problems.into_finding(), evidence)
 }
 
+fn default_result_type(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+    let untyped: Vec<(usize, &Sent)> = requests
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|(_, r)| r.tool() == Some(UNTYPED_TOOL) && !carries_input(r))
+        .filter(|(_, r)| {
+            r.answer
+                .as_ref()
+                .and_then(|a| a.get("result"))
+                .is_some_and(|result| result.get("resultType").is_none())
+        })
+        .collect();
+    if untyped.is_empty() {
+        return (
+            Finding::NotApplicable(format!(
+                "no answer to the client was a result without resultType (the mock's \
+                 `{UNTYPED_TOOL}` tool gives one)"
+            )),
+            Vec::new(),
+        );
+    }
+    let mut problems = Problems::default();
+    let mut evidence = Vec::new();
+    for (at, call) in &untyped {
+        evidence.push(call.exchange());
+        let retry = requests[at + 1..]
+            .iter()
+            .find(|r| r.tool() == Some(UNTYPED_TOOL) && carries_input(r));
+        if let Some(retry) = retry {
+            problems.push(format!(
+                "the result of {UNTYPED_TOOL:?} (id {}) had no resultType, yet the client \
+                 retried it with input (id {})",
+                call.message["id"], retry.message["id"]
+            ));
+            evidence.push(retry.exchange());
+        }
+    }
+    (problems.into_finding(), evidence)
+}
+
 fn retry_new_id(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     let mut problems = Problems::default();
     let mut evidence = Vec::new();
@@ -694,10 +832,7 @@ fn no_network_ref(requests: &[&Sent], events: &[Event]) -> (Finding, Vec<Exchang
 }
 
 fn standard_headers(sent: &[Sent]) -> (Finding, Vec<Exchange>) {
-    let posts: Vec<&Sent> = sent
-        .iter()
-        .filter(|s| s.transport == Transport::Http && s.message.get("method").is_some())
-        .collect();
+    let posts = posts(sent);
     if posts.is_empty() {
         return (
             Finding::NotApplicable("the client sent no request over HTTP".into()),
@@ -770,19 +905,7 @@ fn tool_call_arguments(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
             Vec::new(),
         );
     }
-    let listed: Vec<Value> = requests
-        .iter()
-        .filter(|r| r.method() == "tools/list")
-        .filter_map(|r| {
-            r.answer
-                .as_ref()?
-                .get("result")?
-                .get("tools")?
-                .as_array()
-                .cloned()
-        })
-        .flatten()
-        .collect();
+    let listed = listed_tools(requests);
     if listed.is_empty() {
         return (
             Finding::NotApplicable(
@@ -827,6 +950,547 @@ fn tool_call_arguments(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     } else {
         (problems.into_finding(), offending)
     }
+}
+
+/// The tools the mock listed to the client, from its `tools/list` answers.
+fn listed_tools(requests: &[&Sent]) -> Vec<Value> {
+    requests
+        .iter()
+        .filter(|r| r.method() == "tools/list")
+        .filter_map(|r| {
+            r.answer
+                .as_ref()?
+                .get("result")?
+                .get("tools")?
+                .as_array()
+                .cloned()
+        })
+        .flatten()
+        .collect()
+}
+
+/// A property marked `x-mcp-header` in a tool's input schema, reached from
+/// the root through `properties` alone.
+#[derive(Debug, Clone)]
+struct Marked {
+    /// The property names from the root to it.
+    path: Vec<String>,
+    /// The header's name: `Mcp-Param-` and the annotation.
+    header: String,
+}
+
+fn marked_properties(schema: &Value) -> Vec<Marked> {
+    fn walk(schema: &Value, path: &mut Vec<String>, out: &mut Vec<Marked>) {
+        let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+            return;
+        };
+        for (name, property) in properties {
+            path.push(name.clone());
+            if let Some(suffix) = property.get("x-mcp-header").and_then(Value::as_str)
+                && !suffix.is_empty()
+            {
+                out.push(Marked {
+                    path: path.clone(),
+                    header: format!("Mcp-Param-{suffix}"),
+                });
+            }
+            walk(property, path, out);
+            path.pop();
+        }
+    }
+    let mut out = Vec::new();
+    walk(schema, &mut Vec::new(), &mut out);
+    out
+}
+
+/// One argument marked `x-mcp-header` in one `tools/call` over HTTP.
+struct MarkedArgument<'a> {
+    call: &'a Sent,
+    /// The property's dotted path.
+    property: String,
+    header: String,
+    /// The argument; `None` when it is left out or null.
+    value: Option<&'a Value>,
+    /// The header's value as sent, if it was.
+    sent: Option<&'a str>,
+}
+
+/// The `tools/call`s over HTTP of tools with arguments marked
+/// `x-mcp-header`, and those arguments; the reason there is nothing to
+/// judge when the client made no such call.
+fn marked_calls<'a>(
+    requests: &[&'a Sent],
+) -> Result<(Vec<&'a Sent>, Vec<MarkedArgument<'a>>), Finding> {
+    let listed = listed_tools(requests);
+    let mut calls = Vec::new();
+    let mut arguments = Vec::new();
+    for call in requests.iter().copied() {
+        let Some(name) = call.tool() else { continue };
+        if call.transport != Transport::Http {
+            continue;
+        }
+        let Some(tool) = listed.iter().find(|t| t["name"] == name) else {
+            continue;
+        };
+        // A tool with invalid annotations is not to be called at all
+        // (`sep-2243-client-rejects-invalid-header-tools`).
+        if invalid_annotation(&tool["inputSchema"]).is_some() {
+            continue;
+        }
+        let marked = marked_properties(&tool["inputSchema"]);
+        if marked.is_empty() {
+            continue;
+        }
+        calls.push(call);
+        for property in marked {
+            let value = property
+                .path
+                .iter()
+                .try_fold(&call.message["params"]["arguments"], |v, key| v.get(key))
+                .filter(|v| !v.is_null());
+            arguments.push(MarkedArgument {
+                call,
+                property: property.path.join("."),
+                sent: call.header(&property.header),
+                header: property.header,
+                value,
+            });
+        }
+    }
+    if calls.is_empty() {
+        return Err(Finding::NotApplicable(
+            "the client never called, over HTTP, a listed tool with arguments marked \
+             x-mcp-header (the mock's `forecast`)"
+                .into(),
+        ));
+    }
+    Ok((calls, arguments))
+}
+
+/// Whether a string must travel Base64-wrapped in a header: non-ASCII or
+/// control characters, or whitespace at either end.
+fn needs_base64(text: &str) -> bool {
+    text.chars().any(|c| !(' '..='~').contains(&c))
+        || text.starts_with([' ', '\t'])
+        || text.ends_with([' ', '\t'])
+}
+
+const BASE64_PREFIX: &str = "=?base64?";
+const BASE64_SUFFIX: &str = "?=";
+
+/// A header value as the text it stands for: the decoded form of
+/// `=?base64?...?=`, else the value itself.
+fn decode_param(raw: &str) -> Result<String, String> {
+    use base64::Engine as _;
+    let Some(inner) = raw
+        .strip_prefix(BASE64_PREFIX)
+        .and_then(|r| r.strip_suffix(BASE64_SUFFIX))
+    else {
+        return Ok(raw.to_owned());
+    };
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(inner)
+        .map_err(|e| format!("{raw:?} is not valid Base64: {e}"))?;
+    String::from_utf8(bytes).map_err(|_| format!("{raw:?} does not decode to UTF-8"))
+}
+
+/// Judges the marked arguments `judge` picks (`Some(problem)` or
+/// `Some(None)`; `None`: not this check's business).
+fn judge_marked(
+    requests: &[&Sent],
+    nothing: &str,
+    judge: impl Fn(&MarkedArgument) -> Option<Option<String>>,
+) -> (Finding, Vec<Exchange>) {
+    let (calls, arguments) = match marked_calls(requests) {
+        Ok(found) => found,
+        Err(finding) => return (finding, Vec::new()),
+    };
+    let mut judged = 0;
+    let mut problems = Problems::default();
+    let mut offending: Vec<&Sent> = Vec::new();
+    for argument in &arguments {
+        let Some(verdict) = judge(argument) else {
+            continue;
+        };
+        judged += 1;
+        if let Some(problem) = verdict {
+            problems.push(format!(
+                "tools/call (id {}) `{}`: {problem}",
+                argument.call.message["id"], argument.property
+            ));
+            if !offending.iter().any(|c| std::ptr::eq(*c, argument.call)) {
+                offending.push(argument.call);
+            }
+        }
+    }
+    let evidence = |calls: &[&Sent]| calls.iter().map(|c| c.exchange()).collect();
+    if judged == 0 {
+        return (Finding::NotApplicable(nothing.to_owned()), evidence(&calls));
+    }
+    if problems.is_empty() {
+        (Finding::holds(), evidence(&calls))
+    } else {
+        (problems.into_finding(), evidence(&offending))
+    }
+}
+
+fn param_headers_mirrored<'a>(requests: &[&'a Sent]) -> (Finding, Vec<Exchange>) {
+    let (calls, arguments) = match marked_calls(requests) {
+        Ok(found) => found,
+        Err(finding) => return (finding, Vec::new()),
+    };
+    let mut problems = Problems::default();
+    let mut offending: Vec<&Sent> = Vec::new();
+    let mut note = |call: &'a Sent, problem: String| {
+        problems.push(format!("tools/call (id {}): {problem}", call.message["id"]));
+        offending.push(call);
+    };
+    for argument in &arguments {
+        let Some(value) = argument.value else {
+            continue;
+        };
+        let problem = match (argument.sent, value) {
+            (None, _) => Some(format!(
+                "`{}` has a value but no {} header",
+                argument.property, argument.header
+            )),
+            // Plain strings are compared here; the text of numbers, booleans
+            // and strings that need Base64 is judged by their own checks.
+            (Some(raw), Value::String(text)) if !needs_base64(text) => match decode_param(raw) {
+                Ok(decoded) if decoded == *text => None,
+                Ok(decoded) => Some(format!(
+                    "{} {decoded:?} but `{}` is {text:?}",
+                    argument.header, argument.property
+                )),
+                Err(why) => Some(format!("{}: {why}", argument.header)),
+            },
+            (Some(_), _) => None,
+        };
+        if let Some(problem) = problem {
+            note(argument.call, problem);
+        }
+    }
+    // No Mcp-Param header for an argument that is not marked.
+    for call in &calls {
+        for (name, value) in &call.headers {
+            let is_param = name
+                .get(..10)
+                .is_some_and(|p| p.eq_ignore_ascii_case("mcp-param-"));
+            let marked = arguments
+                .iter()
+                .any(|a| std::ptr::eq(a.call, *call) && a.header.eq_ignore_ascii_case(name));
+            if is_param && !marked {
+                note(
+                    call,
+                    format!(
+                        "{name} {value:?} sent, but no argument of {:?} is marked \
+                         x-mcp-header with that name",
+                        call.tool().unwrap_or_default()
+                    ),
+                );
+            }
+        }
+    }
+    offending.dedup_by(|a, b| std::ptr::eq(*a, *b));
+    let shown = if problems.is_empty() {
+        &calls
+    } else {
+        &offending
+    };
+    let evidence = shown.iter().map(|c| c.exchange()).collect();
+    (problems.into_finding(), evidence)
+}
+
+fn param_header_values(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+    judge_marked(
+        requests,
+        "no integer or boolean argument marked x-mcp-header was mirrored",
+        |argument| {
+            let raw = argument.sent?;
+            let value = argument.value?;
+            if !(value.is_number() || value.is_boolean()) {
+                return None;
+            }
+            let decoded = match decode_param(raw) {
+                Ok(decoded) => decoded,
+                Err(why) => return Some(Some(format!("{}: {why}", argument.header))),
+            };
+            let right = match value {
+                Value::Bool(b) => decoded == b.to_string(),
+                _ => decoded
+                    .parse::<f64>()
+                    .ok()
+                    .zip(value.as_f64())
+                    .is_some_and(|(sent, wanted)| (sent - wanted).abs() <= 1e-9),
+            };
+            Some((!right).then(|| {
+                format!(
+                    "{} {raw:?} does not write the argument {value}",
+                    argument.header
+                )
+            }))
+        },
+    )
+}
+
+fn param_header_base64(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+    judge_marked(
+        requests,
+        "no string argument marked x-mcp-header needed Base64 (non-ASCII or control \
+         characters, whitespace at either end)",
+        |argument| {
+            let raw = argument.sent?;
+            let text = argument.value?.as_str().filter(|t| needs_base64(t))?;
+            let wrapped = raw.starts_with(BASE64_PREFIX) && raw.ends_with(BASE64_SUFFIX);
+            Some(match decode_param(raw) {
+                _ if !wrapped => Some(format!(
+                    "{} {raw:?} is not =?base64?...?=, though the argument {text:?} needs it",
+                    argument.header
+                )),
+                Ok(decoded) if decoded == text => None,
+                Ok(decoded) => Some(format!(
+                    "{} decodes to {decoded:?}, not the argument {text:?}",
+                    argument.header
+                )),
+                Err(why) => Some(format!("{}: {why}", argument.header)),
+            })
+        },
+    )
+}
+
+fn param_header_omit_null(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+    judge_marked(
+        requests,
+        "every argument marked x-mcp-header had a value in every call",
+        |argument| {
+            if argument.value.is_some() {
+                return None;
+            }
+            Some(argument.sent.map(|raw| {
+                format!(
+                    "the argument is null or left out, yet {} {raw:?} was sent",
+                    argument.header
+                )
+            }))
+        },
+    )
+}
+
+/// Why a tool's `x-mcp-header` annotations are invalid, if they are: each
+/// must be a non-empty HTTP token (RFC 9110), unique ignoring case, on a
+/// `string`, `integer` or `boolean` property.
+fn invalid_annotation(schema: &Value) -> Option<String> {
+    fn walk(schema: &Value, seen: &mut Vec<String>) -> Option<String> {
+        let properties = schema.get("properties")?.as_object()?;
+        for (name, property) in properties {
+            if let Some(header) = property.get("x-mcp-header") {
+                let Some(header) = header.as_str() else {
+                    return Some(format!("`{name}`: x-mcp-header {header} is not a string"));
+                };
+                let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+                if header.is_empty() {
+                    return Some(format!("`{name}`: x-mcp-header is empty"));
+                }
+                if !header.chars().all(token) {
+                    return Some(format!(
+                        "`{name}`: x-mcp-header {header:?} is not an HTTP token"
+                    ));
+                }
+                let lower = header.to_ascii_lowercase();
+                if seen.contains(&lower) {
+                    return Some(format!(
+                        "`{name}`: x-mcp-header {header:?} is used twice (ignoring case)"
+                    ));
+                }
+                seen.push(lower);
+                let kind = property.get("type").and_then(Value::as_str);
+                if !matches!(kind, Some("string" | "integer" | "boolean")) {
+                    return Some(format!(
+                        "`{name}`: x-mcp-header on a property of type {}, not string, integer or \
+                         boolean",
+                        property.get("type").unwrap_or(&Value::Null)
+                    ));
+                }
+            }
+            if let Some(reason) = walk(property, seen) {
+                return Some(reason);
+            }
+        }
+        None
+    }
+    walk(schema, &mut Vec::new())
+}
+
+fn invalid_header_tools_unused(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+    let listed = listed_tools(requests);
+    let invalid: Vec<(&str, String)> = listed
+        .iter()
+        .filter_map(|t| Some((t["name"].as_str()?, invalid_annotation(&t["inputSchema"])?)))
+        .collect();
+    if invalid.is_empty() {
+        return (
+            Finding::NotApplicable(
+                "the client never listed a tool with invalid x-mcp-header annotations (the \
+                 mock's `tag_*`)"
+                    .into(),
+            ),
+            Vec::new(),
+        );
+    }
+    let mut problems = Problems::default();
+    let mut offending = Vec::new();
+    for call in requests.iter().filter(|r| r.transport == Transport::Http) {
+        let Some(name) = call.tool() else { continue };
+        if let Some((_, why)) = invalid.iter().find(|(n, _)| *n == name) {
+            problems.push(format!(
+                "tools/call (id {}) of {name:?}, whose annotations are invalid: {why}",
+                call.message["id"]
+            ));
+            offending.push(call.exchange());
+        }
+    }
+    if !problems.is_empty() {
+        return (problems.into_finding(), offending);
+    }
+    let names: Vec<&str> = invalid.iter().map(|(n, _)| *n).collect();
+    match marked_calls(requests) {
+        Ok((calls, _)) => (
+            Finding::Holds(Some(format!(
+                "the client called tools with valid x-mcp-header annotations and none of {}",
+                names.join(", ")
+            ))),
+            calls.iter().map(|c| c.exchange()).collect(),
+        ),
+        Err(_) => (
+            Finding::NotApplicable(format!(
+                "the client called no tool with arguments marked x-mcp-header, so leaving {} \
+                 alone shows nothing",
+                names.join(", ")
+            )),
+            Vec::new(),
+        ),
+    }
+}
+
+/// The JSON Schema 2020-12 keywords SEP-1613 made part of tool schemas.
+const SEP_1613_KEYWORDS: &[&str] = &["$schema", "$defs", "additionalProperties"];
+/// The wider vocabulary SEP-2106 keeps in tool schemas.
+const SEP_2106_KEYWORDS: &[&str] = &[
+    "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "$anchor",
+];
+
+/// Where each of `keywords` occurs in `schema`: the JSON pointer of the
+/// keyword itself, and its value.
+fn keyword_places<'a>(schema: &'a Value, keywords: &[&str]) -> Vec<(String, &'a Value)> {
+    fn walk<'a>(
+        value: &'a Value,
+        at: String,
+        keywords: &[&str],
+        out: &mut Vec<(String, &'a Value)>,
+    ) {
+        match value {
+            Value::Object(map) => {
+                for (key, inner) in map {
+                    let here = format!("{at}/{}", key.replace('~', "~0").replace('/', "~1"));
+                    if keywords.contains(&key.as_str()) {
+                        out.push((here.clone(), inner));
+                    }
+                    walk(inner, here, keywords, out);
+                }
+            }
+            Value::Array(items) => {
+                for (index, inner) in items.iter().enumerate() {
+                    walk(inner, format!("{at}/{index}"), keywords, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(schema, String::new(), keywords, &mut out);
+    out
+}
+
+/// Whether a keyword's value survived: the same scalar, an object with the
+/// same members, an array as long. What lies deeper is judged at its own
+/// keyword, so that each check sees only the losses of its own keywords.
+fn kept(listed: &Value, echoed: &Value) -> bool {
+    match (listed, echoed) {
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len() && a.keys().all(|k| b.contains_key(k))
+        }
+        (Value::Array(a), Value::Array(b)) => a.len() == b.len(),
+        (a, b) => a == b,
+    }
+}
+
+fn schema_preserved(requests: &[&Sent], keywords: &[&str]) -> (Finding, Vec<Exchange>) {
+    let echoes: Vec<&Sent> = requests
+        .iter()
+        .copied()
+        .filter(|r| r.tool() == Some("schema_echo"))
+        .collect();
+    if echoes.is_empty() {
+        return (
+            Finding::NotApplicable(
+                "the client never passed a tool's inputSchema back through the mock's \
+                 `schema_echo` tool"
+                    .into(),
+            ),
+            Vec::new(),
+        );
+    }
+    let listed = listed_tools(requests);
+    let mut problems = Problems::default();
+    let mut judged = 0;
+    for echo in &echoes {
+        let arguments = &echo.message["params"]["arguments"];
+        let name = arguments["tool"].as_str().unwrap_or_default();
+        let Some(tool) = listed.iter().find(|t| t["name"] == name) else {
+            problems.push(format!(
+                "schema_echo (id {}) names {}, which the mock never listed to the client",
+                echo.message["id"], arguments["tool"]
+            ));
+            continue;
+        };
+        let places = keyword_places(&tool["inputSchema"], keywords);
+        if places.is_empty() {
+            continue;
+        }
+        judged += 1;
+        let echoed = &arguments["schema"];
+        let lost: Vec<String> = places
+            .iter()
+            .filter_map(|(pointer, value)| match echoed.pointer(pointer) {
+                None => Some(format!("{pointer} is gone")),
+                Some(other) if !kept(value, other) => Some(format!("{pointer} became {other}")),
+                Some(_) => None,
+            })
+            .collect();
+        if !lost.is_empty() {
+            problems.push(format!(
+                "the inputSchema of {name:?} echoed (id {}) lost what was listed: {}",
+                echo.message["id"],
+                lost.join(", ")
+            ));
+        }
+    }
+    let mut evidence: Vec<Exchange> = requests
+        .iter()
+        .filter(|r| r.method() == "tools/list" && r.answer.is_some())
+        .map(|r| r.exchange())
+        .collect();
+    evidence.extend(echoes.iter().map(|e| e.exchange()));
+    if judged == 0 && problems.is_empty() {
+        return (
+            Finding::NotApplicable(format!(
+                "no schema the client echoed has any of {} (the mock's `contact` has them)",
+                keywords.join(", ")
+            )),
+            evidence,
+        );
+    }
+    (problems.into_finding(), evidence)
 }
 
 #[cfg(test)]
@@ -900,6 +1564,107 @@ mod tests {
             "{finding:?}"
         );
         assert_eq!(evidence.len(), 2);
+    }
+
+    #[test]
+    fn unsafe_header_values_are_the_ones_that_need_base64() {
+        for plain in ["us-west1", "us west 1", "", "42", "=x"] {
+            assert!(!needs_base64(plain), "{plain:?}");
+        }
+        for unsafe_ in [
+            " padded",
+            "trailing ",
+            "\tindented",
+            "line1\nline2",
+            "Zürich",
+            "世界",
+        ] {
+            assert!(needs_base64(unsafe_), "{unsafe_:?}");
+        }
+        assert_eq!(decode_param("=?base64?WsO8cmljaA==?=").unwrap(), "Zürich");
+        assert_eq!(decode_param("plain").unwrap(), "plain");
+        assert!(decode_param("=?base64?***?=").is_err());
+    }
+
+    #[test]
+    fn keywords_are_found_where_they_are_and_judged_one_level_deep() {
+        let schema = json!({
+            "$defs": {"a": {"$anchor": "a", "type": "string"}},
+            "allOf": [{"anyOf": [{"required": ["x"]}]}],
+            "properties": {"a/b": {"not": {"type": "null"}}},
+        });
+        let mut pointers: Vec<String> = keyword_places(&schema, SEP_2106_KEYWORDS)
+            .into_iter()
+            .map(|(p, _)| p)
+            .collect();
+        pointers.sort();
+        assert_eq!(
+            pointers,
+            [
+                "/$defs/a/$anchor",
+                "/allOf",
+                "/allOf/0/anyOf",
+                "/properties/a~1b/not"
+            ]
+        );
+        // $defs without the inner $anchor still has its members.
+        assert!(kept(&schema["$defs"], &json!({"a": {"type": "string"}})));
+        assert!(!kept(&schema["$defs"], &json!({})));
+        assert!(!kept(&schema["allOf"], &json!([])));
+        assert!(!kept(&json!(false), &json!(true)));
+    }
+
+    #[test]
+    fn invalid_annotations_say_why() {
+        let schema = |properties: Value| json!({"type": "object", "properties": properties});
+        let why = |properties: Value| invalid_annotation(&schema(properties)).unwrap_or_default();
+        assert_eq!(
+            invalid_annotation(&schema(json!({
+                "a": {"type": "string", "x-mcp-header": "Region"},
+                "b": {"type": "integer", "x-mcp-header": "X-Count_2"},
+            }))),
+            None
+        );
+        assert!(why(json!({"a": {"type": "string", "x-mcp-header": ""}})).contains("empty"));
+        assert!(why(json!({"a": {"type": "string", "x-mcp-header": "A:B"}})).contains("token"));
+        assert!(why(json!({"a": {"type": "string", "x-mcp-header": "Région"}})).contains("token"));
+        assert!(
+            why(json!({
+                "a": {"type": "string", "x-mcp-header": "Tag"},
+                "b": {"type": "string", "x-mcp-header": "TAG"},
+            }))
+            .contains("twice")
+        );
+        assert!(why(json!({"a": {"type": "array", "x-mcp-header": "A"}})).contains("\"array\""));
+        assert!(why(json!({"a": {"type": "number", "x-mcp-header": "A"}})).contains("number"));
+    }
+
+    #[test]
+    fn marked_properties_follow_properties_only() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "region": {"type": "string", "x-mcp-header": "Region"},
+                "empty": {"type": "string", "x-mcp-header": ""},
+                "nested": {"type": "object", "properties": {
+                    "zone": {"type": "string", "x-mcp-header": "Zone"},
+                }},
+                "plain": {"type": "string"},
+            },
+            "$defs": {"x": {"type": "string", "x-mcp-header": "Defs"}},
+        });
+        let mut headers: Vec<(String, String)> = marked_properties(&schema)
+            .into_iter()
+            .map(|m| (m.path.join("."), m.header))
+            .collect();
+        headers.sort();
+        assert_eq!(
+            headers,
+            [
+                ("nested.zone".to_owned(), "Mcp-Param-Zone".to_owned()),
+                ("region".to_owned(), "Mcp-Param-Region".to_owned()),
+            ]
+        );
     }
 
     #[cfg(feature = "http-mock")]

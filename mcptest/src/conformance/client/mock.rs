@@ -10,6 +10,17 @@
 //! opaque `requestState` the retry must echo (SEP-2322), and `lookup`'s
 //! input schema holds a `$ref` to a network URI on 127.0.0.1 that no client
 //! may fetch on its own (SEP-2106): a canary listener records any connection.
+//! `forecast` marks four of its arguments (a string, an integer, a boolean
+//! and free text) with `x-mcp-header`, which a client mirrors in
+//! `Mcp-Param-*` headers over HTTP (SEP-2243). `contact`'s input schema uses
+//! JSON Schema 2020-12 keywords (`$schema`, `$defs` with an `$anchor`,
+//! `additionalProperties`, `allOf`/`anyOf`, `if`/`then`/`else`) that a
+//! client passes back through `schema_echo` to show what it kept. The
+//! `tag_*` tools carry `x-mcp-header` annotations: `tag_valid` a valid one,
+//! the others one each that breaks a rule (empty, not an HTTP token,
+//! repeated, on an object), which a client must not call over HTTP.
+//! `untyped`'s answers lose their `resultType` on the wire: a client must
+//! take them as complete (SEP-2322).
 
 use std::{
     borrow::Cow,
@@ -88,6 +99,31 @@ pub(crate) struct MockServer {
     pub(crate) canary_url: Arc<str>,
 }
 
+/// The tool whose answers lose `resultType` on the wire: a client must
+/// take such a result as complete (SEP-2322).
+pub(crate) const UNTYPED_TOOL: &str = "untyped";
+
+/// Whether `message` is a `tools/call` of [`UNTYPED_TOOL`]; its id, if so.
+fn untyped_call(message: &Value) -> Option<String> {
+    (message.get("method")? == "tools/call" && message["params"]["name"] == UNTYPED_TOOL)
+        .then(|| message.get("id").map(Value::to_string))
+        .flatten()
+}
+
+/// Takes `resultType` out of a response whose id is in `ids`; whether it did.
+fn strip_result_type(message: &mut Value, ids: &Mutex<Vec<String>>) -> bool {
+    let Some(id) = message.get("id").map(Value::to_string) else {
+        return false;
+    };
+    if !ids.lock().unwrap_or_else(|p| p.into_inner()).contains(&id) {
+        return false;
+    }
+    message
+        .get_mut("result")
+        .and_then(Value::as_object_mut)
+        .is_some_and(|result| result.remove("resultType").is_some())
+}
+
 /// The `requestState` `confirm` sends; the retry must carry it unchanged.
 pub(crate) const CONFIRM_STATE: &str = "mcptest-opaque-state:7f3a9c";
 
@@ -140,6 +176,22 @@ fn object_schema(schema: Value) -> Arc<serde_json::Map<String, Value>> {
         Value::Object(map) => Arc::new(map),
         _ => Arc::default(),
     }
+}
+
+/// A `tag_*` tool: its properties, each required, carry `x-mcp-header`
+/// annotations, valid or not.
+fn tag_tool(name: &'static str, description: &'static str, properties: Value) -> Tool {
+    let required: Vec<&String> = properties
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, _)| k)
+        .collect();
+    Tool::new(
+        name,
+        description,
+        object_schema(json!({ "type": "object", "properties": properties, "required": required })),
+    )
 }
 
 fn text(text: impl Into<String>) -> CallToolResult {
@@ -217,6 +269,111 @@ impl ServerHandler for MockServer {
                 object_schema(json!({ "type": "object" })),
             ),
             Tool::new(
+                "forecast",
+                "Forecasts the weather for a region; over HTTP the arguments marked x-mcp-header \
+                 travel in Mcp-Param-* headers too.",
+                object_schema(json!({
+                    "type": "object",
+                    "properties": {
+                        "region": { "type": "string", "x-mcp-header": "Region" },
+                        "days": { "type": "integer", "x-mcp-header": "Days" },
+                        "metric": { "type": "boolean", "x-mcp-header": "Metric" },
+                        "label": {
+                            "type": "string",
+                            "description": "Free text, any characters",
+                            "x-mcp-header": "Label",
+                        },
+                        "comment": { "type": "string" },
+                    },
+                    "required": ["region"],
+                })),
+            ),
+            tag_tool(
+                "tag_valid",
+                "A valid x-mcp-header.",
+                json!({
+                    "label": { "type": "string", "x-mcp-header": "Tag" },
+                }),
+            ),
+            tag_tool(
+                "tag_empty",
+                "An empty x-mcp-header: a client must not use this tool.",
+                json!({
+                    "label": { "type": "string", "x-mcp-header": "" },
+                }),
+            ),
+            tag_tool(
+                "tag_spaced",
+                "An x-mcp-header that is no HTTP token: a client must not use this tool.",
+                json!({ "label": { "type": "string", "x-mcp-header": "Tag Name" } }),
+            ),
+            tag_tool(
+                "tag_twice",
+                "One x-mcp-header on two properties (ignoring case): a client must not use this \
+                 tool.",
+                json!({
+                    "first": { "type": "string", "x-mcp-header": "Tag" },
+                    "second": { "type": "string", "x-mcp-header": "tag" },
+                }),
+            ),
+            tag_tool(
+                "tag_object",
+                "An x-mcp-header on an object property: a client must not use this tool.",
+                json!({ "label": { "type": "object", "x-mcp-header": "Tag" } }),
+            ),
+            Tool::new(
+                UNTYPED_TOOL,
+                "Answers with a result that has no resultType: a complete result.",
+                object_schema(json!({ "type": "object" })),
+            ),
+            Tool::new(
+                "contact",
+                "Records how to reach someone; its inputSchema uses JSON Schema 2020-12 \
+                 keywords a client must keep.",
+                object_schema(json!({
+                    "$schema": "https://json-schema.org/draft/2020-12/schema",
+                    "type": "object",
+                    "$defs": {
+                        "postal": {
+                            "$anchor": "postal",
+                            "type": "object",
+                            "properties": {
+                                "line": { "type": "string" },
+                                "town": { "type": "string" },
+                            },
+                        },
+                    },
+                    "properties": {
+                        "who": { "type": "string" },
+                        "by": { "type": "string", "enum": ["phone", "mail", "post"] },
+                        "phone": { "type": "string" },
+                        "mail": { "type": "string" },
+                        "post": { "$ref": "#/$defs/postal" },
+                    },
+                    "allOf": [{ "anyOf": [{ "required": ["phone"] }, { "required": ["mail"] }] }],
+                    "if": {
+                        "properties": { "by": { "const": "post" } },
+                        "required": ["by"],
+                    },
+                    "then": { "required": ["post"] },
+                    "else": { "required": ["who"] },
+                    "additionalProperties": false,
+                })),
+            ),
+            Tool::new(
+                "schema_echo",
+                "Returns `schema`: pass a listed tool's name and its inputSchema exactly as \
+                 you hold it.",
+                object_schema(json!({
+                    "type": "object",
+                    "properties": {
+                        "tool": { "type": "string" },
+                        "schema": { "type": "object" },
+                    },
+                    "required": ["tool", "schema"],
+                })),
+            ),
+            Tool::new(
                 "lookup",
                 "Looks up a user profile by id.",
                 object_schema(json!({
@@ -292,6 +449,19 @@ impl ServerHandler for MockServer {
                 Ok(CallToolResponse::InputRequired(result))
             }
             "lookup" => Ok(text("no such user").into()),
+            "forecast" => Ok(text("sunny").into()),
+            "contact" => Ok(text("noted").into()),
+            UNTYPED_TOOL => Ok(text("done; no resultType on the wire").into()),
+            tag if tag.starts_with("tag_") => Ok(text("tagged").into()),
+            "schema_echo" => {
+                let schema = request
+                    .arguments
+                    .as_ref()
+                    .and_then(|a| a.get("schema"))
+                    .cloned()
+                    .unwrap_or(Value::Null);
+                Ok(text(schema.to_string()).into())
+            }
             other => Err(ErrorData::invalid_params(
                 format!("unknown tool {other:?}"),
                 None,
@@ -320,12 +490,17 @@ where
         }
     });
     let (from_mock, mut to_mock) = tokio::io::split(pump_io);
+    let untyped: Arc<Mutex<Vec<String>>> = Arc::default();
     let inbound = {
         let recording = recording.clone();
+        let untyped = untyped.clone();
         tokio::spawn(async move {
             let mut lines = BufReader::new(from_client).lines();
             while let Ok(Some(line)) = lines.next_line().await {
                 let message = serde_json::from_str::<Value>(&line).ok();
+                if let Some(id) = message.as_ref().and_then(untyped_call) {
+                    untyped.lock().unwrap_or_else(|p| p.into_inner()).push(id);
+                }
                 recording.push(Event::FromClient {
                     message,
                     raw: line.clone(),
@@ -342,8 +517,11 @@ where
     let outbound = tokio::spawn(async move {
         let mut to_client = to_client;
         let mut lines = BufReader::new(from_mock).lines();
-        while let Ok(Some(line)) = lines.next_line().await {
-            if let Ok(message) = serde_json::from_str::<Value>(&line) {
+        while let Ok(Some(mut line)) = lines.next_line().await {
+            if let Ok(mut message) = serde_json::from_str::<Value>(&line) {
+                if strip_result_type(&mut message, &untyped) {
+                    line = message.to_string();
+                }
                 recording.push(Event::FromMock { message });
             }
             let mut bytes = line.into_bytes();
@@ -448,6 +626,33 @@ pub(crate) mod http {
         })
     }
 
+    /// The answer to a `tools/call` of the untyped tool, its `resultType`
+    /// taken out (a JSON body; an SSE one passes as it is).
+    async fn without_result_type(
+        response: Response<BoxBody<Bytes, Infallible>>,
+        id: String,
+    ) -> Response<BoxBody<Bytes, Infallible>> {
+        let (mut parts, body) = response.into_parts();
+        let bytes = match body.collect().await {
+            Ok(collected) => collected.to_bytes(),
+            Err(never) => match never {},
+        };
+        let ids = Mutex::new(vec![id]);
+        let stripped = serde_json::from_slice::<serde_json::Value>(&bytes)
+            .ok()
+            .and_then(|mut message| {
+                super::strip_result_type(&mut message, &ids).then(|| message.to_string())
+            });
+        let bytes = match stripped {
+            Some(text) => {
+                parts.headers.remove(hyper::header::CONTENT_LENGTH);
+                Bytes::from(text)
+            }
+            None => bytes,
+        };
+        Response::from_parts(parts, Full::new(bytes).boxed())
+    }
+
     async fn record(
         service: &StreamableHttpService<MockServer, LocalSessionManager>,
         recording: &Recording,
@@ -470,12 +675,19 @@ pub(crate) mod http {
             .collect();
         let body_text = String::from_utf8_lossy(&bytes).into_owned();
         let is_post = parts.method == hyper::Method::POST;
+        let untyped = serde_json::from_slice::<serde_json::Value>(&bytes)
+            .ok()
+            .and_then(|m| super::untyped_call(&m));
         let response = service
             .handle(Request::from_parts(parts, Full::new(bytes)))
             .await;
         if !is_post {
             return response;
         }
+        let response = match untyped {
+            Some(id) => without_result_type(response, id).await,
+            None => response,
+        };
         let status = response.status().as_u16();
         let content_type = response
             .headers()

@@ -50,8 +50,14 @@ pub enum MockLink {
 /// elicitation, sampling and roots the request declares), `confirm` (the
 /// same with a `requestState` the retry must echo, SEP-2322) and `lookup`
 /// (its input schema has a `$ref` to a network URI on 127.0.0.1 that the
-/// client must not fetch, SEP-2106). Over HTTP every POST is also checked
-/// for the `Mcp-Method` / `Mcp-Name` headers (SEP-2243). A check whose
+/// client must not fetch, SEP-2106), `forecast` (arguments marked
+/// `x-mcp-header`, which a client mirrors in `Mcp-Param-*` headers over
+/// HTTP, SEP-2243), the `tag_*` tools (one with a valid `x-mcp-header`, the
+/// others with invalid ones a client must not call), `contact` and
+/// `schema_echo` (pass `contact`'s input schema back through `schema_echo`
+/// to show which JSON Schema 2020-12 keywords the client kept, SEP-1613 and
+/// SEP-2106). Over HTTP every POST is also checked for the
+/// `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers. A check whose
 /// situation the client never created — it never called `slow`, never got
 /// -32022, never retried an `input_required` call — is skipped with that
 /// reason.
@@ -93,6 +99,7 @@ pub struct ClientConformance {
     session: Duration,
     filter: Filter,
     label: Option<String>,
+    expected_failures: Vec<String>,
 }
 
 impl ClientConformance {
@@ -103,6 +110,7 @@ impl ClientConformance {
             session: Duration::from_secs(30),
             filter: Filter::default(),
             label: None,
+            expected_failures: Vec::new(),
         }
     }
 
@@ -147,6 +155,39 @@ impl ClientConformance {
         self
     }
 
+    /// Checks known to fail, by exact id, as
+    /// [`Conformance::expected_failures`](super::Conformance::expected_failures):
+    /// a listed check that fails is reported as an expected failure (a
+    /// warning marked `XFAIL`, so the run still conforms), a listed check
+    /// that passes or only warns fails the run, asking for it to be taken
+    /// off the list. A listed check that is skipped or not selected stays as
+    /// it is. An id that is no check is an error.
+    ///
+    /// ```
+    /// use mcptest::{conformance::ClientConformance, report::Status};
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcptest::Error> {
+    /// // A client that sends nothing breaks sep-2575-client-request-meta.
+    /// let report = ClientConformance::stdio()
+    ///     .expected_failures(["sep-2575-client-request-meta"])
+    ///     .run_in_process(|_link| async {})
+    ///     .await?;
+    /// let result = report.result("sep-2575-client-request-meta").unwrap();
+    /// assert!(result.expected_failure);
+    /// assert_eq!(result.verdict, Status::Warn);
+    /// # Ok(()) }
+    /// ```
+    pub fn expected_failures<I, S>(mut self, ids: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.expected_failures
+            .extend(ids.into_iter().map(Into::into));
+        self
+    }
+
     /// How the report names the client.
     pub fn label(mut self, label: impl Into<String>) -> Self {
         self.label = Some(label.into());
@@ -162,6 +203,7 @@ impl ClientConformance {
     {
         let started = Instant::now();
         self.filter.select(Role::Client)?;
+        super::report::check_listed_ids(&self.expected_failures)?;
         let recording = Arc::new(Recording::default());
         let (canary, server) = mock_server(&recording).await?;
         let label = self
@@ -200,6 +242,7 @@ impl ClientConformance {
     pub async fn run_command(self, command_line: &str) -> Result<ConformanceReport, Error> {
         let started = Instant::now();
         self.filter.select(Role::Client)?;
+        super::report::check_listed_ids(&self.expected_failures)?;
         let (program, args) = split(command_line)?;
         let recording = Arc::new(Recording::default());
         let (canary, server) = mock_server(&recording).await?;
@@ -299,13 +342,15 @@ impl ClientConformance {
                 }
             })
             .collect();
-        ConformanceReport {
+        let mut report = ConformanceReport {
             target,
             role: Role::Client,
             transport: self.transport,
             results,
             elapsed: started.elapsed(),
-        }
+        };
+        report.apply_expected_failures(&self.expected_failures);
+        report
     }
 }
 
