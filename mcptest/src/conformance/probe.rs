@@ -182,6 +182,10 @@ pub(crate) struct Settings {
     pub(crate) list_change_tool: Option<(String, Value)>,
     /// A tool that reports progress, and arguments for it.
     pub(crate) progress_tool: Option<(String, Value)>,
+    /// A tool that changes the prompt list, and arguments for it.
+    pub(crate) prompt_change_tool: Option<(String, Value)>,
+    /// A tool that updates resources, and arguments for it.
+    pub(crate) resource_update_tool: Option<(String, Value)>,
 }
 
 impl Default for Settings {
@@ -194,6 +198,8 @@ impl Default for Settings {
             input_tool: None,
             list_change_tool: None,
             progress_tool: None,
+            prompt_change_tool: None,
+            resource_update_tool: None,
         }
     }
 }

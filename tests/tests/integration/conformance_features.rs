@@ -378,11 +378,40 @@ async fn declared_features_with_nothing_listed_are_skipped_with_what_was_missing
     );
     assert!(
         reason("sep-2575-listen-prompts-list-changed")
-            .starts_with("no tool that changes the prompt list was found"),
+            .starts_with("no tool that changes the prompt list was named"),
         "{report}"
     );
     assert!(
         reason("sep-2575-listen-resource-updated").contains("lists no resource to subscribe to"),
+        "{report}"
+    );
+}
+
+#[tokio::test]
+async fn named_change_tools_that_change_nothing_are_reported() {
+    let report = Conformance::new(Server::program(STATELESS))
+        .only([
+            "sep-2575-listen-prompts-list-changed",
+            "sep-2575-listen-resource-updated",
+        ])
+        .prompt_change_tool("echo", json!({ "message": "no change" }))
+        .resource_update_tool("fail", json!({}))
+        .quiet_period(std::time::Duration::from_millis(300))
+        .run()
+        .await
+        .unwrap();
+    for result in &report.results {
+        assert_eq!(result.verdict, Status::Warn, "{report}");
+    }
+    let reason = |id: &str| report.result(id).unwrap().reason.clone().unwrap();
+    assert!(
+        reason("sep-2575-listen-prompts-list-changed")
+            .starts_with("the prompt list was changed but no notifications/prompts/list_changed"),
+        "{report}"
+    );
+    assert!(
+        reason("sep-2575-listen-resource-updated")
+            .starts_with("the resources were updated but no notifications/resources/updated"),
         "{report}"
     );
 }
