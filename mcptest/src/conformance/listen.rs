@@ -7,8 +7,10 @@
 //! A change of the tool list needs a tool that makes one: the one named with
 //! [`Conformance::list_change_tool`](super::Conformance::list_change_tool),
 //! or one whose description says it changes the list. A change of the prompt
-//! list and an update of subscribed resources likewise come from a tool whose
-//! description says it makes them. Checks that need a change are skipped
+//! list and an update of subscribed resources likewise come from a named tool
+//! ([`Conformance::prompt_change_tool`](super::Conformance::prompt_change_tool),
+//! [`Conformance::resource_update_tool`](super::Conformance::resource_update_tool))
+//! or one whose description says it makes them. Checks that need a change are skipped
 //! without one.
 
 use serde_json::{Value, json};
@@ -120,7 +122,8 @@ async fn change_trigger(
 ) -> Option<Value> {
     let named = match change {
         Change::Tools => p.settings.list_change_tool.clone(),
-        Change::Prompts | Change::Resources => None,
+        Change::Prompts => p.settings.prompt_change_tool.clone(),
+        Change::Resources => p.settings.resource_update_tool.clone(),
     };
     let (name, arguments) = match named {
         Some(named) => named,
@@ -149,15 +152,17 @@ const NO_TRIGGER: &str = "no tool that changes the tool list was named \
 
 /// Why a check that needs `change` is skipped without a trigger.
 fn no_trigger(change: Change) -> String {
-    match change {
-        Change::Tools => NO_TRIGGER.into(),
-        _ => format!(
-            "no tool that {} was found by its description (no required arguments, not \
-             destructive, mentioning one of: {})",
-            change.what(),
-            change.words().join(", ")
-        ),
-    }
+    let setting = match change {
+        Change::Tools => return NO_TRIGGER.into(),
+        Change::Prompts => "Conformance::prompt_change_tool",
+        Change::Resources => "Conformance::resource_update_tool",
+    };
+    format!(
+        "no tool that {} was named ({setting}) or found by its description (no required \
+         arguments, not destructive, mentioning one of: {})",
+        change.what(),
+        change.words().join(", ")
+    )
 }
 
 /// What one listen stream carried.

@@ -212,6 +212,28 @@ impl Conformance {
         self
     }
 
+    /// A tool whose call changes the server's prompt list, and arguments for
+    /// it: `sep-2575-listen-prompts-list-changed` calls it while a listen
+    /// stream that asked for prompt list changes is open and expects
+    /// `notifications/prompts/list_changed` there. Without one it looks for
+    /// a tool whose description says it changes the prompt list, and is
+    /// skipped when there is none.
+    pub fn prompt_change_tool(mut self, name: impl Into<String>, arguments: Value) -> Self {
+        self.settings.prompt_change_tool = Some((name.into(), arguments));
+        self
+    }
+
+    /// A tool whose call updates the server's resources, and arguments for
+    /// it: `sep-2575-listen-resource-updated` calls it while a listen stream
+    /// subscribed to the first listed resources is open and expects
+    /// `notifications/resources/updated` for them there. Without one it
+    /// looks for a tool whose description says it updates resources, and is
+    /// skipped when there is none.
+    pub fn resource_update_tool(mut self, name: impl Into<String>, arguments: Value) -> Self {
+        self.settings.resource_update_tool = Some((name.into(), arguments));
+        self
+    }
+
     /// Checks known to fail, by exact id: a listed check that fails is
     /// reported as an expected failure (a warning marked `XFAIL`, so the
     /// run still conforms), and a listed check that passes (or only warns)

@@ -184,6 +184,10 @@ pub(crate) struct Settings {
     pub(crate) progress_tool: Option<(String, Value)>,
     /// A tool that runs as a task (SEP-2663), and arguments for it.
     pub(crate) task_tool: Option<(String, Value)>,
+    /// A tool that changes the prompt list, and arguments for it.
+    pub(crate) prompt_change_tool: Option<(String, Value)>,
+    /// A tool that updates resources, and arguments for it.
+    pub(crate) resource_update_tool: Option<(String, Value)>,
 }
 
 impl Default for Settings {
@@ -197,6 +201,8 @@ impl Default for Settings {
             list_change_tool: None,
             progress_tool: None,
             task_tool: None,
+            prompt_change_tool: None,
+            resource_update_tool: None,
         }
     }
 }

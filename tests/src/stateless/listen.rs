@@ -102,7 +102,7 @@ async fn settle() {
     }
 }
 
-/// The sinks of the open streams and their accepted filters.
+/// The peer and the sink of every open stream.
 fn sinks() -> Vec<(Peer<RoleServer>, SubscriptionSink)> {
     listeners()
         .iter()

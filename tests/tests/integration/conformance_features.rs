@@ -332,3 +332,86 @@ async fn completions_are_asked_of_a_listed_prompt_argument_and_template_variable
     );
     assert_eq!(result.evidence.len(), 2, "{report}");
 }
+
+/// A 2026-07-28 server that declares completions, prompt list changes and
+/// resource subscriptions but lists nothing to complete, ask about or
+/// subscribe to, and has no tools to make a change.
+#[derive(Clone)]
+struct Empty;
+
+impl mcptest::rmcp::ServerHandler for Empty {
+    fn get_info(&self) -> mcptest::rmcp::model::ServerConfig {
+        let capabilities = mcptest::rmcp::model::ServerCapabilities::builder()
+            .enable_prompts()
+            .enable_prompts_list_changed()
+            .enable_resources()
+            .enable_resources_subscribe()
+            .enable_completions()
+            .build();
+        mcptest::rmcp::model::ServerConfig::new(capabilities)
+    }
+}
+
+#[tokio::test]
+async fn declared_features_with_nothing_listed_are_skipped_with_what_was_missing() {
+    let report = Conformance::new(Server::in_process(Empty))
+        .only([
+            "mcp-completion-values",
+            "sep-2322-non-tool-round-trip",
+            "sep-2575-listen-prompts-list-changed",
+            "sep-2575-listen-resource-updated",
+        ])
+        .run()
+        .await
+        .unwrap();
+    for result in &report.results {
+        assert_eq!(result.verdict, Status::Skip, "{report}");
+    }
+    let reason = |id: &str| report.result(id).unwrap().reason.clone().unwrap();
+    assert!(
+        reason("mcp-completion-values").starts_with("completions are declared, but no listed"),
+        "{report}"
+    );
+    assert!(
+        reason("sep-2322-non-tool-round-trip").starts_with("no prompt without required arguments"),
+        "{report}"
+    );
+    assert!(
+        reason("sep-2575-listen-prompts-list-changed")
+            .starts_with("no tool that changes the prompt list was named"),
+        "{report}"
+    );
+    assert!(
+        reason("sep-2575-listen-resource-updated").contains("lists no resource to subscribe to"),
+        "{report}"
+    );
+}
+
+#[tokio::test]
+async fn named_change_tools_that_change_nothing_are_reported() {
+    let report = Conformance::new(Server::program(STATELESS))
+        .only([
+            "sep-2575-listen-prompts-list-changed",
+            "sep-2575-listen-resource-updated",
+        ])
+        .prompt_change_tool("echo", json!({ "message": "no change" }))
+        .resource_update_tool("fail", json!({}))
+        .quiet_period(std::time::Duration::from_millis(300))
+        .run()
+        .await
+        .unwrap();
+    for result in &report.results {
+        assert_eq!(result.verdict, Status::Warn, "{report}");
+    }
+    let reason = |id: &str| report.result(id).unwrap().reason.clone().unwrap();
+    assert!(
+        reason("sep-2575-listen-prompts-list-changed")
+            .starts_with("the prompt list was changed but no notifications/prompts/list_changed"),
+        "{report}"
+    );
+    assert!(
+        reason("sep-2575-listen-resource-updated")
+            .starts_with("the resources were updated but no notifications/resources/updated"),
+        "{report}"
+    );
+}
