@@ -871,8 +871,21 @@ fn standard_headers(sent: &[Sent]) -> (Finding, Vec<Exchange>) {
         }
     }
     if problems.is_empty() {
+        let named = ["tools/call", "prompts/get", "resources/read"];
+        let unsent: Vec<&str> = named
+            .iter()
+            .copied()
+            .filter(|m| !posts.iter().any(|p| p.method() == *m))
+            .collect();
+        let note = match unsent.as_slice() {
+            [] => None,
+            unsent => Some(format!(
+                "Mcp-Name not exercised for {} (the client sent none)",
+                unsent.join(", ")
+            )),
+        };
         (
-            Finding::holds(),
+            Finding::Holds(note),
             posts.iter().map(|s| s.exchange()).collect(),
         )
     } else {
