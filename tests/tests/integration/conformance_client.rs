@@ -1,4 +1,4 @@
-//! Client conformance checks (SEP-2575, SEP-2322, SEP-2106, SEP-2243): rmcp's own client (in-process, with
+//! Client conformance checks (SEP-2575, SEP-2322, SEP-2106, SEP-2243, SEP-1613): rmcp's own client (in-process, with
 //! `ClientLifecycleMode::Discover`) and `fixture-client` (a command line)
 //! pass every check; each `fixture-client` flag fails the check it breaks.
 
