@@ -507,6 +507,18 @@ impl Client {
             .await;
         }
 
+        // The prompt and the resource: Mcp-Name over HTTP.
+        self.call("prompts/list", json!({}), &version).await;
+        self.call("prompts/get", json!({ "name": "greeting" }), &version)
+            .await;
+        self.call("resources/list", json!({}), &version).await;
+        self.call(
+            "resources/read",
+            json!({ "uri": "mcptest://mock/note" }),
+            &version,
+        )
+        .await;
+
         // A result without resultType is complete.
         let untyped = self
             .call(

@@ -1,4 +1,4 @@
-//! Client conformance checks (SEP-2575, SEP-2322, SEP-2106, SEP-2243): rmcp's own client (in-process, with
+//! Client conformance checks (SEP-2575, SEP-2322, SEP-2106, SEP-2243, SEP-1613): rmcp's own client (in-process, with
 //! `ClientLifecycleMode::Discover`) and `fixture-client` (a command line)
 //! pass every check; each `fixture-client` flag fails the check it breaks.
 
@@ -13,8 +13,8 @@ use mcptest::{
         ClientHandler, ErrorData, RoleClient,
         model::{
             CallToolRequest, CallToolRequestParams, ClientCapabilities, ClientConfig,
-            ClientRequest, ElicitRequestParams, ElicitResult, ElicitationAction, Implementation,
-            ProtocolVersion,
+            ClientRequest, ElicitRequestParams, ElicitResult, ElicitationAction,
+            GetPromptRequestParams, Implementation, ProtocolVersion, ReadResourceRequestParams,
         },
         service::{
             ClientLifecycleMode, PeerRequestOptions, RequestContext, serve_client_with_lifecycle,
@@ -118,6 +118,17 @@ where
             .await
             .expect("cancelled");
     }
+    // The prompt and the resource: Mcp-Name over HTTP.
+    client.list_prompts(None).await.expect("prompts/list");
+    client
+        .get_prompt(GetPromptRequestParams::new("greeting"))
+        .await
+        .expect("prompts/get");
+    client.list_resources(None).await.expect("resources/list");
+    client
+        .read_resource(ReadResourceRequestParams::new("mcptest://mock/note"))
+        .await
+        .expect("resources/read");
     // A result without resultType is complete.
     let untyped = client
         .call_tool(CallToolRequestParams::new("untyped"))
@@ -208,6 +219,14 @@ async fn rmcp_passes_every_client_check_over_http() {
         .await
         .unwrap();
     assert_all_pass(&report);
+    // Mcp-Name on tools/call, prompts/get and resources/read; Mcp-Param on
+    // `forecast`'s marked arguments, one of them in Base64.
+    for id in [
+        "sep-2243-client-includes-standard-headers",
+        "sep-2243-client-base64-unsafe",
+    ] {
+        assert_eq!(report.result(id).unwrap().reason, None, "{report}");
+    }
 }
 
 #[tokio::test]
@@ -231,6 +250,11 @@ async fn a_command_line_client_passes_over_http() {
         .await
         .unwrap();
     assert_all_pass(&report);
+    // Mcp-Name was judged on tools/call, prompts/get and resources/read.
+    let headers = report
+        .result("sep-2243-client-includes-standard-headers")
+        .unwrap();
+    assert_eq!(headers.reason, None, "{report}");
     // Each verdict names the official suite's checks for the same rule.
     let official = |id: &str| report.result(id).unwrap().official;
     assert_eq!(

@@ -871,8 +871,21 @@ fn standard_headers(sent: &[Sent]) -> (Finding, Vec<Exchange>) {
         }
     }
     if problems.is_empty() {
+        let named = ["tools/call", "prompts/get", "resources/read"];
+        let unsent: Vec<&str> = named
+            .iter()
+            .copied()
+            .filter(|m| !posts.iter().any(|p| p.method() == *m))
+            .collect();
+        let note = match unsent.as_slice() {
+            [] => None,
+            unsent => Some(format!(
+                "Mcp-Name not exercised for {} (the client sent none)",
+                unsent.join(", ")
+            )),
+        };
         (
-            Finding::holds(),
+            Finding::Holds(note),
             posts.iter().map(|s| s.exchange()).collect(),
         )
     } else {
@@ -1612,6 +1625,94 @@ mod tests {
         assert!(!kept(&schema["$defs"], &json!({})));
         assert!(!kept(&schema["allOf"], &json!([])));
         assert!(!kept(&json!(false), &json!(true)));
+    }
+
+    /// A `tools/list` answered with `forecast`, then one `tools/call` of it
+    /// over HTTP with `arguments` and `headers`.
+    fn forecast_call(arguments: Value, headers: &[(&str, &str)]) -> Vec<Sent> {
+        let sent = |message: Value, answer: Option<Value>, headers: &[(&str, &str)]| Sent {
+            transport: Transport::Http,
+            raw: message.to_string(),
+            message,
+            headers: headers
+                .iter()
+                .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+                .collect(),
+            answer,
+            http: None,
+        };
+        let schema = json!({"type": "object", "properties": {
+            "region": {"type": "string", "x-mcp-header": "Region"},
+            "days": {"type": "integer", "x-mcp-header": "Days"},
+            "metric": {"type": "boolean", "x-mcp-header": "Metric"},
+            "label": {"type": "string", "x-mcp-header": "Label"},
+        }});
+        vec![
+            sent(
+                json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+                Some(json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [
+                    {"name": "forecast", "inputSchema": schema},
+                ]}})),
+                &[],
+            ),
+            sent(
+                json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                    "params": {"name": "forecast", "arguments": arguments}}),
+                None,
+                headers,
+            ),
+        ]
+    }
+
+    fn verdicts(sent: &[Sent]) -> Vec<bool> {
+        let requests: Vec<&Sent> = sent.iter().collect();
+        [
+            param_headers_mirrored(&requests),
+            param_header_values(&requests),
+            param_header_base64(&requests),
+            param_header_omit_null(&requests),
+        ]
+        .into_iter()
+        .map(|(finding, _)| !matches!(finding, Finding::Broken(_)))
+        .collect()
+    }
+
+    #[test]
+    fn param_headers_are_judged_by_the_encoding_rules() {
+        let arguments = json!({"region": "", "days": 3, "metric": true, "label": "é", "x": 1});
+        // An empty string is an empty value; 3.0 is the number 3.
+        let good = [
+            ("mcp-param-region", ""),
+            ("mcp-param-days", "3.0"),
+            ("mcp-param-metric", "true"),
+            ("mcp-param-label", "=?base64?w6k=?="),
+        ];
+        assert_eq!(
+            verdicts(&forecast_call(arguments.clone(), &good)),
+            [true; 4]
+        );
+        let mut wrong = good;
+        wrong[1] = ("mcp-param-days", "4");
+        wrong[3] = ("mcp-param-label", "é");
+        assert_eq!(
+            verdicts(&forecast_call(arguments.clone(), &wrong)),
+            [true, false, false, true]
+        );
+        // A null argument has no header; a header for it breaks the rule.
+        let null = json!({"region": "r", "metric": null});
+        assert_eq!(
+            verdicts(&forecast_call(null.clone(), &[("mcp-param-region", "r")])),
+            [true, true, true, true]
+        );
+        let (finding, _) = param_header_omit_null(
+            &forecast_call(null, &[("mcp-param-region", "r"), ("Mcp-Param-Metric", "")])
+                .iter()
+                .collect::<Vec<_>>(),
+        );
+        assert!(
+            matches!(&finding, Finding::Broken(r) if r.contains("`metric`")),
+            "{finding:?}"
+        );
     }
 
     #[test]

@@ -20,7 +20,9 @@
 //! the others one each that breaks a rule (empty, not an HTTP token,
 //! repeated, on an object), which a client must not call over HTTP.
 //! `untyped`'s answers lose their `resultType` on the wire: a client must
-//! take them as complete (SEP-2322).
+//! take them as complete (SEP-2322). One prompt (`greeting`) and one
+//! resource (`mcptest://mock/note`) let a client send `prompts/get` and
+//! `resources/read`, whose `Mcp-Name` header is checked over HTTP.
 
 use std::{
     borrow::Cow,
@@ -32,8 +34,11 @@ use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     model::{
         CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ContentBlock,
-        Implementation, InputRequiredResult, ListToolsResult, PaginatedRequestParams,
-        ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
+        GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
+        InputRequiredResult, ListPromptsResult, ListResourcesResult, ListToolsResult,
+        PaginatedRequestParams, Prompt, PromptMessage, ProtocolVersion, ReadResourceRequestParams,
+        ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, Role,
+        ServerCapabilities, ServerConfig, Tool,
     },
     service::RequestContext,
 };
@@ -98,6 +103,11 @@ pub(crate) struct MockServer {
     /// Where `lookup`'s network `$ref` points: the canary's URL.
     pub(crate) canary_url: Arc<str>,
 }
+
+/// The mock's one prompt and one resource: `prompts/get` and
+/// `resources/read` carry `Mcp-Name` over HTTP (SEP-2243).
+pub(crate) const PROMPT: &str = "greeting";
+pub(crate) const RESOURCE: &str = "mcptest://mock/note";
 
 /// The tool whose answers lose `resultType` on the wire: a client must
 /// take such a result as complete (SEP-2322).
@@ -229,8 +239,14 @@ pub(crate) const ASKABLE: &[&str] = &["elicitation", "sampling", "roots"];
 
 impl ServerHandler for MockServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new(MOCK_NAME, env!("CARGO_PKG_VERSION")))
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_prompts()
+                .enable_resources()
+                .build(),
+        )
+        .with_server_info(Implementation::new(MOCK_NAME, env!("CARGO_PKG_VERSION")))
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
@@ -387,6 +403,56 @@ impl ServerHandler for MockServer {
                 })),
             ),
         ]))
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(vec![Prompt::new(
+            PROMPT,
+            Some("A greeting to send"),
+            None,
+        )]))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        if request.name != PROMPT {
+            return Err(ErrorData::invalid_params(
+                format!("unknown prompt {:?}", request.name),
+                None,
+            ));
+        }
+        Ok(GetPromptResult::new(vec![PromptMessage::new_text(Role::User, "Say hello")]).into())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(vec![Resource::new(
+            RESOURCE, "note",
+        )]))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        if request.uri != RESOURCE {
+            return Err(ErrorData::resource_not_found(
+                format!("no resource {:?}", request.uri),
+                None,
+            ));
+        }
+        Ok(ReadResourceResult::new(vec![ResourceContents::text("a note", RESOURCE)]).into())
     }
 
     async fn call_tool(

@@ -56,7 +56,10 @@ pub enum MockLink {
 /// others with invalid ones a client must not call), `contact` and
 /// `schema_echo` (pass `contact`'s input schema back through `schema_echo`
 /// to show which JSON Schema 2020-12 keywords the client kept, SEP-1613 and
-/// SEP-2106). Over HTTP every POST is also checked for the
+/// SEP-2106) and `untyped` (its result reaches the client without
+/// `resultType`, which the client must take as complete, SEP-2322), plus
+/// the prompt `greeting` and the resource `mcptest://mock/note`. Over HTTP
+/// every POST is also checked for the
 /// `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers. A check whose
 /// situation the client never created — it never called `slow`, never got
 /// -32022, never retried an `input_required` call — is skipped with that
