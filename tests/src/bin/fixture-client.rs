@@ -665,9 +665,10 @@ async fn main() -> ExitCode {
             "--url" => url = args.next(),
             flag if FLAGS.iter().any(|(f, _)| *f == flag) => flags.push(arg),
             other => {
+                let width = FLAGS.iter().map(|(f, _)| f.len()).max().unwrap_or(0);
                 let known: Vec<String> = FLAGS
                     .iter()
-                    .map(|(f, what)| format!("  {f:<26} {what}"))
+                    .map(|(f, what)| format!("  {f:<width$} {what}"))
                     .collect();
                 eprintln!(
                     "fixture-client: unknown argument {other:?}\nusage: fixture-client [--url URL] [FLAG...]\n{}",
