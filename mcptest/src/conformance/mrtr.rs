@@ -182,19 +182,8 @@ pub(crate) async fn find_subject(
         fresh
     });
     let mut tried = Vec::new();
-    for (method, params, label) in candidates.into_iter().take(MAX_CANDIDATES) {
-        let reply = send(p, ch, method, params.clone(), meta_with(all_capabilities())).await;
-        match reply.result() {
-            Some(result) if is_input_required(result) => {
-                return Ok(Subject {
-                    method,
-                    params,
-                    label,
-                    first: result.clone(),
-                });
-            }
-            _ => tried.push(format!("{label} got {}", describe_result(&reply))),
-        }
+    if let Some(subject) = first_asking(p, ch, candidates, &mut tried).await {
+        return Ok(subject);
     }
     Err(Finding::NotApplicable(if tried.is_empty() {
         "no tool or prompt that asks for input was found (none named with \
