@@ -496,6 +496,14 @@ catalogue! {
         revision: STATELESS, section: "SEP-2663: input requests; SEP-2322",
         level: Must, role: Server, applies: Any,
     },
+    // official: sep-2663-routing-headers-accepted-on-tasks-get,
+    // sep-2663-server-rejects-mismatched-mcp-name-on-tasks-get
+    TasksRoutingHeaders {
+        id: "sep-2663-routing-headers",
+        rule: "tasks/get with Mcp-Name equal to its taskId is served; with another task's id or no Mcp-Name it is rejected with HTTP 400 (JSON-RPC -32020)",
+        revision: STATELESS, section: "SEP-2663: Streamable HTTP routing headers; SEP-2243",
+        level: Must, role: Server, applies: Http,
+    },
 
     // ---- HTTP transport (issue 14) ----
     Sep2243MethodHeader {

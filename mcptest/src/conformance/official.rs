@@ -210,6 +210,13 @@ const OFFICIAL: &[(&str, &[&str])] = &[
             "tasks-mrtr-tasks-update-resumes",
         ],
     ),
+    (
+        "sep-2663-routing-headers",
+        &[
+            "sep-2663-routing-headers-accepted-on-tasks-get",
+            "sep-2663-server-rejects-mismatched-mcp-name-on-tasks-get",
+        ],
+    ),
 ];
 
 /// The official suite's check ids for the requirement our check `id`

@@ -26,7 +26,7 @@ use super::{
     check::{Finding, Problems},
     classic::Outcome,
     mrtr::{self, describe_result, meta_with, send},
-    probe::{Ch, Probe, Reply, meta},
+    probe::{self, Ch, Probe, Reply, meta, stateless},
     stateless::{StatelessFacts, VERSION},
 };
 
@@ -84,6 +84,7 @@ pub(crate) fn owns(id: CheckId) -> bool {
             | TasksNoTaskWithoutExtension
             | TasksRequiredTaskError
             | TasksInputRequired
+            | TasksRoutingHeaders
     )
 }
 
@@ -106,6 +107,7 @@ pub(crate) async fn run(id: CheckId, p: &mut Probe, facts: &StatelessFacts) -> O
         TasksNoTaskWithoutExtension => no_task_without_extension(p, facts).await,
         TasksRequiredTaskError => required_task_error(p, facts).await,
         TasksInputRequired => input_required(p, facts).await,
+        TasksRoutingHeaders => routing_headers(p, facts).await,
         other => unreachable!("{other:?} is not a tasks extension check"),
     }
 }
@@ -824,6 +826,51 @@ pub(crate) async fn required_task_error(p: &mut Probe, _facts: &StatelessFacts) 
                 "the -32021 error for tool {:?} does not name the extension in \
                  data.requiredCapabilities.extensions[\"{EXTENSION}\"]",
                 tool.name
+            ));
+        }
+    }
+    Ok(problems.into_finding())
+}
+
+/// A task id that is not the one a request names.
+const OTHER_TASK: &str = "mcptest-other-task";
+
+pub(crate) async fn routing_headers(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
+    let ch = p.open().await?;
+    let created = create_task(p, ch).await?;
+    let task_id = created.require_id()?;
+    let mut problems = Problems::default();
+    let cases: [(&str, Option<&str>); 3] = [
+        ("the task's id", Some(&task_id)),
+        ("another task's id", Some(OTHER_TASK)),
+        ("no Mcp-Name", None),
+    ];
+    for (what, name) in cases {
+        let id = p.id();
+        let message = stateless(id, "tasks/get", json!({ "taskId": task_id }), with_tasks());
+        let mut headers: Vec<(String, String)> = probe::routing_headers(Some(VERSION), &message)
+            .into_iter()
+            .filter(|(header, _)| !header.eq_ignore_ascii_case("mcp-name"))
+            .collect();
+        if let Some(name) = name {
+            headers.push(("Mcp-Name".to_owned(), name.to_owned()));
+        }
+        let reply = p.call_with_headers(ch, message, headers).await;
+        let matching = name == Some(task_id.as_str());
+        if matching && reply.result().is_none() {
+            problems.push(format!(
+                "tasks/get with Mcp-Name {what} got {}, not the task",
+                reply.describe()
+            ));
+        }
+        if !matching && (reply.status != Some(400) || reply.code() != Some(-32020)) {
+            problems.push(format!(
+                "tasks/get with {} got {}, not HTTP 400 with error -32020",
+                match name {
+                    Some(_) => format!("Mcp-Name {what}"),
+                    None => what.to_owned(),
+                },
+                describe_result(&reply)
             ));
         }
     }

@@ -87,6 +87,7 @@ pub enum Breakage {
     TasksIgnoreClientCapabilities,
     RequiredTaskRunsSync,
     TaskInputWithoutRequests,
+    TasksIgnoreNameHeader,
 }
 
 use Breakage::*;
@@ -545,6 +546,12 @@ pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
         "--task-input-without-requests",
         "sep-2663-task-input-required",
         "tasks/get of a task waiting for input leaves out its inputRequests",
+    ),
+    (
+        TasksIgnoreNameHeader,
+        "--tasks-ignore-name-header",
+        "sep-2663-routing-headers",
+        "the Mcp-Name of task requests is replaced by their taskId before it is checked (HTTP)",
     ),
 ];
 

@@ -164,6 +164,15 @@ fn is_tasks_method(name: &str) -> bool {
     matches!(name, "tasks/get" | "tasks/update" | "tasks/cancel")
 }
 
+/// The `Mcp-Name` a task request routes by: its `taskId`.
+pub(super) fn task_name(message: &Value) -> Option<&str> {
+    let method = message.get("method").and_then(Value::as_str)?;
+    if !is_tasks_method(method) {
+        return None;
+    }
+    message.get("params")?.get("taskId")?.as_str()
+}
+
 /// A request from the client: under `--tasks-ignore-client-capabilities`
 /// every `tools/call` and task request counts as declaring the extension;
 /// under `--answer-removed-task-methods` `tasks/result` and `tasks/list`
