@@ -23,7 +23,7 @@ use serde_json::{Value, json};
 
 use super::{
     catalogue::CheckId,
-    check::{Finding, Problems},
+    check::{Finding, Problems, Transport},
     classic::Outcome,
     mrtr::{self, describe_result, meta_with, send},
     probe::{self, Ch, Probe, Reply, meta, stateless},
@@ -300,6 +300,25 @@ async fn create_task(p: &mut Probe, ch: Ch) -> Result<Created, Finding> {
     })
 }
 
+/// Cancels the task `task_id` a check is done with, so a long one does not
+/// keep working on a server that outlives the check (over stdio the server
+/// is stopped anyway). Not recorded: tidying up.
+async fn release(p: &mut Probe, ch: Ch, task_id: Option<&str>) {
+    if p.transport != Transport::Http {
+        return;
+    }
+    if let Some(task_id) = task_id {
+        let id = p.id();
+        let message = stateless(
+            id,
+            "tasks/cancel",
+            json!({ "taskId": task_id }),
+            with_tasks(),
+        );
+        let _ = p.call_quietly(ch, message).await;
+    }
+}
+
 /// `tasks/get` for `task_id`, with the extension declared (recorded).
 async fn get(p: &mut Probe, ch: Ch, task_id: &str) -> Reply {
     send(
@@ -483,6 +502,7 @@ pub(crate) async fn create_result(p: &mut Probe, _facts: &StatelessFacts) -> Out
             ));
         }
     }
+    release(p, ch, created.task_id()).await;
     Ok(problems.into_finding())
 }
 
@@ -498,6 +518,7 @@ pub(crate) async fn wire_fields(p: &mut Probe, _facts: &StatelessFacts) -> Outco
             None => problems.push(format!("tasks/get got {}", reply.describe())),
         }
     }
+    release(p, ch, created.task_id()).await;
     Ok(problems.into_finding())
 }
 
@@ -533,6 +554,7 @@ pub(crate) async fn get_after_create(p: &mut Probe, _facts: &StatelessFacts) -> 
             STATUSES.join(", ")
         )),
     }
+    release(p, ch, Some(&task_id)).await;
     Ok(problems.into_finding())
 }
 
@@ -732,9 +754,9 @@ pub(crate) async fn removed_methods(p: &mut Probe) -> Outcome {
 pub(crate) async fn methods_need_extension(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
     let ch = p.open().await?;
     // A real task when one can be made, so an id check cannot answer first.
-    let task_id = match create_task(p, ch).await {
-        Ok(created) => created.require_id()?,
-        Err(Finding::NotApplicable(_)) => UNKNOWN_TASK.to_owned(),
+    let (task_id, real) = match create_task(p, ch).await {
+        Ok(created) => (created.require_id()?, true),
+        Err(Finding::NotApplicable(_)) => (UNKNOWN_TASK.to_owned(), false),
         Err(other) => return Err(other),
     };
     let mut problems = Problems::default();
@@ -748,6 +770,9 @@ pub(crate) async fn methods_need_extension(p: &mut Probe, _facts: &StatelessFact
             ));
         }
     }
+    if real {
+        release(p, ch, Some(&task_id)).await;
+    }
     Ok(problems.into_finding())
 }
 
@@ -755,6 +780,12 @@ pub(crate) async fn no_task_without_extension(p: &mut Probe, _facts: &StatelessF
     let ch = p.open().await?;
     let created = create_task(p, ch).await?;
     let reply = send(p, ch, "tools/call", created.tool.params(), meta(VERSION)).await;
+    release(p, ch, created.task_id()).await;
+    let stray = reply
+        .result()
+        .and_then(|r| r.get("taskId"))
+        .and_then(Value::as_str);
+    release(p, ch, stray).await;
     Ok(match (reply.result(), reply.error()) {
         (Some(result), _) if is_task(result) => Finding::Broken(format!(
             "{} called without the tasks extension declared answered with a task (resultType \
@@ -874,6 +905,7 @@ pub(crate) async fn routing_headers(p: &mut Probe, _facts: &StatelessFacts) -> O
             ));
         }
     }
+    release(p, ch, Some(&task_id)).await;
     Ok(problems.into_finding())
 }
 
