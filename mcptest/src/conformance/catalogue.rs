@@ -504,6 +504,13 @@ catalogue! {
         revision: STATELESS, section: "SEP-2663: Streamable HTTP routing headers; SEP-2243",
         level: Must, role: Server, applies: Http,
     },
+    // official: sep-2663-tool-error-uses-completed-status
+    TasksToolErrorCompleted {
+        id: "sep-2663-tool-error-completed",
+        rule: "a task whose tool reports an error ends \"completed\" with result.isError: true, not \"failed\" (which is for protocol errors)",
+        revision: STATELESS, section: "SEP-2663: error semantics",
+        level: Must, role: Server, applies: Any,
+    },
 
     // ---- HTTP transport (issue 14) ----
     Sep2243MethodHeader {

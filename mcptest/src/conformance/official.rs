@@ -217,6 +217,10 @@ const OFFICIAL: &[(&str, &[&str])] = &[
             "sep-2663-server-rejects-mismatched-mcp-name-on-tasks-get",
         ],
     ),
+    (
+        "sep-2663-tool-error-completed",
+        &["sep-2663-tool-error-uses-completed-status"],
+    ),
 ];
 
 /// The official suite's check ids for the requirement our check `id`

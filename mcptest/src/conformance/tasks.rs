@@ -85,6 +85,7 @@ pub(crate) fn owns(id: CheckId) -> bool {
             | TasksRequiredTaskError
             | TasksInputRequired
             | TasksRoutingHeaders
+            | TasksToolErrorCompleted
     )
 }
 
@@ -108,6 +109,7 @@ pub(crate) async fn run(id: CheckId, p: &mut Probe, facts: &StatelessFacts) -> O
         TasksRequiredTaskError => required_task_error(p, facts).await,
         TasksInputRequired => input_required(p, facts).await,
         TasksRoutingHeaders => routing_headers(p, facts).await,
+        TasksToolErrorCompleted => tool_error_completed(p, facts).await,
         other => unreachable!("{other:?} is not a tasks extension check"),
     }
 }
@@ -863,6 +865,66 @@ pub(crate) async fn required_task_error(p: &mut Probe, _facts: &StatelessFacts) 
     Ok(problems.into_finding())
 }
 
+/// Words that say a tool's work fails.
+const FAIL_WORDS: &[&str] = &["fail", "tool error", "iserror"];
+
+pub(crate) async fn tool_error_completed(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
+    let ch = p.open().await?;
+    let tools = task_tools_mentioning(p, ch, FAIL_WORDS).await;
+    let mut tried = Vec::new();
+    for tool in tools {
+        let reply = send(p, ch, "tools/call", tool.params(), with_tasks()).await;
+        let Some(result) = reply.result().filter(|r| is_task(r)).cloned() else {
+            tried.push(format!(
+                "tool {:?} got {}",
+                tool.name,
+                describe_result(&reply)
+            ));
+            continue;
+        };
+        let created = Created { tool, result };
+        let polled = poll(p, ch, &created, &|_| false).await?;
+        let seen = polled.statuses.join(" → ");
+        let Some(terminal) = polled.terminal else {
+            tried.push(format!(
+                "the task {} created did not finish within {} ({seen})",
+                created.label(),
+                crate::error::fmt_duration(p.settings.timeout)
+            ));
+            continue;
+        };
+        let is_error = terminal
+            .get("result")
+            .and_then(|r| r.get("isError"))
+            .is_some_and(|e| e == &json!(true));
+        match status(&terminal) {
+            Some("completed") if is_error => {
+                return Ok(Finding::Holds(Some(format!(
+                    "the task {} created completed with a tool error",
+                    created.label()
+                ))));
+            }
+            Some("failed") => {
+                return Ok(Finding::Broken(format!(
+                    "the task {} created, whose tool reports failure, ended \"failed\" ({seen}): \
+                     a tool error is a completed task whose result has isError: true; \"failed\" \
+                     is for protocol errors",
+                    created.label()
+                )));
+            }
+            other => tried.push(format!(
+                "the task {} created ended {other:?} without a tool error",
+                created.label()
+            )),
+        }
+    }
+    Ok(Finding::NotApplicable(if tried.is_empty() {
+        "no task tool whose description says it fails was found".into()
+    } else {
+        format!("no task reported a tool error: {}", tried.join("; "))
+    }))
+}
+
 /// A task id that is not the one a request names.
 const OTHER_TASK: &str = "mcptest-other-task";
 
@@ -913,10 +975,9 @@ pub(crate) async fn routing_headers(p: &mut Probe, _facts: &StatelessFacts) -> O
 /// resuming.
 const MAX_ROUNDS: usize = 3;
 
-/// A task that asks for input, found among the task tools whose description
-/// speaks of input (or the named task tool): its tool, the task, and the
-/// `tasks/get` answer with status `input_required`.
-async fn input_task(p: &mut Probe, ch: Ch) -> Result<(Created, Value), Finding> {
+/// The task tools whose name or description mentions one of `words`,
+/// after the named task tool (when there is one).
+async fn task_tools_mentioning(p: &mut Probe, ch: Ch, words: &[&str]) -> Vec<Candidate> {
     let mut tools: Vec<Candidate> = match p.settings.task_tool.clone() {
         Some((name, arguments)) => vec![Candidate { name, arguments }],
         None => Vec::new(),
@@ -926,7 +987,7 @@ async fn input_task(p: &mut Probe, ch: Ch) -> Result<(Created, Value), Finding> 
             || mrtr::mentions(&tool, TASK_WORDS);
         if mrtr::callable_unnamed(&tool)
             && speaks_of_tasks
-            && mrtr::mentions(&tool, mrtr::INPUT_WORDS)
+            && mrtr::mentions(&tool, words)
             && let Some(name) = tool.get("name").and_then(Value::as_str)
             && !tools.iter().any(|t| t.name == name)
         {
@@ -936,8 +997,17 @@ async fn input_task(p: &mut Probe, ch: Ch) -> Result<(Created, Value), Finding> 
             });
         }
     }
+    tools.truncate(MAX_CANDIDATES);
+    tools
+}
+
+/// A task that asks for input, found among the task tools whose description
+/// speaks of input (or the named task tool): its tool, the task, and the
+/// `tasks/get` answer with status `input_required`.
+async fn input_task(p: &mut Probe, ch: Ch) -> Result<(Created, Value), Finding> {
+    let tools = task_tools_mentioning(p, ch, mrtr::INPUT_WORDS).await;
     let mut tried = Vec::new();
-    for tool in tools.into_iter().take(MAX_CANDIDATES) {
+    for tool in tools {
         let reply = send(p, ch, "tools/call", tool.params(), with_tasks()).await;
         let Some(result) = reply.result().filter(|r| is_task(r)).cloned() else {
             tried.push(format!(

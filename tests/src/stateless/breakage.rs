@@ -88,6 +88,7 @@ pub enum Breakage {
     RequiredTaskRunsSync,
     TaskInputWithoutRequests,
     TasksIgnoreNameHeader,
+    ToolErrorFailsTask,
 }
 
 use Breakage::*;
@@ -539,7 +540,7 @@ pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
         RequiredTaskRunsSync,
         "--required-task-runs-sync",
         "sep-2663-required-task-error",
-        "task_only and approval_job run synchronously for a request without the tasks extension",
+        "task_only, approval_job and failing_job run synchronously for a request without the tasks extension",
     ),
     (
         TaskInputWithoutRequests,
@@ -552,6 +553,12 @@ pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
         "--tasks-ignore-name-header",
         "sep-2663-routing-headers",
         "the Mcp-Name of task requests is replaced by their taskId before it is checked (HTTP)",
+    ),
+    (
+        ToolErrorFailsTask,
+        "--tool-error-fails-task",
+        "sep-2663-tool-error-completed",
+        "a task whose tool reported an error is reported as failed",
     ),
 ];
 

@@ -69,6 +69,11 @@ pub(super) const CASES: &[(&str, &[&str], bool)] = &[
         &["sep-2663-routing-headers"],
         false,
     ),
+    (
+        "--tool-error-fails-task",
+        &["sep-2663-tool-error-completed"],
+        true,
+    ),
 ];
 
 macro_rules! broken {
@@ -101,6 +106,7 @@ broken! {
     tasks_ignore_client_capabilities: "--tasks-ignore-client-capabilities";
     required_task_runs_sync: "--required-task-runs-sync";
     task_input_without_requests: "--task-input-without-requests";
+    tool_error_fails_task: "--tool-error-fails-task";
 }
 
 #[tokio::test]
@@ -150,7 +156,7 @@ async fn the_task_checks_pass_against_the_conforming_fixture_over_http() {
         .await
         .unwrap();
     assert_eq!(report.counts().passed, report.results.len(), "{report}");
-    assert_eq!(report.results.len(), 13, "{report}");
+    assert_eq!(report.results.len(), 14, "{report}");
 }
 
 #[tokio::test]
@@ -192,7 +198,7 @@ async fn a_server_without_the_extension_gets_every_task_check_skipped_with_the_r
         .run()
         .await
         .unwrap();
-    assert_eq!(report.results.len(), 13, "{report}");
+    assert_eq!(report.results.len(), 14, "{report}");
     for result in &report.results {
         assert_eq!(result.verdict, Status::Skip, "{report}");
         let reason = result.reason.as_deref().unwrap_or_default();
