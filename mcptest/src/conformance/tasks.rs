@@ -1,9 +1,11 @@
 //! Server checks of the tasks extension (SEP-2663,
-//! `io.modelcontextprotocol/tasks`): the declaration, a `tools/call`
-//! answered with a flat `CreateTaskResult`, `tasks/get` polled to a
-//! terminal status with the result inlined, `tasks/cancel`, unknown task
-//! ids, the methods the extension removed, and the gate on the client's
-//! declaration of the extension.
+//! `io.modelcontextprotocol/tasks`): the declaration; a `tools/call`
+//! answered with a flat `CreateTaskResult` and its wire fields; `tasks/get`
+//! right after creation and polled to a terminal status with the result
+//! inlined; a tool error reported as a completed task; a task waiting for
+//! input resumed with `tasks/update`; `tasks/cancel`; unknown task ids; the
+//! methods the extension removed; the gate on the client's declaration of
+//! the extension; and, over HTTP, routing by `Mcp-Name: <taskId>`.
 //!
 //! Every check runs only when `server/discover` declares the extension
 //! under `capabilities.extensions`; otherwise it is skipped saying so.
@@ -14,7 +16,9 @@
 //! or whose description speaks of tasks, that takes no required arguments
 //! and is not destructive. Each candidate is called with the extension
 //! declared; the first answered with `resultType: "task"` is the subject.
-//! Every wait is bounded: polling stops at the terminal status, after
+//! The input and tool-error checks look among those for one whose
+//! description also speaks of input or of failing, and are skipped without
+//! one. Every wait is bounded: polling stops at the terminal status, after
 //! [`MAX_POLLS`] answers or after the check timeout, whichever comes first.
 
 use std::time::{Duration, Instant};
@@ -191,13 +195,14 @@ fn declares_required(tool: &Value) -> bool {
 
 /// The tools that may run as a task: the named one, or the listed tools
 /// that declare task support first, then those whose description speaks of
-/// tasks.
+/// tasks; among each, first those that say nothing of asking for input or
+/// of failing (their tasks are the plain lifecycle the checks need).
 async fn candidates(p: &mut Probe, ch: Ch) -> Vec<Candidate> {
     if let Some((name, arguments)) = p.settings.task_tool.clone() {
         return vec![Candidate { name, arguments }];
     }
     let tools = mrtr::list_items(p, ch, "tools/list", "tools").await;
-    let mut found: Vec<(bool, Candidate)> = tools
+    let mut found: Vec<((bool, bool), Candidate)> = tools
         .iter()
         .filter(|tool| mrtr::callable_unnamed(tool) && task_support(tool) != Some("forbidden"))
         .filter_map(|tool| {
@@ -209,10 +214,12 @@ async fn candidates(p: &mut Probe, ch: Ch) -> Vec<Candidate> {
                 name: tool.get("name")?.as_str()?.to_owned(),
                 arguments: json!({}),
             };
-            Some((declares, candidate))
+            let plain =
+                !mrtr::mentions(tool, mrtr::INPUT_WORDS) && !mrtr::mentions(tool, FAIL_WORDS);
+            Some(((!declares, !plain), candidate))
         })
         .collect();
-    found.sort_by_key(|(declares, _)| !declares);
+    found.sort_by_key(|(order, _)| *order);
     found
         .into_iter()
         .map(|(_, c)| c)
