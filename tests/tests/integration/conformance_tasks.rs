@@ -8,7 +8,10 @@ use mcptest::{
     conformance::{Conformance, Transport},
     report::Status,
 };
-use mcptest_tests::{http::HttpFixture, stateless::TASK_TOOL};
+use mcptest_tests::{
+    http::HttpFixture,
+    stateless::{FAILING_TASK_TOOL, INPUT_TASK_TOOL, TASK_TOOL},
+};
 use serde_json::json;
 
 use super::conformance_server::{checks, expect_broken};
@@ -144,6 +147,31 @@ async fn the_task_checks_pass_against_the_conforming_fixture_over_stdio() {
         .collect();
     assert!(sent[0].contains(r#""method":"tools/call""#), "{sent:?}");
     assert!(sent[1].contains(r#""method":"tasks/get""#), "{sent:?}");
+    // The cancelled task settles as cancelled.
+    let reason = |id: &str| {
+        report
+            .result(id)
+            .unwrap()
+            .reason
+            .clone()
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        reason("sep-2663-cancel"),
+        "the cancelled task ended \"cancelled\""
+    );
+    // The subjects of the input and tool-error checks are found by what
+    // their descriptions say.
+    assert!(
+        reason("sep-2663-task-input-required").starts_with(&format!(
+            "the task tool {INPUT_TASK_TOOL:?} created asked for input 1 time, resumed"
+        )),
+        "{report}"
+    );
+    assert_eq!(
+        reason("sep-2663-tool-error-completed"),
+        format!("the task tool {FAILING_TASK_TOOL:?} created completed with a tool error")
+    );
 }
 
 #[tokio::test]
