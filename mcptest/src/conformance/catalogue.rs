@@ -477,7 +477,7 @@ catalogue! {
     // official: sep-2663-server-rejects-undeclared-client
     TasksNoTaskWithoutExtension {
         id: "sep-2663-no-task-without-extension",
-        rule: "a tools/call that does not declare the extension is never answered with a task",
+        rule: "a tools/call that does not declare the extension, even one with the task param of the first tasks revision, is never answered with a task",
         revision: STATELESS, section: "SEP-2663: capability negotiation",
         level: Must, role: Server, applies: Any,
     },

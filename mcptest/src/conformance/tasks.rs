@@ -788,30 +788,48 @@ pub(crate) async fn methods_need_extension(p: &mut Probe, _facts: &StatelessFact
 pub(crate) async fn no_task_without_extension(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
     let ch = p.open().await?;
     let created = create_task(p, ch).await?;
-    let reply = send(p, ch, "tools/call", created.tool.params(), meta(VERSION)).await;
     release(p, ch, created.task_id()).await;
-    let stray = reply
-        .result()
-        .and_then(|r| r.get("taskId"))
-        .and_then(Value::as_str);
-    release(p, ch, stray).await;
-    Ok(match (reply.result(), reply.error()) {
-        (Some(result), _) if is_task(result) => Finding::Broken(format!(
-            "{} called without the tasks extension declared answered with a task (resultType \
-             \"task\"); it must run without one or be refused with -32021",
-            created.label()
-        )),
-        (Some(_), _) => Finding::Holds(Some(format!("{} ran without a task", created.label()))),
-        (None, Some(_)) => Finding::Holds(Some(format!(
-            "{} was refused with {}",
-            created.label(),
-            reply.describe()
-        ))),
-        (None, None) => Finding::Broken(format!(
-            "{} called without the tasks extension declared got {}",
-            created.label(),
-            reply.describe()
-        )),
+    let label = created.label();
+    let mut problems = Problems::default();
+    let mut notes = Vec::new();
+    // Plain, then with the `task` param of the first tasks revision, which
+    // is no declaration of the extension.
+    let legacy = json!({ "ttl": 60000, "pollInterval": 100 });
+    for (how, params) in [
+        ("", created.tool.params()),
+        (" with the legacy task param", {
+            let mut params = created.tool.params();
+            params["task"] = legacy;
+            params
+        }),
+    ] {
+        let reply = send(p, ch, "tools/call", params, meta(VERSION)).await;
+        let stray = reply
+            .result()
+            .and_then(|r| r.get("taskId"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        release(p, ch, stray.as_deref()).await;
+        match (reply.result(), reply.error()) {
+            (Some(result), _) if is_task(result) => problems.push(format!(
+                "{label} called{how} without the tasks extension declared answered with a task \
+                 (resultType \"task\"); it must run without one or be refused with -32021"
+            )),
+            (Some(_), _) => notes.push(format!("called{how}, it ran without a task")),
+            (None, Some(_)) => notes.push(format!(
+                "called{how}, it was refused with {}",
+                reply.describe()
+            )),
+            (None, None) => problems.push(format!(
+                "{label} called{how} without the tasks extension declared got {}",
+                reply.describe()
+            )),
+        }
+    }
+    Ok(if problems.is_empty() {
+        Finding::Holds(Some(format!("{label}: {}", notes.join("; "))))
+    } else {
+        problems.into_finding()
     })
 }
 

@@ -89,6 +89,7 @@ pub enum Breakage {
     TaskInputWithoutRequests,
     TasksIgnoreNameHeader,
     ToolErrorFailsTask,
+    LegacyTaskParamOptsIn,
 }
 
 use Breakage::*;
@@ -559,6 +560,12 @@ pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
         "--tool-error-fails-task",
         "sep-2663-tool-error-completed",
         "a task whose tool reported an error is reported as failed",
+    ),
+    (
+        LegacyTaskParamOptsIn,
+        "--legacy-task-param-opts-in",
+        "sep-2663-no-task-without-extension",
+        "a tools/call with the task param of the first tasks revision counts as declaring the extension",
     ),
 ];
 

@@ -199,7 +199,9 @@ pub(super) fn task_name(message: &Value) -> Option<&str> {
 }
 
 /// A request from the client: under `--tasks-ignore-client-capabilities`
-/// every `tools/call` and task request counts as declaring the extension;
+/// every `tools/call` and task request counts as declaring the extension,
+/// under `--legacy-task-param-opts-in` every `tools/call` with a `task`
+/// param;
 /// under `--answer-removed-task-methods` `tasks/result` and `tasks/list`
 /// are answered. `Some` is the answer to send instead.
 pub(super) fn inbound(breakages: &Breakages, message: &mut Value) -> Option<Value> {
@@ -210,8 +212,12 @@ pub(super) fn inbound(breakages: &Breakages, message: &mut Value) -> Option<Valu
         return Some(json!({ "jsonrpc": "2.0", "id": message.get("id")?.clone(),
             "result": { "resultType": "complete", "tasks": [] } }));
     }
-    if breakages.has(Breakage::TasksIgnoreClientCapabilities)
-        && (name == "tools/call" || is_tasks_method(&name))
+    let legacy_opt_in = breakages.has(Breakage::LegacyTaskParamOptsIn)
+        && name == "tools/call"
+        && message.get("params").and_then(|p| p.get("task")).is_some();
+    if (legacy_opt_in
+        || breakages.has(Breakage::TasksIgnoreClientCapabilities)
+            && (name == "tools/call" || is_tasks_method(&name)))
         && let Some(capabilities) = message
             .get_mut("params")
             .and_then(|p| p.get_mut("_meta"))

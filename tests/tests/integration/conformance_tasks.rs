@@ -77,6 +77,11 @@ pub(super) const CASES: &[(&str, &[&str], bool)] = &[
         &["sep-2663-tool-error-completed"],
         true,
     ),
+    (
+        "--legacy-task-param-opts-in",
+        &["sep-2663-no-task-without-extension"],
+        true,
+    ),
 ];
 
 macro_rules! broken {
@@ -110,6 +115,7 @@ broken! {
     required_task_runs_sync: "--required-task-runs-sync";
     task_input_without_requests: "--task-input-without-requests";
     tool_error_fails_task: "--tool-error-fails-task";
+    legacy_task_param_opts_in: "--legacy-task-param-opts-in";
 }
 
 #[tokio::test]
