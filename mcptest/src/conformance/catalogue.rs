@@ -505,7 +505,7 @@ catalogue! {
     // official: sep-2663-server-rejects-undeclared-client
     TasksNoTaskWithoutExtension {
         id: "sep-2663-no-task-without-extension",
-        rule: "a tools/call that does not declare the extension is never answered with a task",
+        rule: "a tools/call that does not declare the extension, even one with the task param of the first tasks revision, is never answered with a task",
         revision: STATELESS, section: "SEP-2663: capability negotiation",
         level: Must, role: Server, applies: Any,
     },
@@ -522,6 +522,21 @@ catalogue! {
         id: "sep-2663-task-input-required",
         rule: "a task waiting for input reports status input_required with a non-empty inputRequests map; tasks/update with the responses is acknowledged empty and the task resumes to completion",
         revision: STATELESS, section: "SEP-2663: input requests; SEP-2322",
+        level: Must, role: Server, applies: Any,
+    },
+    // official: sep-2663-routing-headers-accepted-on-tasks-get,
+    // sep-2663-server-rejects-mismatched-mcp-name-on-tasks-get
+    TasksRoutingHeaders {
+        id: "sep-2663-routing-headers",
+        rule: "tasks/get with Mcp-Name equal to its taskId is served; with another task's id or no Mcp-Name it is rejected with HTTP 400 (JSON-RPC -32020)",
+        revision: STATELESS, section: "SEP-2663: Streamable HTTP routing headers; SEP-2243",
+        level: Must, role: Server, applies: Http,
+    },
+    // official: sep-2663-tool-error-uses-completed-status
+    TasksToolErrorCompleted {
+        id: "sep-2663-tool-error-completed",
+        rule: "a task whose tool reports an error ends \"completed\" with result.isError: true, not \"failed\" (which is for protocol errors)",
+        revision: STATELESS, section: "SEP-2663: error semantics",
         level: Must, role: Server, applies: Any,
     },
 

@@ -210,6 +210,17 @@ const OFFICIAL: &[(&str, &[&str])] = &[
             "tasks-mrtr-tasks-update-resumes",
         ],
     ),
+    (
+        "sep-2663-routing-headers",
+        &[
+            "sep-2663-routing-headers-accepted-on-tasks-get",
+            "sep-2663-server-rejects-mismatched-mcp-name-on-tasks-get",
+        ],
+    ),
+    (
+        "sep-2663-tool-error-completed",
+        &["sep-2663-tool-error-uses-completed-status"],
+    ),
     // ---- client checks (issue 14f) ----
     // The official `request-metadata` scenario splits the version header
     // into presence and agreement with `_meta`, as ours does; its retry

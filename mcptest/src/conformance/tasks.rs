@@ -1,9 +1,11 @@
 //! Server checks of the tasks extension (SEP-2663,
-//! `io.modelcontextprotocol/tasks`): the declaration, a `tools/call`
-//! answered with a flat `CreateTaskResult`, `tasks/get` polled to a
-//! terminal status with the result inlined, `tasks/cancel`, unknown task
-//! ids, the methods the extension removed, and the gate on the client's
-//! declaration of the extension.
+//! `io.modelcontextprotocol/tasks`): the declaration; a `tools/call`
+//! answered with a flat `CreateTaskResult` and its wire fields; `tasks/get`
+//! right after creation and polled to a terminal status with the result
+//! inlined; a tool error reported as a completed task; a task waiting for
+//! input resumed with `tasks/update`; `tasks/cancel`; unknown task ids; the
+//! methods the extension removed; the gate on the client's declaration of
+//! the extension; and, over HTTP, routing by `Mcp-Name: <taskId>`.
 //!
 //! Every check runs only when `server/discover` declares the extension
 //! under `capabilities.extensions`; otherwise it is skipped saying so.
@@ -14,7 +16,9 @@
 //! or whose description speaks of tasks, that takes no required arguments
 //! and is not destructive. Each candidate is called with the extension
 //! declared; the first answered with `resultType: "task"` is the subject.
-//! Every wait is bounded: polling stops at the terminal status, after
+//! The input and tool-error checks look among those for one whose
+//! description also speaks of input or of failing, and are skipped without
+//! one. Every wait is bounded: polling stops at the terminal status, after
 //! [`MAX_POLLS`] answers or after the check timeout, whichever comes first.
 
 use std::time::{Duration, Instant};
@@ -23,10 +27,10 @@ use serde_json::{Value, json};
 
 use super::{
     catalogue::CheckId,
-    check::{Finding, Problems},
+    check::{Finding, Problems, Transport},
     classic::Outcome,
     mrtr::{self, describe_result, meta_with, send},
-    probe::{Ch, Probe, Reply, meta},
+    probe::{self, Ch, Probe, Reply, meta, stateless},
     stateless::{StatelessFacts, VERSION},
 };
 
@@ -84,6 +88,8 @@ pub(crate) fn owns(id: CheckId) -> bool {
             | TasksNoTaskWithoutExtension
             | TasksRequiredTaskError
             | TasksInputRequired
+            | TasksRoutingHeaders
+            | TasksToolErrorCompleted
     )
 }
 
@@ -106,6 +112,8 @@ pub(crate) async fn run(id: CheckId, p: &mut Probe, facts: &StatelessFacts) -> O
         TasksNoTaskWithoutExtension => no_task_without_extension(p, facts).await,
         TasksRequiredTaskError => required_task_error(p, facts).await,
         TasksInputRequired => input_required(p, facts).await,
+        TasksRoutingHeaders => routing_headers(p, facts).await,
+        TasksToolErrorCompleted => tool_error_completed(p, facts).await,
         other => unreachable!("{other:?} is not a tasks extension check"),
     }
 }
@@ -187,13 +195,14 @@ fn declares_required(tool: &Value) -> bool {
 
 /// The tools that may run as a task: the named one, or the listed tools
 /// that declare task support first, then those whose description speaks of
-/// tasks.
+/// tasks; among each, first those that say nothing of asking for input or
+/// of failing (their tasks are the plain lifecycle the checks need).
 async fn candidates(p: &mut Probe, ch: Ch) -> Vec<Candidate> {
     if let Some((name, arguments)) = p.settings.task_tool.clone() {
         return vec![Candidate { name, arguments }];
     }
     let tools = mrtr::list_items(p, ch, "tools/list", "tools").await;
-    let mut found: Vec<(bool, Candidate)> = tools
+    let mut found: Vec<((bool, bool), Candidate)> = tools
         .iter()
         .filter(|tool| mrtr::callable_unnamed(tool) && task_support(tool) != Some("forbidden"))
         .filter_map(|tool| {
@@ -205,10 +214,12 @@ async fn candidates(p: &mut Probe, ch: Ch) -> Vec<Candidate> {
                 name: tool.get("name")?.as_str()?.to_owned(),
                 arguments: json!({}),
             };
-            Some((declares, candidate))
+            let plain =
+                !mrtr::mentions(tool, mrtr::INPUT_WORDS) && !mrtr::mentions(tool, FAIL_WORDS);
+            Some(((!declares, !plain), candidate))
         })
         .collect();
-    found.sort_by_key(|(declares, _)| !declares);
+    found.sort_by_key(|(order, _)| *order);
     found
         .into_iter()
         .map(|(_, c)| c)
@@ -296,6 +307,25 @@ async fn create_task(p: &mut Probe, ch: Ch) -> Result<Created, Finding> {
             tried.join("; ")
         ))
     })
+}
+
+/// Cancels the task `task_id` a check is done with, so a long one does not
+/// keep working on a server that outlives the check (over stdio the server
+/// is stopped anyway). Not recorded: tidying up.
+async fn release(p: &mut Probe, ch: Ch, task_id: Option<&str>) {
+    if p.transport != Transport::Http {
+        return;
+    }
+    if let Some(task_id) = task_id {
+        let id = p.id();
+        let message = stateless(
+            id,
+            "tasks/cancel",
+            json!({ "taskId": task_id }),
+            with_tasks(),
+        );
+        let _ = p.call_quietly(ch, message).await;
+    }
 }
 
 /// `tasks/get` for `task_id`, with the extension declared (recorded).
@@ -481,6 +511,7 @@ pub(crate) async fn create_result(p: &mut Probe, _facts: &StatelessFacts) -> Out
             ));
         }
     }
+    release(p, ch, created.task_id()).await;
     Ok(problems.into_finding())
 }
 
@@ -496,6 +527,7 @@ pub(crate) async fn wire_fields(p: &mut Probe, _facts: &StatelessFacts) -> Outco
             None => problems.push(format!("tasks/get got {}", reply.describe())),
         }
     }
+    release(p, ch, created.task_id()).await;
     Ok(problems.into_finding())
 }
 
@@ -531,6 +563,7 @@ pub(crate) async fn get_after_create(p: &mut Probe, _facts: &StatelessFacts) -> 
             STATUSES.join(", ")
         )),
     }
+    release(p, ch, Some(&task_id)).await;
     Ok(problems.into_finding())
 }
 
@@ -730,9 +763,9 @@ pub(crate) async fn removed_methods(p: &mut Probe) -> Outcome {
 pub(crate) async fn methods_need_extension(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
     let ch = p.open().await?;
     // A real task when one can be made, so an id check cannot answer first.
-    let task_id = match create_task(p, ch).await {
-        Ok(created) => created.require_id()?,
-        Err(Finding::NotApplicable(_)) => UNKNOWN_TASK.to_owned(),
+    let (task_id, real) = match create_task(p, ch).await {
+        Ok(created) => (created.require_id()?, true),
+        Err(Finding::NotApplicable(_)) => (UNKNOWN_TASK.to_owned(), false),
         Err(other) => return Err(other),
     };
     let mut problems = Problems::default();
@@ -746,30 +779,57 @@ pub(crate) async fn methods_need_extension(p: &mut Probe, _facts: &StatelessFact
             ));
         }
     }
+    if real {
+        release(p, ch, Some(&task_id)).await;
+    }
     Ok(problems.into_finding())
 }
 
 pub(crate) async fn no_task_without_extension(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
     let ch = p.open().await?;
     let created = create_task(p, ch).await?;
-    let reply = send(p, ch, "tools/call", created.tool.params(), meta(VERSION)).await;
-    Ok(match (reply.result(), reply.error()) {
-        (Some(result), _) if is_task(result) => Finding::Broken(format!(
-            "{} called without the tasks extension declared answered with a task (resultType \
-             \"task\"); it must run without one or be refused with -32021",
-            created.label()
-        )),
-        (Some(_), _) => Finding::Holds(Some(format!("{} ran without a task", created.label()))),
-        (None, Some(_)) => Finding::Holds(Some(format!(
-            "{} was refused with {}",
-            created.label(),
-            reply.describe()
-        ))),
-        (None, None) => Finding::Broken(format!(
-            "{} called without the tasks extension declared got {}",
-            created.label(),
-            reply.describe()
-        )),
+    release(p, ch, created.task_id()).await;
+    let label = created.label();
+    let mut problems = Problems::default();
+    let mut notes = Vec::new();
+    // Plain, then with the `task` param of the first tasks revision, which
+    // is no declaration of the extension.
+    let legacy = json!({ "ttl": 60000, "pollInterval": 100 });
+    for (how, params) in [
+        ("", created.tool.params()),
+        (" with the legacy task param", {
+            let mut params = created.tool.params();
+            params["task"] = legacy;
+            params
+        }),
+    ] {
+        let reply = send(p, ch, "tools/call", params, meta(VERSION)).await;
+        let stray = reply
+            .result()
+            .and_then(|r| r.get("taskId"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        release(p, ch, stray.as_deref()).await;
+        match (reply.result(), reply.error()) {
+            (Some(result), _) if is_task(result) => problems.push(format!(
+                "{label} called{how} without the tasks extension declared answered with a task \
+                 (resultType \"task\"); it must run without one or be refused with -32021"
+            )),
+            (Some(_), _) => notes.push(format!("called{how}, it ran without a task")),
+            (None, Some(_)) => notes.push(format!(
+                "called{how}, it was refused with {}",
+                reply.describe()
+            )),
+            (None, None) => problems.push(format!(
+                "{label} called{how} without the tasks extension declared got {}",
+                reply.describe()
+            )),
+        }
+    }
+    Ok(if problems.is_empty() {
+        Finding::Holds(Some(format!("{label}: {}", notes.join("; "))))
+    } else {
+        problems.into_finding()
     })
 }
 
@@ -830,14 +890,119 @@ pub(crate) async fn required_task_error(p: &mut Probe, _facts: &StatelessFacts) 
     Ok(problems.into_finding())
 }
 
+/// Words that say a tool's work fails.
+const FAIL_WORDS: &[&str] = &["fail", "tool error", "iserror"];
+
+pub(crate) async fn tool_error_completed(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
+    let ch = p.open().await?;
+    let tools = task_tools_mentioning(p, ch, FAIL_WORDS).await;
+    let mut tried = Vec::new();
+    for tool in tools {
+        let reply = send(p, ch, "tools/call", tool.params(), with_tasks()).await;
+        let Some(result) = reply.result().filter(|r| is_task(r)).cloned() else {
+            tried.push(format!(
+                "tool {:?} got {}",
+                tool.name,
+                describe_result(&reply)
+            ));
+            continue;
+        };
+        let created = Created { tool, result };
+        let polled = poll(p, ch, &created, &|_| false).await?;
+        let seen = polled.statuses.join(" → ");
+        let Some(terminal) = polled.terminal else {
+            tried.push(format!(
+                "the task {} created did not finish within {} ({seen})",
+                created.label(),
+                crate::error::fmt_duration(p.settings.timeout)
+            ));
+            continue;
+        };
+        let is_error = terminal
+            .get("result")
+            .and_then(|r| r.get("isError"))
+            .is_some_and(|e| e == &json!(true));
+        match status(&terminal) {
+            Some("completed") if is_error => {
+                return Ok(Finding::Holds(Some(format!(
+                    "the task {} created completed with a tool error",
+                    created.label()
+                ))));
+            }
+            Some("failed") => {
+                return Ok(Finding::Broken(format!(
+                    "the task {} created, whose tool reports failure, ended \"failed\" ({seen}): \
+                     a tool error is a completed task whose result has isError: true; \"failed\" \
+                     is for protocol errors",
+                    created.label()
+                )));
+            }
+            other => tried.push(format!(
+                "the task {} created ended {other:?} without a tool error",
+                created.label()
+            )),
+        }
+    }
+    Ok(Finding::NotApplicable(if tried.is_empty() {
+        "no task tool whose description says it fails was found".into()
+    } else {
+        format!("no task reported a tool error: {}", tried.join("; "))
+    }))
+}
+
+/// A task id that is not the one a request names.
+const OTHER_TASK: &str = "mcptest-other-task";
+
+pub(crate) async fn routing_headers(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
+    let ch = p.open().await?;
+    let created = create_task(p, ch).await?;
+    let task_id = created.require_id()?;
+    let mut problems = Problems::default();
+    let cases: [(&str, Option<&str>); 3] = [
+        ("the task's id", Some(&task_id)),
+        ("another task's id", Some(OTHER_TASK)),
+        ("no Mcp-Name", None),
+    ];
+    for (what, name) in cases {
+        let id = p.id();
+        let message = stateless(id, "tasks/get", json!({ "taskId": task_id }), with_tasks());
+        let mut headers: Vec<(String, String)> = probe::routing_headers(Some(VERSION), &message)
+            .into_iter()
+            .filter(|(header, _)| !header.eq_ignore_ascii_case("mcp-name"))
+            .collect();
+        if let Some(name) = name {
+            headers.push(("Mcp-Name".to_owned(), name.to_owned()));
+        }
+        let reply = p.call_with_headers(ch, message, headers).await;
+        let matching = name == Some(task_id.as_str());
+        if matching && reply.result().is_none() {
+            problems.push(format!(
+                "tasks/get with Mcp-Name {what} got {}, not the task",
+                reply.describe()
+            ));
+        }
+        if !matching && (reply.status != Some(400) || reply.code() != Some(-32020)) {
+            problems.push(format!(
+                "tasks/get with {} got {}, not HTTP 400 with error -32020",
+                match name {
+                    Some(_) => format!("Mcp-Name {what}"),
+                    None => what.to_owned(),
+                },
+                describe_result(&reply)
+            ));
+        }
+    }
+    release(p, ch, Some(&task_id)).await;
+    Ok(problems.into_finding())
+}
+
 /// The most rounds of input one task is given before it counts as not
 /// resuming.
 const MAX_ROUNDS: usize = 3;
 
-/// A task that asks for input, found among the task tools whose description
-/// speaks of input (or the named task tool): its tool, the task, and the
-/// `tasks/get` answer with status `input_required`.
-async fn input_task(p: &mut Probe, ch: Ch) -> Result<(Created, Value), Finding> {
+/// The task tools whose name or description mentions one of `words`,
+/// after the named task tool (when there is one).
+async fn task_tools_mentioning(p: &mut Probe, ch: Ch, words: &[&str]) -> Vec<Candidate> {
     let mut tools: Vec<Candidate> = match p.settings.task_tool.clone() {
         Some((name, arguments)) => vec![Candidate { name, arguments }],
         None => Vec::new(),
@@ -847,7 +1012,7 @@ async fn input_task(p: &mut Probe, ch: Ch) -> Result<(Created, Value), Finding> 
             || mrtr::mentions(&tool, TASK_WORDS);
         if mrtr::callable_unnamed(&tool)
             && speaks_of_tasks
-            && mrtr::mentions(&tool, mrtr::INPUT_WORDS)
+            && mrtr::mentions(&tool, words)
             && let Some(name) = tool.get("name").and_then(Value::as_str)
             && !tools.iter().any(|t| t.name == name)
         {
@@ -857,8 +1022,17 @@ async fn input_task(p: &mut Probe, ch: Ch) -> Result<(Created, Value), Finding> 
             });
         }
     }
+    tools.truncate(MAX_CANDIDATES);
+    tools
+}
+
+/// A task that asks for input, found among the task tools whose description
+/// speaks of input (or the named task tool): its tool, the task, and the
+/// `tasks/get` answer with status `input_required`.
+async fn input_task(p: &mut Probe, ch: Ch) -> Result<(Created, Value), Finding> {
+    let tools = task_tools_mentioning(p, ch, mrtr::INPUT_WORDS).await;
     let mut tried = Vec::new();
-    for tool in tools.into_iter().take(MAX_CANDIDATES) {
+    for tool in tools {
         let reply = send(p, ch, "tools/call", tool.params(), with_tasks()).await;
         let Some(result) = reply.result().filter(|r| is_task(r)).cloned() else {
             tried.push(format!(

@@ -92,6 +92,9 @@ pub enum Breakage {
     TasksIgnoreClientCapabilities,
     RequiredTaskRunsSync,
     TaskInputWithoutRequests,
+    TasksIgnoreNameHeader,
+    ToolErrorFailsTask,
+    LegacyTaskParamOptsIn,
 }
 
 use Breakage::*;
@@ -568,13 +571,31 @@ pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
         RequiredTaskRunsSync,
         "--required-task-runs-sync",
         "sep-2663-required-task-error",
-        "task_only and approval_job run synchronously for a request without the tasks extension",
+        "task_only, approval_job and failing_job run synchronously for a request without the tasks extension",
     ),
     (
         TaskInputWithoutRequests,
         "--task-input-without-requests",
         "sep-2663-task-input-required",
         "tasks/get of a task waiting for input leaves out its inputRequests",
+    ),
+    (
+        TasksIgnoreNameHeader,
+        "--tasks-ignore-name-header",
+        "sep-2663-routing-headers",
+        "the Mcp-Name of task requests is replaced by their taskId before it is checked (HTTP)",
+    ),
+    (
+        ToolErrorFailsTask,
+        "--tool-error-fails-task",
+        "sep-2663-tool-error-completed",
+        "a task whose tool reported an error is reported as failed",
+    ),
+    (
+        LegacyTaskParamOptsIn,
+        "--legacy-task-param-opts-in",
+        "sep-2663-no-task-without-extension",
+        "a tools/call with the task param of the first tasks revision counts as declaring the extension",
     ),
 ];
 

@@ -46,7 +46,7 @@ pub use adaptive::{MEDIA_TOOL, PROGRESS_TOOL};
 pub use breakage::{BREAKAGES, Breakage, Breakages, Conn, Inbound, status_for};
 pub use listen::LIST_CHANGE_TOOL;
 pub use serve::{main_with, serve_http, serve_stdio};
-pub use tasks::{INPUT_TASK_TOOL, REQUIRED_TASK_TOOL, TASK_TOOL};
+pub use tasks::{FAILING_TASK_TOOL, INPUT_TASK_TOOL, REQUIRED_TASK_TOOL, TASK_TOOL};
 
 /// Server name in `initialize` and `server/discover`.
 pub const SERVER_NAME: &str = "fixture-stateless";
@@ -409,9 +409,16 @@ impl ServerHandler for Stateless {
                 Ok(text(format!("announced {sent} updates")).into())
             }
             CAPABILITY_TOOL => mrtr::confirm(&self.breakages, &request, &context),
-            tasks::TASK_TOOL => tasks::call(&self.breakages, false, false, &context),
-            tasks::REQUIRED_TASK_TOOL => tasks::call(&self.breakages, true, false, &context),
-            tasks::INPUT_TASK_TOOL => tasks::call(&self.breakages, true, true, &context),
+            tasks::TASK_TOOL => tasks::call(&self.breakages, false, tasks::Work::Done, &context),
+            tasks::REQUIRED_TASK_TOOL => {
+                tasks::call(&self.breakages, true, tasks::Work::Done, &context)
+            }
+            tasks::INPUT_TASK_TOOL => {
+                tasks::call(&self.breakages, true, tasks::Work::Approval, &context)
+            }
+            tasks::FAILING_TASK_TOOL => {
+                tasks::call(&self.breakages, true, tasks::Work::ToolError, &context)
+            }
             other => Err(ErrorData::invalid_params(
                 format!("unknown tool {other:?}"),
                 None,

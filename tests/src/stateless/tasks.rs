@@ -6,7 +6,8 @@
 //! [`REQUIRED_TASK_TOOL`] runs only as a task and refuses a request
 //! without the extension with -32021, and [`INPUT_TASK_TOOL`]'s task asks
 //! for approval (an elicitation answered with `tasks/update`) before it
-//! completes. Breakages bend the answers (the
+//! completes, and [`FAILING_TASK_TOOL`]'s task completes with a tool
+//! error. Breakages bend the answers (the
 //! declaration, the task's shape and fields, `tasks/get`, `tasks/cancel`,
 //! the removed methods) and the gate on the client's declaration.
 
@@ -38,6 +39,8 @@ pub const TASK_TOOL: &str = "long_job";
 pub const REQUIRED_TASK_TOOL: &str = "task_only";
 /// The tool whose task asks for input before it completes.
 pub const INPUT_TASK_TOOL: &str = "approval_job";
+/// The tool whose task reports a tool error.
+pub const FAILING_TASK_TOOL: &str = "failing_job";
 /// The key of its one input request.
 const APPROVAL: &str = "approval";
 /// The extension's identifier.
@@ -75,6 +78,12 @@ pub(super) fn tools() -> Vec<Tool> {
                 with tasks/update) before it completes.",
             "inputSchema": schema,
         })),
+        typed(json!({
+            "name": FAILING_TASK_TOOL,
+            "description": "Runs only as a task (requires the tasks extension) whose work \
+                fails: the task completes with a tool error (isError: true) after about 300 ms.",
+            "inputSchema": schema,
+        })),
     ]
 }
 
@@ -82,12 +91,23 @@ fn done() -> CallToolResult {
     CallToolResult::success(vec![ContentBlock::text("done")])
 }
 
+/// What a task tool's task does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Work {
+    /// Completes after [`WORK`].
+    Done,
+    /// Asks for approval, then completes.
+    Approval,
+    /// Completes with a tool error after [`WORK`].
+    ToolError,
+}
+
 /// `tools/call` of one of the task tools; `required`: it runs only as a
-/// task, `asks`: its task asks for approval first.
+/// task.
 pub(super) fn call(
     breakages: &Breakages,
     required: bool,
-    asks: bool,
+    work: Work,
     context: &RequestContext<RoleServer>,
 ) -> Result<CallToolResponse, ErrorData> {
     let declared = context
@@ -105,7 +125,7 @@ pub(super) fn call(
         .with_poll_interval_ms(100);
     let task = TASKS.spawn(options, move |task| {
         Box::pin(async move {
-            if asks {
+            if work == Work::Approval {
                 let request = typed(json!({
                     "method": "elicitation/create",
                     "params": {
@@ -123,7 +143,12 @@ pub(super) fn call(
                 return Ok(CallToolResult::success(vec![ContentBlock::text(text)]));
             }
             tokio::select! {
-                () = tokio::time::sleep(WORK) => Ok(done()),
+                () = tokio::time::sleep(WORK) => Ok(match work {
+                    Work::ToolError => CallToolResult::error(vec![ContentBlock::text(
+                        "the job failed on purpose",
+                    )]),
+                    _ => done(),
+                }),
                 () = task.cancelled() => Err(TaskExit::Cancelled),
             }
         })
@@ -164,8 +189,19 @@ fn is_tasks_method(name: &str) -> bool {
     matches!(name, "tasks/get" | "tasks/update" | "tasks/cancel")
 }
 
+/// The `Mcp-Name` a task request routes by: its `taskId`.
+pub(super) fn task_name(message: &Value) -> Option<&str> {
+    let method = message.get("method").and_then(Value::as_str)?;
+    if !is_tasks_method(method) {
+        return None;
+    }
+    message.get("params")?.get("taskId")?.as_str()
+}
+
 /// A request from the client: under `--tasks-ignore-client-capabilities`
-/// every `tools/call` and task request counts as declaring the extension;
+/// every `tools/call` and task request counts as declaring the extension,
+/// under `--legacy-task-param-opts-in` every `tools/call` with a `task`
+/// param;
 /// under `--answer-removed-task-methods` `tasks/result` and `tasks/list`
 /// are answered. `Some` is the answer to send instead.
 pub(super) fn inbound(breakages: &Breakages, message: &mut Value) -> Option<Value> {
@@ -176,8 +212,12 @@ pub(super) fn inbound(breakages: &Breakages, message: &mut Value) -> Option<Valu
         return Some(json!({ "jsonrpc": "2.0", "id": message.get("id")?.clone(),
             "result": { "resultType": "complete", "tasks": [] } }));
     }
-    if breakages.has(Breakage::TasksIgnoreClientCapabilities)
-        && (name == "tools/call" || is_tasks_method(&name))
+    let legacy_opt_in = breakages.has(Breakage::LegacyTaskParamOptsIn)
+        && name == "tools/call"
+        && message.get("params").and_then(|p| p.get("task")).is_some();
+    if (legacy_opt_in
+        || breakages.has(Breakage::TasksIgnoreClientCapabilities)
+            && (name == "tools/call" || is_tasks_method(&name)))
         && let Some(capabilities) = message
             .get_mut("params")
             .and_then(|p| p.get_mut("_meta"))
@@ -228,6 +268,18 @@ pub(super) fn outbound(breakages: &Breakages, name: &str, message: &mut Value) {
                 && result.get("status") == Some(&json!("completed")) =>
         {
             result.remove("result");
+        }
+        "tasks/get"
+            if breakages.has(Breakage::ToolErrorFailsTask)
+                && result.get("status") == Some(&json!("completed"))
+                && result["result"]["isError"] == json!(true) =>
+        {
+            result.remove("result");
+            result.insert("status".into(), json!("failed"));
+            result.insert(
+                "error".into(),
+                json!({ "code": -32603, "message": "the tool failed" }),
+            );
         }
         "tasks/get"
             if breakages.has(Breakage::TaskInputWithoutRequests)

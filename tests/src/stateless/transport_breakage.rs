@@ -88,7 +88,8 @@ pub async fn bend(
     if request.method() == Method::POST
         && (breakages.has(IgnoreMethodHeader)
             || breakages.has(IgnoreNameHeader)
-            || breakages.has(IgnoreParamHeaders))
+            || breakages.has(IgnoreParamHeaders)
+            || breakages.has(TasksIgnoreNameHeader))
     {
         request = match set_routing_headers(&breakages, request).await {
             Ok(request) => request,
@@ -139,6 +140,12 @@ async fn set_routing_headers(breakages: &Breakages, request: Request) -> Result<
             .and_then(Value::as_str);
         if breakages.has(Breakage::IgnoreNameHeader)
             && let Some(value) = name.and_then(|n| HeaderValue::from_str(n).ok())
+        {
+            parts.headers.insert("mcp-name", value);
+        }
+        if breakages.has(Breakage::TasksIgnoreNameHeader)
+            && let Some(value) = super::tasks::task_name(&message)
+            && let Ok(value) = HeaderValue::from_str(value)
         {
             parts.headers.insert("mcp-name", value);
         }
