@@ -82,15 +82,6 @@ pub(crate) async fn run(id: CheckId, p: &mut Probe, facts: &StatelessFacts) -> O
     }
 }
 
-fn capabilities(facts: &StatelessFacts) -> Value {
-    facts
-        .discover
-        .as_ref()
-        .and_then(|d| d.get("capabilities"))
-        .cloned()
-        .unwrap_or(Value::Null)
-}
-
 /// The cacheable results of the server's declared features, as
 /// `(method, result)`; results that did not come are problems.
 async fn cacheable_results(
@@ -98,7 +89,7 @@ async fn cacheable_results(
     facts: &StatelessFacts,
     problems: &mut Problems,
 ) -> Result<Vec<(&'static str, Value)>, Finding> {
-    let capabilities = capabilities(facts);
+    let capabilities = facts.capabilities();
     let mut methods = Vec::new();
     if declares(&capabilities, "tools") {
         methods.push("tools/list");
@@ -395,7 +386,7 @@ fn completion_problems(problems: &mut Problems, label: &str, result: &Value) {
 }
 
 pub(crate) async fn completion(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
-    let capabilities = capabilities(facts);
+    let capabilities = facts.capabilities();
     if !declares(&capabilities, "completions") {
         return Ok(Finding::NotApplicable(
             "server/discover does not declare completions".into(),

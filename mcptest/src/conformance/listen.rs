@@ -31,15 +31,6 @@ const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 /// Words in a tool's name or description that say it changes the list.
 const CHANGE_WORDS: &[&str] = &["list_changed", "list changed", "tool list", "list of tools"];
 
-fn capabilities(facts: &StatelessFacts) -> Value {
-    facts
-        .discover
-        .as_ref()
-        .and_then(|d| d.get("capabilities"))
-        .cloned()
-        .unwrap_or(Value::Null)
-}
-
 /// Whether the server declares anything a listen stream delivers.
 fn declares_subscriptions(capabilities: &Value) -> bool {
     ["tools", "prompts", "resources"].iter().any(|c| {
@@ -128,7 +119,7 @@ async fn change_trigger(
     let (name, arguments) = match named {
         Some(named) => named,
         None => {
-            if !declares(&capabilities(facts), "tools") {
+            if !declares(&facts.capabilities(), "tools") {
                 return None;
             }
             let tools = super::mrtr::list_items(p, ch, "tools/list", "tools").await;
@@ -237,7 +228,7 @@ async fn listen(
     };
     if let Some(error) = listened.answer().and_then(|a| a.get("error")) {
         let code = error.get("code").and_then(Value::as_i64);
-        let capabilities = capabilities(facts);
+        let capabilities = facts.capabilities();
         return Err(
             if code == Some(-32601) && !declares_subscriptions(&capabilities) {
                 Finding::NotApplicable(
@@ -285,7 +276,7 @@ pub(crate) async fn acknowledged(p: &mut Probe, facts: &StatelessFacts) -> Outco
 
 pub(crate) async fn subscription_id(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
     let with_trigger =
-        p.settings.list_change_tool.is_some() || declares_tools_list_changed(&capabilities(facts));
+        p.settings.list_change_tool.is_some() || declares_tools_list_changed(&facts.capabilities());
     let change = with_trigger.then_some(Change::Tools);
     let listened = match listen(p, facts, json!({ "toolsListChanged": true }), change).await {
         // Without a way to change the list, the acknowledgement alone is judged.
@@ -337,7 +328,7 @@ pub(crate) async fn filter(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
 }
 
 pub(crate) async fn list_changed(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
-    if !declares_tools_list_changed(&capabilities(facts)) {
+    if !declares_tools_list_changed(&facts.capabilities()) {
         return Ok(Finding::NotApplicable(
             "server/discover does not declare tools.listChanged".into(),
         ));
@@ -379,7 +370,7 @@ pub(crate) async fn no_requests(p: &mut Probe, facts: &StatelessFacts) -> Outcom
 }
 
 pub(crate) async fn prompts_list_changed(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
-    if !declares_prompts_list_changed(&capabilities(facts)) {
+    if !declares_prompts_list_changed(&facts.capabilities()) {
         return Ok(Finding::NotApplicable(
             "server/discover does not declare prompts.listChanged".into(),
         ));
@@ -406,7 +397,7 @@ pub(crate) async fn prompts_list_changed(p: &mut Probe, facts: &StatelessFacts) 
 const MAX_SUBSCRIBED: usize = 3;
 
 pub(crate) async fn resource_updated(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
-    if !declares_resource_subscriptions(&capabilities(facts)) {
+    if !declares_resource_subscriptions(&facts.capabilities()) {
         return Ok(Finding::NotApplicable(
             "server/discover does not declare resources.subscribe".into(),
         ));

@@ -30,7 +30,8 @@ pub(crate) struct StatelessFacts {
 }
 
 impl StatelessFacts {
-    fn capabilities(&self) -> Value {
+    /// The capabilities `server/discover` declared (`null` without them).
+    pub(crate) fn capabilities(&self) -> Value {
         self.discover
             .as_ref()
             .and_then(|d| d.get("capabilities"))

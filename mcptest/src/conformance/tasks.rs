@@ -118,15 +118,6 @@ pub(crate) async fn run(id: CheckId, p: &mut Probe, facts: &StatelessFacts) -> O
     }
 }
 
-fn capabilities(facts: &StatelessFacts) -> Value {
-    facts
-        .discover
-        .as_ref()
-        .and_then(|d| d.get("capabilities"))
-        .cloned()
-        .unwrap_or(Value::Null)
-}
-
 fn declared(capabilities: &Value) -> Option<&Value> {
     capabilities.get("extensions")?.get(EXTENSION)
 }
@@ -139,7 +130,7 @@ fn gate(facts: &StatelessFacts) -> Result<(), Finding> {
                 .into(),
         ));
     }
-    match declared(&capabilities(facts)) {
+    match declared(&facts.capabilities()) {
         Some(_) => Ok(()),
         None => Err(Finding::NotApplicable(format!(
             "server/discover does not declare the tasks extension \

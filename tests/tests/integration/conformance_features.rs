@@ -116,24 +116,6 @@ const FEATURES: &[&str] = &[
     "mcp-completion-values",
 ];
 
-macro_rules! broken {
-    ($($name:ident: $flag:literal;)*) => {$(
-        mod $name {
-            use super::*;
-
-            #[tokio::test]
-            async fn over_stdio() {
-                expect_broken($flag, Transport::Stdio).await;
-            }
-
-            #[tokio::test]
-            async fn over_http() {
-                expect_broken($flag, Transport::Http).await;
-            }
-        }
-    )*};
-}
-
 use mcptest::conformance::Transport;
 
 broken! {

@@ -50,38 +50,16 @@ pub(crate) const HTTP_CASES: &[(&str, &[&str], bool)] = &[
 
 use super::conformance_server::{checks, expect_broken};
 
-macro_rules! broken {
-    ($($name:ident: $flag:literal $(, $stdio:ident)?;)*) => {$(
-        mod $name {
-            use super::*;
-
-            broken!(@stdio $flag $(, $stdio)?);
-
-            #[tokio::test]
-            async fn over_http() {
-                expect_broken($flag, Transport::Http).await;
-            }
-        }
-    )*};
-    (@stdio $flag:literal, also_stdio) => {
-        #[tokio::test]
-        async fn over_stdio() {
-            expect_broken($flag, Transport::Stdio).await;
-        }
-    };
-    (@stdio $flag:literal) => {};
-}
-
 broken! {
-    ignore_method_header: "--ignore-method-header";
-    ignore_name_header: "--ignore-name-header";
-    ignore_param_headers: "--ignore-param-headers";
-    accept_any_host: "--accept-any-host";
-    keep_ended_sessions: "--keep-ended-sessions";
-    session_id_with_space: "--session-id-with-space";
-    one_stream_at_a_time: "--one-stream-at-a-time";
-    shuffle_tools: "--shuffle-tools", also_stdio;
-    draft_04_output_schema: "--draft-04-output-schema", also_stdio;
+    ignore_method_header: "--ignore-method-header", http_only;
+    ignore_name_header: "--ignore-name-header", http_only;
+    ignore_param_headers: "--ignore-param-headers", http_only;
+    accept_any_host: "--accept-any-host", http_only;
+    keep_ended_sessions: "--keep-ended-sessions", http_only;
+    session_id_with_space: "--session-id-with-space", http_only;
+    one_stream_at_a_time: "--one-stream-at-a-time", http_only;
+    shuffle_tools: "--shuffle-tools";
+    draft_04_output_schema: "--draft-04-output-schema";
 }
 
 #[tokio::test]

@@ -272,28 +272,6 @@ pub(super) async fn expect_broken(flag: &str, transport: Transport) {
     drop(fixture);
 }
 
-macro_rules! broken {
-    ($($name:ident: $flag:literal $(, $only:ident)?;)*) => {$(
-        mod $name {
-            use super::*;
-
-            broken!(@stdio $flag $(, $only)?);
-
-            #[tokio::test]
-            async fn over_http() {
-                expect_broken($flag, Transport::Http).await;
-            }
-        }
-    )*};
-    (@stdio $flag:literal, http_only) => {};
-    (@stdio $flag:literal) => {
-        #[tokio::test]
-        async fn over_stdio() {
-            expect_broken($flag, Transport::Stdio).await;
-        }
-    };
-}
-
 broken! {
     initialize_without_server_info: "--initialize-without-server-info";
     echo_any_version: "--echo-any-version";

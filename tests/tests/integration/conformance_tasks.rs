@@ -84,24 +84,6 @@ pub(super) const CASES: &[(&str, &[&str], bool)] = &[
     ),
 ];
 
-macro_rules! broken {
-    ($($name:ident: $flag:literal;)*) => {$(
-        mod $name {
-            use super::*;
-
-            #[tokio::test]
-            async fn over_stdio() {
-                expect_broken($flag, Transport::Stdio).await;
-            }
-
-            #[tokio::test]
-            async fn over_http() {
-                expect_broken($flag, Transport::Http).await;
-            }
-        }
-    )*};
-}
-
 broken! {
     tasks_v1_capability: "--tasks-v1-capability";
     nested_task_result: "--nested-task-result";

@@ -8,6 +8,31 @@
 //! what it started itself (its server's pid and process group, its own temp
 //! directory), never about process-wide state that other tests share.
 
+/// One module of tests per breakage flag of `fixture-broken`: the checks it
+/// breaks fail over stdio and over HTTP (`http_only`: over HTTP alone).
+/// The module that uses it has `expect_broken` and `Transport` in scope.
+macro_rules! broken {
+    ($($name:ident: $flag:literal $(, $only:ident)?;)*) => {$(
+        mod $name {
+            use super::*;
+
+            broken!(@stdio $flag $(, $only)?);
+
+            #[tokio::test]
+            async fn over_http() {
+                expect_broken($flag, Transport::Http).await;
+            }
+        }
+    )*};
+    (@stdio $flag:literal, http_only) => {};
+    (@stdio $flag:literal) => {
+        #[tokio::test]
+        async fn over_stdio() {
+            expect_broken($flag, Transport::Stdio).await;
+        }
+    };
+}
+
 mod audit;
 mod cassette;
 mod chaos;
