@@ -10,7 +10,8 @@ Exit status:
   0  everything ran and passed
   1  a test or check failed, or nothing was checked
   2  usage error, or a file that cannot be loaded
-  3  regressions: a test that passed in the --baseline no longer passes";
+  3  regressions: a test that passed in the --baseline no longer passes
+  130, 143  interrupted (SIGINT, SIGTERM): every server started is killed first";
 
 const EXAMPLES: &str = "\
 Examples:

@@ -47,6 +47,11 @@ pub enum Exit {
 fn main() -> ExitCode {
     // clap exits with 2 on a usage error and 0 for --help / --version.
     let cli = Cli::parse();
+    // `mock` stops on Ctrl-C by itself; every other command may start
+    // servers that must not outlive it.
+    if !matches!(cli.command, Command::Mock(_)) {
+        stop_servers_on_signal();
+    }
     let exit = match cli.command {
         Command::Run(args) => run::run(args),
         Command::Lint(args) => lint::lint(args),
@@ -82,4 +87,61 @@ fn runtime(threads: usize) -> Result<tokio::runtime::Runtime, Exit> {
 /// `NO_COLOR` is not set.
 fn color() -> bool {
     console::colors_enabled() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// On SIGINT or SIGTERM: kills every server the command started (they run
+/// in process groups of their own, out of the terminal's reach, and exiting
+/// on a signal runs no destructor), says so, and exits 130 or 143 as a shell
+/// would. The handlers are in place before this returns.
+fn stop_servers_on_signal() {
+    let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    else {
+        return;
+    };
+    let signals = {
+        let _inside = runtime.enter();
+        signals()
+    };
+    let Some(signals) = signals else { return };
+    let spawned = std::thread::Builder::new()
+        .name("mcptest-signals".into())
+        .spawn(move || {
+            let code = runtime.block_on(signals);
+            let killed = mcptest::Server::kill_all();
+            eprintln!(
+                "\nmcptest: interrupted; killed {killed} server{}",
+                if killed == 1 { "" } else { "s" }
+            );
+            std::process::exit(code);
+        });
+    if let Err(e) = spawned {
+        eprintln!("mcptest: cannot watch for signals: {e}");
+    }
+}
+
+/// A future that ends with the shell's exit status for the first SIGINT or
+/// SIGTERM; `None` when the handlers cannot be installed.
+#[cfg(unix)]
+fn signals() -> Option<impl std::future::Future<Output = i32>> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut interrupt = signal(SignalKind::interrupt()).ok()?;
+    let mut terminate = signal(SignalKind::terminate()).ok()?;
+    Some(async move {
+        tokio::select! {
+            _ = interrupt.recv() => 130,
+            _ = terminate.recv() => 143,
+        }
+    })
+}
+
+#[cfg(not(unix))]
+fn signals() -> Option<impl std::future::Future<Output = i32>> {
+    Some(async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+        130
+    })
 }

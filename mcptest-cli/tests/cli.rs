@@ -221,6 +221,60 @@ mod shared {
         }
     }
 
+    /// A cancelled CI job (SIGTERM) or Ctrl-C (SIGINT) stops the run, and
+    /// its servers with it, though they are in process groups of their own.
+    /// These servers never answer the handshake and ignore their input
+    /// closing: only a kill stops them.
+    #[test]
+    fn a_signal_kills_every_server_before_the_command_exits() {
+        for (signal, code) in [("TERM", 143), ("INT", 130)] {
+            let ws = Workspace::new(&[("a.yaml", PASSING), ("b.yaml", PASSING)]);
+            ws.write("starts.txt", "");
+            let mut child = std::process::Command::new(MCPTEST)
+                .current_dir(ws.path(""))
+                .args(["run", "a.yaml", "b.yaml", "--jobs", "2", "--timeout", "5m"])
+                .args(["--server", "sh -c 'echo $$ >> starts.txt; exec sleep 600'"])
+                .env("NO_COLOR", "1")
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+            while ws.read("starts.txt").lines().count() < 2 {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "the servers did not start"
+                );
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            let sent = std::process::Command::new("kill")
+                .args([format!("-{signal}"), child.id().to_string()])
+                .status()
+                .unwrap();
+            assert!(sent.success());
+            let status = loop {
+                if let Some(status) = child.try_wait().unwrap() {
+                    break status;
+                }
+                if std::time::Instant::now() > deadline {
+                    let _ = child.kill();
+                    panic!("mcptest did not exit on SIG{signal}");
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            };
+            let mut stderr = String::new();
+            std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+            assert_eq!(status.code(), Some(code), "SIG{signal}: {stderr}");
+            assert!(
+                stderr.contains("interrupted; killed 2 servers"),
+                "SIG{signal}: {stderr}"
+            );
+            for pid in ws.read("starts.txt").lines() {
+                assert_stopped(pid);
+            }
+        }
+    }
+
     #[test]
     fn shared_with_a_fixture_is_a_usage_error() {
         let ws = Workspace::new(&[("a.yaml", PASSING), ("fixture/x.txt", "x")]);

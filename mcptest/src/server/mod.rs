@@ -120,6 +120,27 @@ impl Default for Options {
 }
 
 impl Server {
+    /// Kills the process group of every server process (and plugin) this
+    /// program started and has not yet reaped, and says how many there were.
+    ///
+    /// For a program about to exit on a signal, whose destructors will not
+    /// run: servers run in process groups of their own, so a terminal's
+    /// Ctrl-C does not reach them, and without this they would outlive it.
+    /// `mcptest` calls it on SIGINT and SIGTERM. A test binary has no need:
+    /// its clients stop their servers when dropped.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> std::io::Result<()> {
+    /// tokio::signal::ctrl_c().await?;
+    /// let killed = mcptest::Server::kill_all();
+    /// eprintln!("interrupted; killed {killed} servers");
+    /// std::process::exit(130);
+    /// # }
+    /// ```
+    pub fn kill_all() -> usize {
+        crate::transport::process::kill_all()
+    }
+
     fn with_target(target: Target) -> Self {
         Server {
             target,

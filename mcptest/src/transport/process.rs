@@ -2,6 +2,7 @@
 //! killed and reaped — on close, on drop, and when a test panics.
 
 use std::{
+    collections::BTreeSet,
     path::PathBuf,
     process::{ExitStatus, Stdio},
     sync::Mutex,
@@ -44,6 +45,35 @@ pub(crate) struct SpawnedParts {
     pub(crate) stdout: Option<ChildStdout>,
     pub(crate) stderr: Option<ChildStderr>,
 }
+
+/// The process groups of the children started and not yet reaped (a
+/// group's id is its leader's pid, reserved until the leader is reaped), for
+/// [`kill_all`].
+static LIVE_GROUPS: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
+
+/// Kills the process group of every child started and not yet reaped, and
+/// says how many. For a program about to exit on a signal: its destructors
+/// will not run, and the children are in process groups of their own, so
+/// the terminal's Ctrl-C does not reach them.
+pub(crate) fn kill_all() -> usize {
+    let live = LIVE_GROUPS.lock().unwrap_or_else(|p| p.into_inner());
+    for &pid in live.iter() {
+        kill_group_of(pid);
+    }
+    live.len()
+}
+
+#[cfg(unix)]
+fn kill_group_of(pid: u32) {
+    // SAFETY: sending a signal has no memory-safety preconditions. The group
+    // id is our child's pid, reserved until we reap the child.
+    unsafe {
+        libc::killpg(pid as libc::pid_t, libc::SIGKILL);
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_group_of(_pid: u32) {}
 
 pub(crate) struct ChildProcess {
     child: Mutex<Option<Child>>,
@@ -117,6 +147,12 @@ impl ChildProcess {
         let stdout = child.stdout.take();
         let stderr = child.stderr.take();
         let pid = child.id();
+        if let Some(pid) = pid {
+            LIVE_GROUPS
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(pid);
+        }
         Ok(SpawnedParts {
             process: ChildProcess {
                 child: Mutex::new(Some(child)),
@@ -208,8 +244,15 @@ impl ChildProcess {
     fn reap(&self) -> Option<ExitStatus> {
         let mut guard = self.child.lock().unwrap_or_else(|p| p.into_inner());
         let child = guard.as_mut()?;
+        // Held across the reap, so that `kill_all` never signals a group id
+        // that the reap has freed for reuse.
+        let mut live = LIVE_GROUPS.lock().unwrap_or_else(|p| p.into_inner());
         match child.try_wait() {
             Ok(Some(status)) => {
+                if let Some(pid) = self.pid {
+                    live.remove(&pid);
+                }
+                drop(live);
                 *self.status.lock().unwrap_or_else(|p| p.into_inner()) = Some(status);
                 guard.take();
                 Some(status)
@@ -256,11 +299,7 @@ impl ChildProcess {
     #[cfg(unix)]
     fn kill_group(&self) {
         if let Some(pid) = self.pid {
-            // SAFETY: sending a signal has no memory-safety preconditions. The
-            // group id is our child's pid, reserved until we reap the child.
-            unsafe {
-                libc::killpg(pid as libc::pid_t, libc::SIGKILL);
-            }
+            kill_group_of(pid);
         }
     }
 
@@ -286,6 +325,14 @@ impl Drop for ChildProcess {
             .is_none()
         {
             self.shutdown_blocking(Duration::ZERO);
+        }
+        // Killed but not reaped in time (the runtime reaps it later): its id
+        // may be reused then, so `kill_all` forgets it now.
+        if let Some(pid) = self.pid {
+            LIVE_GROUPS
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&pid);
         }
     }
 }
