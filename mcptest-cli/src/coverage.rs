@@ -1,7 +1,10 @@
 //! `mcptest coverage`: the tools, prompts and resources a server lists that
 //! no suite file exercises, and whether the share exercised reaches `--min`.
 
-use mcptest::{report::Status, suite::coverage::Coverage};
+use mcptest::{
+    report::{Outcome, Status, TestResult},
+    suite::coverage::Coverage,
+};
 
 use crate::{Exit, args::CoverageArgs, output, paths};
 
@@ -54,16 +57,40 @@ pub fn coverage(args: CoverageArgs) -> Exit {
         println!("not listed: the files exercise {kind} `{name}`, which the server does not list");
     }
     println!("{}", coverage.summary());
-    output::write_reports(&coverage.report, &args.reports, "");
-    let Some(percent) = coverage.percent() else {
+    // The threshold is a result of its own, so that every report (JUnit,
+    // JSON, Markdown, the badge) fails when the command does.
+    let percent = coverage.percent();
+    let threshold = match (percent, args.min) {
+        (None, _) => Some(Outcome::error(
+            "tools, prompts or resources listed by the server, to measure coverage",
+            "it lists none, so nothing was measured",
+        )),
+        (Some(percent), Some(min)) if percent < min => Some(Outcome::error(
+            format!("at least {min}% of what the server lists exercised by the files (--min)"),
+            format!("{percent:.1}% is"),
+        )),
+        (Some(_), Some(_)) => Some(Outcome::Pass),
+        (Some(_), None) => None,
+    };
+    let mut report = coverage.report.clone();
+    let failed = threshold.as_ref().is_some_and(|o| o.failure().is_some());
+    if let Some(outcome) = threshold {
+        let name = match args.min {
+            Some(min) => format!("coverage of at least {min}%"),
+            None => "something to cover".to_owned(),
+        };
+        report.push(TestResult::new(name, outcome).group("coverage"));
+    }
+    output::write_reports(&report, &args.reports, "");
+    if percent.is_none() {
         // Nothing listed: nothing was measured, which never passes.
         return Exit::Failures;
-    };
-    match args.min {
-        Some(min) if percent < min => {
-            println!("coverage {percent:.1}% is under --min {min}%");
-            Exit::Failures
-        }
-        _ => Exit::Pass,
     }
+    if failed {
+        if let (Some(percent), Some(min)) = (percent, args.min) {
+            println!("coverage {percent:.1}% is under --min {min}%");
+        }
+        return Exit::Failures;
+    }
+    Exit::Pass
 }

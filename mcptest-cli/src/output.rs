@@ -123,8 +123,15 @@ fn pretty(value: &serde_json::Value) -> String {
     text
 }
 
+/// Writes a report, creating its directory first (`reports/junit.xml` in a
+/// fresh CI checkout).
 fn write_file(path: &Path, what: &str, text: &str) {
-    if let Err(e) = std::fs::write(path, text) {
+    let written = match path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(dir) => std::fs::create_dir_all(dir),
+        None => Ok(()),
+    }
+    .and_then(|()| std::fs::write(path, text));
+    if let Err(e) = written {
         eprintln!(
             "mcptest: cannot write the {what} report to {}: {e}",
             path.display()

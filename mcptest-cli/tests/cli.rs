@@ -558,23 +558,28 @@ mod reports {
 
     #[test]
     fn an_unwritable_report_is_an_error_and_the_verdict_stands() {
-        let ws = Workspace::new(&[("suite/add.yaml", PASSING)]);
+        // `blocker` is a file, so no directory can be made under it.
+        let ws = Workspace::new(&[("suite/add.yaml", PASSING), ("blocker", "")]);
         let out = output(ws.run(&[
             "suite",
             "--junit",
-            "no-such-dir/junit.xml",
+            "blocker/junit.xml",
             "--json",
-            "ok.json",
+            "fresh/dir/ok.json",
         ]));
         assert_eq!(out.code, Some(0), "{out:?}");
         assert!(
             out.stderr
-                .contains("cannot write the JUnit report to no-such-dir/junit.xml"),
+                .contains("cannot write the JUnit report to blocker/junit.xml"),
             "{out:?}"
         );
-        assert!(ws.path("ok.json").exists(), "the other reports are written");
+        assert!(
+            ws.path("fresh/dir/ok.json").exists(),
+            "the other reports are written, their directories made"
+        );
         let ws = suite();
-        let out = output(ws.run(&["suite", "--markdown", "no-such-dir/summary.md"]));
+        ws.write("blocker", "");
+        let out = output(ws.run(&["suite", "--markdown", "blocker/summary.md"]));
         assert_eq!(out.code, Some(1), "{out:?}");
     }
 
@@ -1082,12 +1087,29 @@ assert:
 
         let out = output(ws.mcptest(&["coverage", "evals", "--server", &server, "--min", "50"]));
         assert_eq!(out.code, Some(0), "{out:?}");
-        let out = output(ws.mcptest(&["coverage", "evals", "--server", &server, "--min", "80%"]));
+        let out = output(ws.mcptest(&[
+            "coverage",
+            "evals",
+            "--server",
+            &server,
+            "--min",
+            "80%",
+            "--json",
+            "under.json",
+            "--badge",
+            "badge.json",
+        ]));
         assert_eq!(out.code, Some(1), "{out:?}");
         assert!(
             out.stdout.contains("coverage 50.0% is under --min 80%"),
             "{out:?}"
         );
+        // Every report fails with the command: the threshold is a result.
+        let json: serde_json::Value = serde_json::from_str(&ws.read("under.json")).unwrap();
+        assert_eq!(json["passed"], false, "{json}");
+        assert_eq!(json["counts"]["failed"], 1, "{json}");
+        let badge: serde_json::Value = serde_json::from_str(&ws.read("badge.json")).unwrap();
+        assert_ne!(badge["color"], "brightgreen", "{badge}");
     }
 
     #[test]
