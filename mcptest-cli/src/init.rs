@@ -54,7 +54,11 @@ pub fn init(args: InitArgs) -> Exit {
         };
         let exit = runtime.block_on(crate::generate::write_all(&generate, 1));
         if exit == Exit::Pass {
-            println!("next: mcptest run {}", args.dir.display());
+            println!(
+                "next: mcptest run {} --server {}",
+                args.dir.display(),
+                shell_words::quote(&generate.server)
+            );
         }
         return exit;
     }

@@ -181,6 +181,15 @@ pub fn check_server(command: &str) -> Result<(), String> {
     let Some(program) = words.first() else {
         return Err("--server is empty".into());
     };
+    let path = std::path::Path::new(program);
+    if path.components().count() > 1 && path.exists() {
+        if path.is_dir() {
+            return Err(format!("--server {command:?}: {program} is a directory"));
+        }
+        return which::which(program).map(|_| ()).map_err(|_| {
+            format!("--server {command:?}: {program} exists but is not executable (chmod +x?)")
+        });
+    }
     which::which(program)
         .map(|_| ())
         .map_err(|e| format!("--server {command:?}: server not found: {program}: {e}"))

@@ -449,6 +449,14 @@ assert:
                 .contains("server not found: no-such-mcp-server-anywhere"),
             "{out:?}"
         );
+        // A file that is there but cannot be run is named as such.
+        let out = output(ws.mcptest(&["run", "suite", "--server", "./suite/add.yaml"]));
+        assert_eq!(out.code, Some(2), "{out:?}");
+        assert!(
+            out.stderr
+                .contains("./suite/add.yaml exists but is not executable"),
+            "{out:?}"
+        );
     }
 
     #[test]

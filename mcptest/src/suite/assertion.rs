@@ -448,8 +448,9 @@ fn load_server(file: &str, node: &Node) -> Result<ServerSpec, LoadError> {
     if let Some(docker) = f.get("docker") {
         return Err(f.error(docker, "`docker` is not supported: run the container yourself, or give its command as `command`"));
     }
+    // A `url` without a `command` says HTTP by itself.
     let http = match f.get("transport") {
-        None => false,
+        None => f.get("url").is_some() && f.get("command").is_none(),
         Some(n) => match n.as_str() {
             Some("stdio") => false,
             Some("http") => true,
@@ -469,6 +470,12 @@ fn load_server(file: &str, node: &Node) -> Result<ServerSpec, LoadError> {
         headers: f.string_map("headers")?,
         ..ServerSpec::default()
     };
+    if !http && let Some(url) = f.get("url") {
+        return Err(f.error(
+            url,
+            "`url` is for `transport: http`; a stdio server is started from `command`",
+        ));
+    }
     if http && spec.url.is_none() {
         return Err(f.missing(
             "url",

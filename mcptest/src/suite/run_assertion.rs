@@ -119,7 +119,7 @@ fn server(
 fn default(cx: &TestContext<'_>) -> Result<Server, String> {
     cx.default_server.clone().ok_or_else(|| {
         "the file names none (no `command` or `url` in `server:`) and the suite gives \
-         no default (add it to the file, or `server = ..` to `mcptest::suite!`)"
+         no default (add it to the file, `--server` to `mcptest run`, or `server = ..` to `mcptest::suite!`)"
             .to_owned()
     })
 }

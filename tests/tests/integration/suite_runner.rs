@@ -148,6 +148,10 @@ fn broken_files_are_refused_with_file_line_column_and_what_was_expected() {
             "suites/invalid/unknown_key.yaml:6:5: unknown key `contians` in `expect`; did you mean `contains`? (expected one of: contains, contains_any, not_contains, equals, json_path, min_results, max_results, not_empty, not_error, is_error, matches_regex, file_contains, file_not_contains, file_not_exists, file_unchanged, net_delta, in_order, min_progress, plugin)",
         ),
         (
+            "url_with_stdio",
+            "suites/invalid/url_with_stdio.yaml:3:8: `url` is for `transport: http`; a stdio server is started from `command`",
+        ),
+        (
             "wrong_list",
             "suites/invalid/wrong_list.yaml:4:15: expected `contains` to be a list of strings, found a string",
         ),
@@ -261,7 +265,7 @@ async fn a_file_without_a_server_and_no_default_says_how_to_give_one() {
         failure_message(&result, false).unwrap(),
         "x.yaml:1:1: `x` failed\n\
          expected: a server to run the file against\n\
-         why:      the file names none (no `command` or `url` in `server:`) and the suite gives no default (add it to the file, or `server = ..` to `mcptest::suite!`)"
+         why:      the file names none (no `command` or `url` in `server:`) and the suite gives no default (add it to the file, `--server` to `mcptest run`, or `server = ..` to `mcptest::suite!`)"
     );
     assert!(matches!(result.outcome, Outcome::Fail(_)));
 }
@@ -335,4 +339,28 @@ async fn a_verdict_comes_before_the_teardown_which_stops_the_server_then_removes
         "the fixture copy {} is removed after the server stopped",
         fixture_copy.display()
     );
+}
+
+/// A `url` without `transport` is Streamable HTTP: the run dials it (here
+/// nothing listens) rather than saying the file names no server.
+#[tokio::test]
+async fn a_url_alone_names_an_http_server() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let suite = Suite::parse(
+        "x.yaml",
+        &format!("timeout: 5s\nserver: {{url: \"{url}\"}}\nassert: {{tool: echo, expect: {{not_error: true}}}}\n"),
+    )
+    .unwrap();
+    let result = suite.run(&RunOptions::new()).await.remove(0);
+    let message = failure_message(&result, false).unwrap();
+    assert!(
+        message.contains("the server to start and answer the handshake"),
+        "{message}"
+    );
+    assert!(!message.contains("names none"), "{message}");
 }
