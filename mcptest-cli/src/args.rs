@@ -366,7 +366,9 @@ pub struct ConformanceArgs {
     /// The server's Streamable HTTP URL.
     #[arg(long, value_name = "URL")]
     pub url: Option<String>,
-    /// The protocol version to speak (e.g. 2025-11-25).
+    /// Only the checks of one protocol revision: 2026-07-28 (stateless,
+    /// through server/discover) or a classic one (2024-11-05 to
+    /// 2025-11-25, through initialize) [default: both].
     #[arg(long, value_name = "VERSION")]
     pub protocol: Option<String>,
     /// Run only these checks (an id, or a prefix ending in `*`); repeatable.

@@ -11,6 +11,9 @@ use mcptest::{
 
 use crate::{Exit, args::ConformanceArgs, output};
 
+/// The revisions before 2026-07-28, whose checks start with `initialize`.
+const CLASSIC_VERSIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+
 pub fn conformance(args: ConformanceArgs) -> Exit {
     let expected = match args
         .expected_failures
@@ -35,10 +38,27 @@ pub fn conformance(args: ConformanceArgs) -> Exit {
         (None, Some(url)) => Server::url(url.as_str()),
         (None, None) => unreachable!("clap requires --server or --url"),
     };
+    // The revision chooses the checks: the classic ones handshake with
+    // `initialize`, the 2026-07-28 ones go through `server/discover`.
+    let revision_except: &[&str] = match args.protocol.as_deref() {
+        None => &[],
+        Some(v) if v == mcptest::STATELESS_PROTOCOL_VERSION => &["classic-*"],
+        Some(v) if CLASSIC_VERSIONS.contains(&v) => &["sep-*", "mcp-*"],
+        Some(other) => {
+            eprintln!(
+                "mcptest: --protocol {other:?} is no revision mcptest checks; use one of {}, {}",
+                CLASSIC_VERSIONS.join(", "),
+                mcptest::STATELESS_PROTOCOL_VERSION
+            );
+            return Exit::Usage;
+        }
+    };
     if let Some(version) = &args.protocol {
         server = server.protocol_version(version.as_str());
     }
-    let mut checks = Conformance::new(server).expected_failures(expected);
+    let mut checks = Conformance::new(server)
+        .expected_failures(expected)
+        .except(revision_except.iter().copied());
     if let Some(timeout) = args.timeout {
         checks = checks.timeout(timeout);
     }

@@ -921,6 +921,38 @@ mod conformance {
         let out = output(ws.mcptest(&["conformance"]));
         assert_eq!(out.code, Some(2), "{out:?}");
     }
+
+    #[test]
+    fn protocol_chooses_the_revision_and_refuses_an_unknown_one() {
+        let ws = Workspace::new(&[]);
+        let server = format!("'{MCPTEST}' mock contract.yaml");
+        let out = output(ws.mcptest(&["conformance", "--server", &server, "--protocol", "banana"]));
+        assert_eq!(out.code, Some(2), "{out:?}");
+        assert!(
+            out.stderr.contains(
+                "--protocol \"banana\" is no revision mcptest checks; use one of 2024-11-05"
+            ),
+            "{out:?}"
+        );
+        let out = output(ws.mcptest(&[
+            "conformance",
+            "--server",
+            &server,
+            "--protocol",
+            "2025-11-25",
+            "--json",
+            "c.json",
+        ]));
+        let json: serde_json::Value = serde_json::from_str(&ws.read("c.json")).unwrap();
+        let ids: Vec<&str> = json["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["name"].as_str().unwrap())
+            .collect();
+        assert!(!ids.is_empty(), "{out:?}");
+        assert!(ids.iter().all(|id| id.starts_with("classic-")), "{ids:?}");
+    }
 }
 
 mod audit {
