@@ -298,7 +298,7 @@ pub struct SuiteArgs {
     #[arg(long, value_name = "CMD")]
     pub server: Option<String>,
     /// The timeout of tests that set none (e.g. 10s, 1m) [default: 30s].
-    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    #[arg(long, value_name = "DURATION", value_parser = duration)]
     pub timeout: Option<Duration>,
     /// Run only the tests whose name or file contains this text.
     #[arg(long, value_name = "TEXT")]
@@ -375,7 +375,7 @@ pub struct ConformanceArgs {
     #[arg(long, value_name = "ID")]
     pub only: Vec<String>,
     /// Per-request timeout (e.g. 10s).
-    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    #[arg(long, value_name = "DURATION", value_parser = duration)]
     pub timeout: Option<Duration>,
     /// A YAML list of check ids known to fail.
     #[arg(long, value_name = "FILE")]
@@ -404,7 +404,7 @@ pub struct AuditArgs {
     #[arg(long, value_name = "URL")]
     pub url: Option<String>,
     /// How long each tool call may take (e.g. 5s) [default: 30s].
-    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    #[arg(long, value_name = "DURATION", value_parser = duration)]
     pub timeout: Option<Duration>,
     /// Also call tools annotated destructiveHint: true.
     #[arg(long)]
@@ -436,7 +436,7 @@ pub struct FuzzArgs {
     pub mutations: Option<usize>,
     /// How long each call may take before it counts as a hang (e.g. 5s)
     /// [default: 30s].
-    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    #[arg(long, value_name = "DURATION", value_parser = duration)]
     pub timeout: Option<Duration>,
     /// Also fuzz tools annotated destructiveHint: true.
     #[arg(long)]
@@ -458,7 +458,7 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
     /// How long each tool call may take (e.g. 5s) [default: 30s].
-    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    #[arg(long, value_name = "DURATION", value_parser = duration)]
     pub timeout: Option<Duration>,
     /// Also call tools annotated destructiveHint: true.
     #[arg(long)]
@@ -484,10 +484,22 @@ pub struct CoverageArgs {
     #[arg(long, value_name = "PERCENT", value_parser = percent)]
     pub min: Option<f64>,
     /// How long the server may take to start and answer (e.g. 10s).
-    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    #[arg(long, value_name = "DURATION", value_parser = duration)]
     pub timeout: Option<Duration>,
     #[command(flatten)]
     pub reports: ReportArgs,
+}
+
+/// A duration such as `500ms`, `30s` or `1m30s`; zero is refused, since
+/// every wait it sets would end before anything could answer.
+fn duration(text: &str) -> Result<Duration, String> {
+    let value = humantime::parse_duration(text).map_err(|e| {
+        format!("{text:?} is not a duration ({e}); write it like \"500ms\", \"30s\", \"2m\" or \"1m30s\"")
+    })?;
+    if value.is_zero() {
+        return Err(format!("{text:?} is zero; nothing could answer in time"));
+    }
+    Ok(value)
 }
 
 fn percent(text: &str) -> Result<f64, String> {
@@ -524,7 +536,7 @@ pub struct InterceptArgs {
     #[arg(long, value_name = "FILE", default_value = "mcptest-intercept.jsonl")]
     pub log: PathBuf,
     /// How long requests in flight may take once the agent has left.
-    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration, default_value = "10s")]
+    #[arg(long, value_name = "DURATION", value_parser = duration, default_value = "10s")]
     pub timeout: Duration,
     #[command(flatten)]
     pub reports: ReportArgs,
@@ -563,7 +575,7 @@ pub struct ExecArgs {
     #[arg(long, value_name = "URL")]
     pub server_url: Option<String>,
     /// How long one upstream call may take.
-    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration, default_value = "30s")]
+    #[arg(long, value_name = "DURATION", value_parser = duration, default_value = "30s")]
     pub call_timeout: Duration,
     /// The longest request line accepted [default: 4 MiB].
     #[arg(long, value_name = "BYTES")]
@@ -577,6 +589,17 @@ mod tests {
     #[test]
     fn the_command_line_is_consistent() {
         super::Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn durations_are_positive_and_a_bad_one_shows_the_form() {
+        use std::time::Duration;
+        assert_eq!(super::duration("1m30s"), Ok(Duration::from_secs(90)));
+        assert_eq!(super::duration("500ms"), Ok(Duration::from_millis(500)));
+        assert!(super::duration("0").unwrap_err().contains("is zero"));
+        assert!(super::duration("0s").unwrap_err().contains("is zero"));
+        let err = super::duration("soon").unwrap_err();
+        assert!(err.contains(r#"write it like "500ms""#), "{err}");
     }
 }
 
