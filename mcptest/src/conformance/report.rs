@@ -265,9 +265,14 @@ impl fmt::Display for ConformanceReport {
             Role::Server => "server",
             Role::Client => "client",
         };
+        let expected = self.results.iter().filter(|r| r.expected_failure).count();
+        let expected = match expected {
+            0 => String::new(),
+            n => format!(" ({n} of them expected failure{})", plural(n)),
+        };
         writeln!(
             f,
-            "MCP conformance of {who} {} over {}: {} checks, {} passed, {} failed, {} warning{}, {} skipped",
+            "MCP conformance of {who} {} over {}: {} checks, {} passed, {} failed, {} warning{}{expected}, {} skipped",
             self.target,
             self.transport,
             self.results.len(),
@@ -566,6 +571,10 @@ mod tests {
         assert_eq!(report.verdict("classic-pagination"), Some(Status::Skip));
         let table = report.table();
         assert!(table.contains("XFAIL  MUST    classic-ping "), "{table}");
+        assert!(
+            table.contains("2 warnings (1 of them expected failure), "),
+            "{table}"
+        );
         // Every row keeps the same columns as the XFAIL one.
         let column = |id: &str| {
             let line = table.lines().find(|l| l.contains(id)).unwrap();
