@@ -28,6 +28,9 @@ pub struct Comparison {
     pub new_failures: Vec<String>,
     /// Did not pass in the baseline and pass now.
     pub fixed: Vec<String>,
+    /// In the baseline and not in this run (a file removed, a test renamed,
+    /// `--filter`): shown, so a dropped test is never silent.
+    pub missing: Vec<String>,
 }
 
 pub fn key(result: &TestResult) -> String {
@@ -108,6 +111,13 @@ impl Baseline {
                 _ => {}
             }
         }
+        let ran: std::collections::BTreeSet<String> = report.results.iter().map(key).collect();
+        comparison.missing = self
+            .tests
+            .keys()
+            .filter(|key| !ran.contains(*key))
+            .cloned()
+            .collect();
         comparison
     }
 }
@@ -138,10 +148,18 @@ mod tests {
             ("a", fail()),
             ("b", fail()),
             ("c", Outcome::skip("off")),
+            ("e", fail()),
+        ]);
+        assert_eq!(before.compare(&now).missing, ["s.yaml::d"]);
+        let now = report(&[
+            ("a", fail()),
+            ("b", fail()),
+            ("c", Outcome::skip("off")),
             ("d", Outcome::Pass),
             ("e", fail()),
         ]);
         let comparison = before.compare(&now);
+        assert!(comparison.missing.is_empty());
         assert_eq!(comparison.regressions, ["s.yaml::a", "s.yaml::c"]);
         assert_eq!(comparison.known, ["s.yaml::b"]);
         assert_eq!(comparison.fixed, ["s.yaml::d"]);

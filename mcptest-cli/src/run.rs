@@ -82,14 +82,18 @@ pub fn run(args: RunArgs) -> Exit {
     for key in &comparison.fixed {
         println!("fixed: {key} did not pass in the baseline and passes now");
     }
+    for key in &comparison.missing {
+        println!("missing: {key} is in the baseline and did not run");
+    }
     println!(
-        "baseline: {} regression{}, {} known failure{}, {} new failure{}",
+        "baseline: {} regression{}, {} known failure{}, {} new failure{}, {} missing",
         comparison.regressions.len(),
         plural(comparison.regressions.len()),
         comparison.known.len(),
         plural(comparison.known.len()),
         comparison.new_failures.len(),
         plural(comparison.new_failures.len()),
+        comparison.missing.len(),
     );
     if !comparison.regressions.is_empty() {
         Exit::Regressions

@@ -676,7 +676,7 @@ mod trials_and_baselines {
         assert_eq!(out.code, Some(0), "{out:?}");
         assert!(
             out.stdout
-                .contains("baseline: 0 regressions, 1 known failure, 0 new failures"),
+                .contains("baseline: 0 regressions, 1 known failure, 0 new failures, 0 missing"),
             "{out:?}"
         );
 
