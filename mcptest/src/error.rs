@@ -137,7 +137,9 @@ pub enum Error {
     },
 
     /// The connection failed for a reason other than the process exiting:
-    /// a refused HTTP connection, an oversized message, a broken pipe.
+    /// a refused HTTP connection, an oversized message, a broken pipe. The
+    /// reason ends with the root cause: `initialize: cannot connect to
+    /// http://127.0.0.1:9/mcp: connection refused`.
     #[error("{}{reason}{output}", method.as_deref().map(|m| format!("{m}: ")).unwrap_or_default())]
     Transport {
         /// The request in flight, if any.
@@ -399,7 +401,10 @@ fn connect_failure(chain: &[&(dyn std::error::Error + 'static)]) -> Option<Strin
             .map(|r| (at, r))
     })?;
     let deeper = &chain[at + 1..];
-    let cause = match deeper.last().and_then(|e| e.downcast_ref::<std::io::Error>()) {
+    let cause = match deeper
+        .last()
+        .and_then(|e| e.downcast_ref::<std::io::Error>())
+    {
         Some(io) => io_words(io),
         None if request.is_timeout() => "the connect timeout passed".to_owned(),
         None => join_causes(deeper),
@@ -428,5 +433,23 @@ fn io_words(error: &std::io::Error) -> String {
         NetworkUnreachable => "network unreachable".to_owned(),
         AddrNotAvailable => "address not available".to_owned(),
         _ => error.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_transport_failure_reads_as_its_causes_without_type_names() {
+        let error = rmcp::transport::DynamicTransportError::from_parts(
+            "some::crate::Transport<some::Client>",
+            std::any::TypeId::of::<()>(),
+            Box::new(std::io::Error::new(
+                std::io::ErrorKind::BrokenPipe,
+                "the pipe broke",
+            )),
+        );
+        assert_eq!(describe_failure(&error), "the pipe broke");
     }
 }

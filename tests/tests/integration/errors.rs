@@ -135,7 +135,10 @@ async fn a_refused_raw_http_request_says_cannot_connect_and_why() {
 async fn an_http_server_gone_after_connecting_fails_the_next_request_saying_why() {
     let fixture = mcptest_tests::http::HttpFixture::start(EVERYTHING, &["--http"]);
     let url = fixture.url.clone();
-    let mcp = Server::url(&url).connect().await.expect("connect over HTTP");
+    let mcp = Server::url(&url)
+        .connect()
+        .await
+        .expect("connect over HTTP");
     drop(fixture);
     let err = mcp.list_tools().await.unwrap_err();
     let text = err.to_string();
@@ -144,7 +147,10 @@ async fn an_http_server_gone_after_connecting_fails_the_next_request_saying_why(
         text.contains(&format!("cannot connect to {url}: connection refused")),
         "{text}"
     );
-    assert!(!text.contains("rmcp::") && !text.contains("Transport ["), "{text}");
+    assert!(
+        !text.contains("rmcp::") && !text.contains("Transport ["),
+        "{text}"
+    );
 }
 
 #[tokio::test]
