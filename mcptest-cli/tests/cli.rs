@@ -953,6 +953,27 @@ mod conformance {
         assert!(!ids.is_empty(), "{out:?}");
         assert!(ids.iter().all(|id| id.starts_with("classic-")), "{ids:?}");
     }
+
+    #[test]
+    fn a_url_nothing_listens_on_is_a_usage_error_not_a_report() {
+        // A port that was free a moment ago and that nothing listens on now.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let url = format!("http://127.0.0.1:{port}/mcp");
+        let ws = Workspace::new(&[]);
+        let out = output(ws.mcptest(&["conformance", "--url", &url, "--json", "c.json"]));
+        assert_eq!(out.code, Some(2), "{out:?}");
+        assert!(
+            out.stderr
+                .contains(&format!("cannot connect to {url}: connection refused")),
+            "{out:?}"
+        );
+        assert!(!out.stdout.contains("checks"), "no report: {out:?}");
+        assert!(!ws.path("c.json").exists(), "no report file: {out:?}");
+    }
 }
 
 mod audit {

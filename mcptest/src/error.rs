@@ -137,7 +137,9 @@ pub enum Error {
     },
 
     /// The connection failed for a reason other than the process exiting:
-    /// a refused HTTP connection, an oversized message, a broken pipe.
+    /// a refused HTTP connection, an oversized message, a broken pipe. The
+    /// reason ends with the root cause: `initialize: cannot connect to
+    /// http://127.0.0.1:9/mcp: connection refused`.
     #[error("{}{reason}{output}", method.as_deref().map(|m| format!("{m}: ")).unwrap_or_default())]
     Transport {
         /// The request in flight, if any.
@@ -321,5 +323,133 @@ pub(crate) fn fmt_duration(d: Duration) -> String {
         format!("{}ms", d.as_millis())
     } else {
         format!("{d:?}")
+    }
+}
+
+/// Why a transport failed, in words a user can act on: the error and its
+/// causes (each said once), without the transport layer's wrapper types.
+/// A connection that could not be opened at all reads
+/// "cannot connect to http://127.0.0.1:9/mcp: connection refused".
+pub(crate) fn describe_failure(error: &(dyn std::error::Error + 'static)) -> String {
+    let chain = causes(error);
+    #[cfg(feature = "http")]
+    if let Some(text) = connect_failure(&chain) {
+        return text;
+    }
+    join_causes(&chain)
+}
+
+/// True when `error` (or one of its causes) is an HTTP connection that could
+/// not be opened: refused, unreachable, an unknown host, a connect timeout.
+#[cfg(feature = "http")]
+pub(crate) fn is_connect_failure(error: &(dyn std::error::Error + 'static)) -> bool {
+    connect_failure(&causes(error)).is_some()
+}
+
+/// `error` and its `source()`s, outermost first, leaving out the wrappers
+/// whose text names Rust types (and following the one wrapper that hides
+/// its cause from `source()`).
+fn causes<'a>(
+    error: &'a (dyn std::error::Error + 'static),
+) -> Vec<&'a (dyn std::error::Error + 'static)> {
+    let mut chain = Vec::new();
+    let mut next = Some(error);
+    while let Some(error) = next {
+        next = error.source();
+        if error
+            .downcast_ref::<rmcp::transport::DynamicTransportError>()
+            .is_some()
+        {
+            continue;
+        }
+        #[cfg(feature = "http")]
+        if let Some(rmcp::transport::streamable_http_client::StreamableHttpError::Client(inner)) =
+            error.downcast_ref::<rmcp::transport::streamable_http_client::StreamableHttpError<
+                reqwest::Error,
+            >>()
+        {
+            next = Some(inner);
+            continue;
+        }
+        chain.push(error);
+    }
+    chain
+}
+
+fn join_causes(chain: &[&(dyn std::error::Error + 'static)]) -> String {
+    let mut text = String::new();
+    for cause in chain {
+        let cause = cause.to_string();
+        if cause.is_empty() || text.contains(&cause) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&cause);
+    }
+    text
+}
+
+/// "cannot connect to URL: connection refused", when the chain holds an HTTP
+/// request that failed before a connection was made.
+#[cfg(feature = "http")]
+fn connect_failure(chain: &[&(dyn std::error::Error + 'static)]) -> Option<String> {
+    let (at, request) = chain.iter().enumerate().find_map(|(at, e)| {
+        e.downcast_ref::<reqwest::Error>()
+            .filter(|r| r.is_connect())
+            .map(|r| (at, r))
+    })?;
+    let deeper = &chain[at + 1..];
+    let cause = match deeper
+        .last()
+        .and_then(|e| e.downcast_ref::<std::io::Error>())
+    {
+        Some(io) => io_words(io),
+        None if request.is_timeout() => "the connect timeout passed".to_owned(),
+        None => join_causes(deeper),
+    };
+    let target = match request.url() {
+        Some(url) => format!("cannot connect to {url}"),
+        None => "cannot connect".to_owned(),
+    };
+    Some(match cause.is_empty() {
+        true => target,
+        false => format!("{target}: {cause}"),
+    })
+}
+
+/// The common reasons a connection is not made, in plain words; others as
+/// the operating system says them.
+#[cfg(feature = "http")]
+fn io_words(error: &std::io::Error) -> String {
+    use std::io::ErrorKind::*;
+    match error.kind() {
+        ConnectionRefused => "connection refused".to_owned(),
+        ConnectionReset => "connection reset".to_owned(),
+        ConnectionAborted => "connection aborted".to_owned(),
+        TimedOut => "timed out".to_owned(),
+        HostUnreachable => "host unreachable".to_owned(),
+        NetworkUnreachable => "network unreachable".to_owned(),
+        AddrNotAvailable => "address not available".to_owned(),
+        _ => error.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_transport_failure_reads_as_its_causes_without_type_names() {
+        let error = rmcp::transport::DynamicTransportError::from_parts(
+            "some::crate::Transport<some::Client>",
+            std::any::TypeId::of::<()>(),
+            Box::new(std::io::Error::new(
+                std::io::ErrorKind::BrokenPipe,
+                "the pipe broke",
+            )),
+        );
+        assert_eq!(describe_failure(&error), "the pipe broke");
     }
 }

@@ -10,7 +10,10 @@ use rmcp::{
 };
 use serde_json::json;
 
-use super::{Harness, Inner, Link, McpClient, ServerInfo, connection_lost, options::Options};
+use super::{
+    Harness, Inner, Link, McpClient, ServerInfo, connection_lost, options::Options,
+    transport_failed,
+};
 use crate::{
     error::Error,
     transport::{endpoint::Endpoint, wire::Wire},
@@ -112,14 +115,7 @@ async fn init_error(method: &str, error: ClientInitializeError, wire: &Wire) -> 
     match error {
         ClientInitializeError::ConnectionClosed(_) => connection_lost(Some(method), wire).await,
         ClientInitializeError::TransportError { error, .. } => {
-            match connection_lost(Some(method), wire).await {
-                Error::Transport { method, output, .. } => Error::Transport {
-                    method,
-                    reason: error_chain(&error),
-                    output,
-                },
-                other => other,
-            }
+            transport_failed(Some(method), &error, wire).await
         }
         ClientInitializeError::JsonRpcError(data) => Error::Handshake {
             method: method.to_owned(),
@@ -139,20 +135,6 @@ async fn init_error(method: &str, error: ClientInitializeError, wire: &Wire) -> 
             output: wire.output(),
         },
     }
-}
-
-fn error_chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        let cause_text = cause.to_string();
-        if !text.contains(&cause_text) {
-            text.push_str(": ");
-            text.push_str(&cause_text);
-        }
-        source = cause.source();
-    }
-    text
 }
 
 fn server_info(peer: &rmcp::Peer<rmcp::RoleClient>) -> ServerInfo {

@@ -31,7 +31,7 @@ use handler::Harness;
 pub use results::{Origin, Reply, Request, RpcError, ServerInfo, ToolCall, ToolOutcome};
 
 use crate::{
-    error::Error,
+    error::{Error, describe_failure},
     notifications::ListKind,
     notifications::Notifications,
     notifications::ServerMessage,
@@ -731,8 +731,9 @@ impl McpClient {
                 after: timeout,
                 output: self.inner.wire.output(),
             },
-            ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
-                connection_lost(Some(method), &self.inner.wire).await
+            ServiceError::TransportClosed => connection_lost(Some(method), &self.inner.wire).await,
+            ServiceError::TransportSend(error) => {
+                transport_failed(Some(method), &error, &self.inner.wire).await
             }
             other => Error::Transport {
                 method: Some(method.to_owned()),
@@ -747,9 +748,15 @@ impl McpClient {
             ServiceError::McpError(data) => rpc_error(method, data, &self.inner.wire),
             other => Error::Transport {
                 method: Some(method.to_owned()),
-                reason: match self.inner.wire.closed_reason() {
-                    Some(reason) => format!("{other}: {reason}"),
-                    None => other.to_string(),
+                reason: {
+                    let what = match &other {
+                        ServiceError::TransportSend(error) => describe_failure(error),
+                        other => other.to_string(),
+                    };
+                    match self.inner.wire.closed_reason() {
+                        Some(reason) => format!("{what}: {reason}"),
+                        None => what,
+                    }
                 },
                 output: self.inner.wire.output(),
             },
@@ -1032,6 +1039,25 @@ fn rpc_error(method: &str, data: ErrorData, wire: &Wire) -> Error {
         message: data.message.into_owned(),
         data: data.data,
         output: wire.output(),
+    }
+}
+
+/// A transport that failed with `error`: the process's exit when that is
+/// why, and otherwise the error's causes in words
+/// ([`describe_failure`]), with what the server printed.
+pub(crate) async fn transport_failed(
+    method: Option<&str>,
+    error: &(dyn std::error::Error + Send + Sync + 'static),
+    wire: &Wire,
+) -> Error {
+    let reason = describe_failure(error);
+    match connection_lost(method, wire).await {
+        Error::Transport { method, output, .. } => Error::Transport {
+            method,
+            reason,
+            output,
+        },
+        other => other,
     }
 }
 

@@ -293,8 +293,9 @@ impl Conformance {
     /// Runs the checks, one after the other, and reports.
     ///
     /// Fails only when the checks cannot run at all: a bad filter, a server
-    /// that cannot be started or an unusable configuration. Everything the
-    /// server does wrong is in the report.
+    /// that cannot be started, a URL no connection can be made to (refused,
+    /// unknown host) or an unusable configuration. Everything a server that
+    /// answers does wrong is in the report.
     pub async fn run(self) -> Result<ConformanceReport, Error> {
         let started = Instant::now();
         let selected = self.filter.select(Role::Server)?;
@@ -304,6 +305,12 @@ impl Conformance {
             .clone()
             .unwrap_or_else(|| self.server.to_string());
         let mut probe = Probe::new(self.server.clone(), self.settings.clone())?;
+        // Nothing listening is no verdict on the server: every check would
+        // fail for the same reason, none of them the server's.
+        #[cfg(feature = "http")]
+        if let Some(http) = probe.raw_http() {
+            http.reachable().await?;
+        }
         let transport = probe.transport;
         let needs = |classic: bool| {
             selected.iter().any(|id| {

@@ -245,6 +245,24 @@ impl RawHttp {
         }
     }
 
+    /// Whether a connection to the URL can be made at all: an error only when
+    /// it cannot (refused, unknown host, connect timeout). Any answer, even
+    /// an HTTP error status, and any later failure count as reachable: what
+    /// the server does with requests is for the caller to judge. Sends a
+    /// `HEAD` request, which no MCP rule gives a meaning to.
+    pub(crate) async fn reachable(&self) -> Result<(), Error> {
+        let map = self.header_map(&[])?;
+        let sent = self.client.head(&self.url).headers(map).send();
+        match tokio::time::timeout(self.timeout, sent).await {
+            Ok(Err(error)) if crate::error::is_connect_failure(&error) => Err(Error::Transport {
+                method: None,
+                reason: crate::error::describe_failure(&error),
+                output: Box::default(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
     /// POSTs `body` to open a stream (`subscriptions/listen`) and reads what
     /// arrives on it until `stop` fires, the stream ends or the timeout
     /// passes; `first` fires when the first message arrives (or the reading
@@ -330,20 +348,17 @@ impl RawHttp {
         })
     }
 
-    fn failed(&self, what: &str, error: &dyn std::error::Error) -> Error {
-        let mut reason = error.to_string();
-        let mut source = error.source();
-        while let Some(cause) = source {
-            let text = cause.to_string();
-            if !reason.contains(&text) {
-                reason.push_str(": ");
-                reason.push_str(&text);
-            }
-            source = cause.source();
-        }
+    /// A request that failed: "POST http://…: <causes>", or, when no
+    /// connection could be made, "POST: cannot connect to http://…: connection refused".
+    fn failed(&self, what: &str, error: &(dyn std::error::Error + 'static)) -> Error {
+        let connect = crate::error::is_connect_failure(error);
+        let method = match connect {
+            true => what.split(' ').next().unwrap_or(what),
+            false => what,
+        };
         Error::Transport {
-            method: Some(what.to_owned()),
-            reason,
+            method: Some(method.to_owned()),
+            reason: crate::error::describe_failure(error),
             output: Box::default(),
         }
     }

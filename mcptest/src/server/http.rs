@@ -25,6 +25,11 @@ pub(crate) struct Recorded<T> {
 impl<T: Transport<RoleClient>> Transport<RoleClient> for Recorded<T> {
     type Error = T::Error;
 
+    /// How rmcp's errors name this transport (by default a Rust type name).
+    fn name() -> std::borrow::Cow<'static, str> {
+        "Streamable HTTP".into()
+    }
+
     fn send(
         &mut self,
         item: TxJsonRpcMessage<RoleClient>,

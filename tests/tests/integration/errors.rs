@@ -103,6 +103,69 @@ async fn a_refused_http_connection_is_a_prompt_transport_error() {
         matches!(&err, Error::Transport { method: Some(m), .. } if m == "initialize"),
         "{err:?}"
     );
+    // What was called, where, and the root cause; no Rust type names.
+    assert_eq!(
+        err.to_string(),
+        format!("initialize: cannot connect to http://127.0.0.1:{port}/mcp: connection refused")
+    );
+}
+
+/// A port on 127.0.0.1 that refuses connections for as long as the returned
+/// socket lives: bound, never listening, so no other test is handed it.
+fn refusing_port() -> (tokio::net::TcpSocket, u16) {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let port = socket.local_addr().unwrap().port();
+    (socket, port)
+}
+
+#[tokio::test]
+async fn a_refused_raw_http_request_says_cannot_connect_and_why() {
+    let (_socket, port) = refusing_port();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let http = mcptest::RawHttp::open(&Server::url(&url)).unwrap();
+    let err = http.post("{}", &[]).await.unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("POST: cannot connect to {url}: connection refused")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_http_server_gone_after_connecting_fails_the_next_request_saying_why() {
+    let fixture = mcptest_tests::http::HttpFixture::start(EVERYTHING, &["--http"]);
+    let url = fixture.url.clone();
+    let mcp = Server::url(&url)
+        .connect()
+        .await
+        .expect("connect over HTTP");
+    drop(fixture);
+    let err = mcp.list_tools().await.unwrap_err();
+    let text = err.to_string();
+    assert!(text.starts_with("tools/list: "), "{text}");
+    assert!(
+        text.contains(&format!("cannot connect to {url}: connection refused")),
+        "{text}"
+    );
+    assert!(
+        !text.contains("rmcp::") && !text.contains("Transport ["),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn conformance_against_a_url_nothing_listens_on_is_an_error_not_a_report() {
+    let (_socket, port) = refusing_port();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let err = mcptest::conformance::Conformance::new(Server::url(&url))
+        .run()
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Transport { .. }), "{err:?}");
+    assert_eq!(
+        err.to_string(),
+        format!("cannot connect to {url}: connection refused")
+    );
 }
 
 #[tokio::test]
