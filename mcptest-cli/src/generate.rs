@@ -97,6 +97,11 @@ pub async fn write_all(args: &GenerateArgs, limit: usize) -> Exit {
             return Exit::Usage;
         }
         println!("{:<9} {}", answer.word(), path.display());
+        if let Answer::Broken(why) = &answer {
+            // The file says it too; the terminal should not need opening it.
+            let first = why.lines().next().unwrap_or_default();
+            println!("          the call with the generated input failed: {first}");
+        }
     }
     close(mcp).await;
     exit
