@@ -37,12 +37,7 @@ async fn tools_mentioning(
     facts: &StatelessFacts,
     words: &[&str],
 ) -> Vec<(String, Value)> {
-    let capabilities = facts
-        .discover
-        .as_ref()
-        .and_then(|d| d.get("capabilities"))
-        .cloned()
-        .unwrap_or(Value::Null);
+    let capabilities = facts.capabilities();
     if facts.discover.is_some() && !declares(&capabilities, "tools") {
         return Vec::new();
     }

@@ -139,12 +139,7 @@ pub(crate) async fn find_subject(
     if let Some((name, arguments)) = p.settings.capability_tool.clone() {
         candidates.push(tool_call(&name, arguments));
     }
-    let capabilities = facts
-        .discover
-        .as_ref()
-        .and_then(|d| d.get("capabilities"))
-        .cloned()
-        .unwrap_or(Value::Null);
+    let capabilities = facts.capabilities();
     if facts.discover.is_none() || declares(&capabilities, "tools") {
         for tool in list_items(p, ch, "tools/list", "tools").await {
             let Some(name) = tool.get("name").and_then(Value::as_str) else {
@@ -156,22 +151,7 @@ pub(crate) async fn find_subject(
         }
     }
     if facts.discover.is_none() || declares(&capabilities, "prompts") {
-        for prompt in list_items(p, ch, "prompts/list", "prompts").await {
-            let Some(name) = prompt.get("name").and_then(Value::as_str) else {
-                continue;
-            };
-            let required = prompt
-                .get("arguments")
-                .and_then(Value::as_array)
-                .is_some_and(|args| args.iter().any(|a| a.get("required") == Some(&json!(true))));
-            if !required && mentions_input(&prompt) {
-                candidates.push((
-                    "prompts/get",
-                    json!({ "name": name }),
-                    format!("prompt {name:?}"),
-                ));
-            }
-        }
+        candidates.extend(input_prompts(p, ch).await);
     }
     // The capability tool may also be found by its description: call it once.
     let mut seen = Vec::new();
@@ -366,12 +346,7 @@ async fn safe_requests(
     ch: Ch,
     facts: &StatelessFacts,
 ) -> Vec<(&'static str, Value)> {
-    let capabilities = facts
-        .discover
-        .as_ref()
-        .and_then(|d| d.get("capabilities"))
-        .cloned()
-        .unwrap_or(Value::Null);
+    let capabilities = facts.capabilities();
     let mut requests = vec![("server/discover", Value::Null)];
     if declares(&capabilities, "tools") {
         requests.push(("tools/list", Value::Null));
@@ -542,34 +517,11 @@ async fn non_tool_subjects(
     ch: Ch,
     facts: &StatelessFacts,
 ) -> (Vec<Subject>, Vec<String>) {
-    let capabilities = facts
-        .discover
-        .as_ref()
-        .and_then(|d| d.get("capabilities"))
-        .cloned()
-        .unwrap_or(Value::Null);
+    let capabilities = facts.capabilities();
     let mut subjects = Vec::new();
     let mut tried = Vec::new();
     if facts.discover.is_none() || declares(&capabilities, "prompts") {
-        let candidates: Vec<Candidate> = list_items(p, ch, "prompts/list", "prompts")
-            .await
-            .iter()
-            .filter(|prompt| {
-                !prompt
-                    .get("arguments")
-                    .and_then(Value::as_array)
-                    .is_some_and(|a| a.iter().any(|a| a.get("required") == Some(&json!(true))))
-                    && mentions_input(prompt)
-            })
-            .filter_map(|prompt| {
-                let name = prompt.get("name")?.as_str()?;
-                Some((
-                    "prompts/get",
-                    json!({ "name": name }),
-                    format!("prompt {name:?}"),
-                ))
-            })
-            .collect();
+        let candidates = input_prompts(p, ch).await;
         subjects.extend(first_asking(p, ch, candidates, &mut tried).await);
     }
     if facts.discover.is_none() || declares(&capabilities, "resources") {
@@ -589,6 +541,30 @@ async fn non_tool_subjects(
         subjects.extend(first_asking(p, ch, candidates, &mut tried).await);
     }
     (subjects, tried)
+}
+
+/// The listed prompts without required arguments that say they ask for
+/// input, as `prompts/get` candidates.
+async fn input_prompts(p: &mut Probe, ch: Ch) -> Vec<Candidate> {
+    list_items(p, ch, "prompts/list", "prompts")
+        .await
+        .iter()
+        .filter(|prompt| {
+            !prompt
+                .get("arguments")
+                .and_then(Value::as_array)
+                .is_some_and(|a| a.iter().any(|a| a.get("required") == Some(&json!(true))))
+                && mentions_input(prompt)
+        })
+        .filter_map(|prompt| {
+            let name = prompt.get("name")?.as_str()?;
+            Some((
+                "prompts/get",
+                json!({ "name": name }),
+                format!("prompt {name:?}"),
+            ))
+        })
+        .collect()
 }
 
 /// The first of `candidates` (at most [`MAX_CANDIDATES`] asked) answered

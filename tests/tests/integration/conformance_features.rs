@@ -215,9 +215,9 @@ async fn the_feature_checks_pass_against_the_conforming_fixture_over_http() {
 }
 
 /// A 2026-07-28 server with tools but none that asks for input, reports
-/// progress, returns media or changes a list.
+/// progress, returns media or changes a list, and no tasks extension.
 #[derive(Clone)]
-struct Plain;
+pub(super) struct Plain;
 
 impl mcptest::rmcp::ServerHandler for Plain {
     fn get_info(&self) -> mcptest::rmcp::model::ServerConfig {

@@ -14,6 +14,7 @@ use mcptest_tests::{
 };
 use serde_json::json;
 
+use super::conformance_features::Plain;
 use super::conformance_server::{checks, expect_broken};
 
 const STATELESS: &str = env!("CARGO_BIN_EXE_fixture-stateless");
@@ -194,22 +195,9 @@ async fn a_named_task_tool_that_makes_no_task_fails_the_task_checks() {
     }
 }
 
-/// A 2026-07-28 server with tools, without the tasks extension.
-#[derive(Clone)]
-struct NoTasks;
-
-impl mcptest::rmcp::ServerHandler for NoTasks {
-    fn get_info(&self) -> mcptest::rmcp::model::ServerConfig {
-        let capabilities = mcptest::rmcp::model::ServerCapabilities::builder()
-            .enable_tools()
-            .build();
-        mcptest::rmcp::model::ServerConfig::new(capabilities)
-    }
-}
-
 #[tokio::test]
 async fn a_server_without_the_extension_gets_every_task_check_skipped_with_the_reason() {
-    let report = Conformance::new(Server::in_process(NoTasks))
+    let report = Conformance::new(Server::in_process(Plain))
         .only(["sep-2663-*"])
         .run()
         .await
