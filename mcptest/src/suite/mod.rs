@@ -227,8 +227,8 @@ impl SuiteTest {
     /// this one's server takes its grace period to exit.
     ///
     /// Await [`Teardown::finish`] before the run ends. A `Teardown` dropped
-    /// unawaited still stops the server (without the grace period) and
-    /// removes the fixture copy.
+    /// unawaited still stops the server and removes the fixture copy, but
+    /// blocks its thread for the server's grace period to do so.
     ///
     /// ```no_run
     /// # async fn demo(suite: mcptest::suite::Suite, options: mcptest::suite::RunOptions) {
@@ -274,7 +274,7 @@ impl SuiteTest {
 /// [`SuiteTest::run_until_verdict`]): its server to stop (the connection
 /// closed, the grace period, the process group killed and reaped), then its
 /// fixture copy to remove, in that order.
-#[must_use = "await `finish`, or the server is killed without its grace period"]
+#[must_use = "await `finish`; dropped, it stops the server by blocking the thread"]
 #[derive(Default)]
 pub struct Teardown {
     stops: Vec<Pin<Box<dyn Future<Output = ()>>>>,
