@@ -14,7 +14,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use mcptest::{
     Server,
     report::{Location, Outcome, Report, TestResult},
-    suite::{RunOptions, SuiteTest},
+    suite::{RunOptions, SuiteTest, Teardown},
 };
 
 use crate::{
@@ -238,8 +238,14 @@ pub async fn run_tests(
     // is waiting on servers, and the runtime's threads serve the I/O.
     let start = |(index, test): (usize, SuiteTest)| async move {
         let mut runs = Vec::with_capacity(trial_count as usize);
-        let mut teardowns = Vec::with_capacity(trial_count as usize);
+        // Only the last trial's server is left to stop beside other tests:
+        // an earlier one is stopped before the next trial starts, so a test
+        // holds one server at a time however many trials it has.
+        let mut last: Option<Teardown> = None;
         for _ in 0..trial_count {
+            if let Some(teardown) = last.take() {
+                teardown.finish().await;
+            }
             // A panic in one test is that test's failure, not a hole in
             // the report.
             let result = match AssertUnwindSafe(test.run_until_verdict(options))
@@ -247,7 +253,7 @@ pub async fn run_tests(
                 .await
             {
                 Ok((result, teardown)) => {
-                    teardowns.push(teardown);
+                    last = Some(teardown);
                     result
                 }
                 Err(panic) => TestResult::new(
@@ -261,7 +267,7 @@ pub async fn run_tests(
             };
             runs.push(result);
         }
-        (index, trials::combine(runs), teardowns)
+        (index, trials::combine(runs), last)
     };
     loop {
         while may_start(running.len(), stopping.len()) {
@@ -269,8 +275,8 @@ pub async fn run_tests(
             running.push(start(test));
         }
         tokio::select! {
-            Some((index, result, teardowns)) = running.next() => {
-                for teardown in teardowns {
+            Some((index, result, last)) = running.next() => {
+                if let Some(teardown) = last {
                     stopping.push(teardown.finish());
                 }
                 if show_lines {

@@ -198,16 +198,18 @@ mod shared {
             "sh -c 'for p in $(cat starts.txt); do kill -0 $p 2>/dev/null && echo $p >> overlaps.txt; done; \
              echo $$ >> starts.txt; \"$0\" mock contract.yaml; sleep 30' '{MCPTEST}'"
         );
-        for jobs in ["1", "2"] {
+        // (--jobs, --trials, server starts)
+        for (jobs, trials, starts) in [("1", "1", 4), ("2", "1", 4), ("1", "2", 8)] {
             ws.write("starts.txt", "");
             ws.write("overlaps.txt", "");
             let out = output(ws.mcptest(&[
-                "run", "a.yaml", "b.yaml", "c.yaml", "d.yaml", "--jobs", jobs, "--server", &server,
+                "run", "a.yaml", "b.yaml", "c.yaml", "d.yaml", "--jobs", jobs, "--trials", trials,
+                "--server", &server,
             ]));
             assert_eq!(out.code, Some(0), "--jobs {jobs}: {out:?}");
             assert!(out.stdout.contains("4 passed"), "{out:?}");
             let pids = ws.read("starts.txt");
-            assert_eq!(pids.lines().count(), 4, "{out:?}");
+            assert_eq!(pids.lines().count(), starts, "{out:?}");
             for pid in pids.lines() {
                 let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"));
                 assert!(
@@ -216,7 +218,11 @@ mod shared {
                 );
             }
             if jobs == "1" {
-                assert_eq!(ws.read("overlaps.txt"), "", "one server at a time");
+                assert_eq!(
+                    ws.read("overlaps.txt"),
+                    "",
+                    "--jobs 1 --trials {trials}: one server at a time"
+                );
             }
         }
     }
