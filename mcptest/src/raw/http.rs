@@ -303,16 +303,7 @@ impl RawHttp {
             };
         }
         let status = response.status().as_u16();
-        let headers: Vec<(String, String)> = response
-            .headers()
-            .iter()
-            .map(|(n, v)| {
-                (
-                    n.as_str().to_owned(),
-                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
-                )
-            })
-            .collect();
+        let headers = header_pairs(&response);
         let mut events = sse_stream::SseStream::from_bytes_stream(response.bytes_stream());
         let mut messages = Vec::new();
         let mut body = String::new();
@@ -373,9 +364,9 @@ fn insert(map: &mut HeaderMap, name: &str, value: &str) -> Result<(), Error> {
     Ok(())
 }
 
-async fn read_reply(response: reqwest::Response) -> Result<HttpReply, reqwest::Error> {
-    let status = response.status().as_u16();
-    let headers: Vec<(String, String)> = response
+/// A response's headers as (lowercase name, value) pairs.
+fn header_pairs(response: &reqwest::Response) -> Vec<(String, String)> {
+    response
         .headers()
         .iter()
         .map(|(n, v)| {
@@ -384,7 +375,12 @@ async fn read_reply(response: reqwest::Response) -> Result<HttpReply, reqwest::E
                 String::from_utf8_lossy(v.as_bytes()).into_owned(),
             )
         })
-        .collect();
+        .collect()
+}
+
+async fn read_reply(response: reqwest::Response) -> Result<HttpReply, reqwest::Error> {
+    let status = response.status().as_u16();
+    let headers = header_pairs(&response);
     let is_sse = headers
         .iter()
         .any(|(n, v)| n == "content-type" && v.trim_start().starts_with("text/event-stream"));
