@@ -1,5 +1,5 @@
 //! Data-driven suites: mcp-assert assertion files and MCP Cases files, run
-//! through the harness — as Rust tests with [`suite!`](crate!), or from
+//! through the harness — as Rust tests with `mcptest::suite!`, or from
 //! any program with [`Suite`].
 //!
 //! Two formats, told apart by their content:

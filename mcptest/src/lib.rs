@@ -34,7 +34,7 @@
 //! |---|---|
 //! | `http` | Streamable HTTP servers: [`Server::url`], `#[mcp_test(url = ..)]`, [`RawHttp`] |
 //! | `junit` | [`Report::to_junit`](report::Report) |
-//! | `suite` | `mcptest::suite!` and [`suite`]: mcp-assert and MCP Cases files, the contract mock, coverage |
+//! | `suite` | `mcptest::suite!` and [`suite`](mod@suite): mcp-assert and MCP Cases files, the contract mock, coverage |
 //! | `conformance` | [`conformance`]: protocol conformance of servers and clients |
 //! | `http-mock` | client conformance over Streamable HTTP (`ClientConformance::http`) |
 //! | `tools` | [`audit`], [`fuzz`], [`lint`] and [`coprocess`] |
