@@ -128,7 +128,6 @@ impl Answer {
             ToolOutcome::ToolError(_) => Answer::ToolError(call.text()),
             ToolOutcome::RpcError(e) => Answer::Broken(e.to_string()),
             ToolOutcome::Failed(e) => Answer::Broken(e.to_string()),
-            _ => Answer::Broken(format!("{:?}", call.outcome())),
         }
     }
 

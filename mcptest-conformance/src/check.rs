@@ -1,0 +1,291 @@
+//! The check model: what a check is (a rule from a spec revision, with a
+//! level), and what running it found (a verdict with its evidence).
+
+use std::{fmt, time::Duration};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use mcptest_core::report::Status;
+
+/// How binding a rule is, as the spec words it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Level {
+    /// MUST / MUST NOT: breaking it is a failure.
+    Must,
+    /// SHOULD / SHOULD NOT: breaking it is a warning.
+    Should,
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Level::Must => "MUST",
+            Level::Should => "SHOULD",
+        })
+    }
+}
+
+/// Whose behaviour a check judges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// The server under test.
+    Server,
+    /// The client under test (talking to mcptest's recording mock server).
+    Client,
+}
+
+/// A transport a check ran over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Transport {
+    /// Newline-delimited JSON-RPC over a process's stdin/stdout (or an
+    /// in-process pipe).
+    Stdio,
+    /// Streamable HTTP.
+    Http,
+}
+
+impl fmt::Display for Transport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Transport::Stdio => "stdio",
+            Transport::Http => "http",
+        })
+    }
+}
+
+/// Which transports a rule applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Applies {
+    /// Any transport (over HTTP the check may also judge status codes).
+    Any,
+    /// Only stdio.
+    Stdio,
+    /// Only Streamable HTTP.
+    Http,
+}
+
+impl Applies {
+    pub(crate) fn includes(self, transport: Transport) -> bool {
+        matches!(
+            (self, transport),
+            (Applies::Any, _)
+                | (Applies::Stdio, Transport::Stdio)
+                | (Applies::Http, Transport::Http)
+        )
+    }
+}
+
+/// One rule a check verifies. The [`id`](Rule::id) is stable across
+/// releases: filter on it, and refer to it in bug reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Rule {
+    /// Stable identifier, e.g. `sep-2575-unsupported-version`.
+    pub id: &'static str,
+    /// The rule, in one sentence.
+    pub rule: &'static str,
+    /// The spec revision the rule comes from, e.g. `2026-07-28`.
+    pub revision: &'static str,
+    /// Where in that revision (a spec page and anchor, or a SEP section).
+    pub section: &'static str,
+    /// MUST (a failure when broken) or SHOULD (a warning).
+    pub level: Level,
+    /// Whether a server or a client is judged.
+    pub role: Role,
+    /// The transports the rule applies to.
+    pub applies: Applies,
+}
+
+/// A request as it went over the wire.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct RawRequest {
+    /// The HTTP method when it is not `POST` (a session's `DELETE`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<&'static str>,
+    /// HTTP headers that were chosen for this request (for stdio: none).
+    /// `Content-Type: application/json` and
+    /// `Accept: application/json, text/event-stream` are always sent as well.
+    pub headers: Vec<(String, String)>,
+    /// The exact bytes of the line or HTTP body, as text.
+    pub body: String,
+}
+
+/// What came back for one request.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum RawResponse {
+    /// JSON-RPC messages over stdio: the answer, and any notifications or
+    /// requests that came before it.
+    Messages {
+        /// In arrival order.
+        messages: Vec<Value>,
+    },
+    /// An HTTP response.
+    Http {
+        /// The status code.
+        status: u16,
+        /// The `Content-Type`, without parameters.
+        content_type: Option<String>,
+        /// The JSON-RPC messages in the body (JSON or SSE).
+        messages: Vec<Value>,
+        /// The body text, when it held no JSON-RPC message.
+        body: Option<String>,
+    },
+    /// No answer arrived within this time.
+    Nothing {
+        /// How long the check waited, in milliseconds.
+        waited_ms: u64,
+    },
+    /// The connection failed (the server exited, the HTTP request failed).
+    Failed {
+        /// What went wrong.
+        error: String,
+    },
+}
+
+/// One request and what came back: the evidence behind a verdict.
+///
+/// For server checks the request is what mcptest sent; for client checks it
+/// is what the client under test sent, and the response is the mock
+/// server's answer.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Exchange {
+    /// The transport it went over.
+    pub transport: Transport,
+    /// What was sent.
+    pub request: RawRequest,
+    /// What came back.
+    pub response: RawResponse,
+}
+
+/// The outcome of one check.
+#[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
+pub struct CheckResult {
+    /// The rule that was checked.
+    #[serde(rename = "check")]
+    pub rule: Rule,
+    /// The transport it ran over.
+    pub transport: Transport,
+    /// Pass, fail, warn or skipped.
+    pub verdict: Status,
+    /// Why it failed, warned or was skipped (for a pass: a note, if any).
+    pub reason: Option<String>,
+    /// The exchanges the verdict rests on, in order.
+    pub evidence: Vec<Exchange>,
+    /// The official conformance suite's check ids for the same requirement
+    /// (see [`official_ids`](super::official_ids)); empty when it has none.
+    pub official: &'static [&'static str],
+    /// The check was listed as an expected failure
+    /// ([`Conformance::expected_failures`](super::Conformance::expected_failures))
+    /// and failed: reported as a warning, so it does not fail the run.
+    pub expected_failure: bool,
+    /// How long the check took.
+    #[serde(rename = "elapsed_ms", serialize_with = "millis")]
+    pub elapsed: Duration,
+}
+
+fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u64(d.as_millis().try_into().unwrap_or(u64::MAX))
+}
+
+/// What a check's code found, before the level turns it into a verdict.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Finding {
+    /// The rule holds; an optional note for the report.
+    Holds(Option<String>),
+    /// The rule is broken.
+    Broken(String),
+    /// The peer stopped answering altogether (exited, dropped the
+    /// connection): a failure whatever the rule's level.
+    Crashed(String),
+    /// The check does not apply.
+    NotApplicable(String),
+}
+
+impl Finding {
+    pub(crate) fn holds() -> Finding {
+        Finding::Holds(None)
+    }
+
+    pub(crate) fn verdict(&self, level: Level) -> (Status, Option<String>) {
+        match self {
+            Finding::Holds(note) => (Status::Pass, note.clone()),
+            Finding::Broken(reason) => (
+                match level {
+                    Level::Must => Status::Fail,
+                    Level::Should => Status::Warn,
+                },
+                Some(reason.clone()),
+            ),
+            Finding::Crashed(reason) => (Status::Fail, Some(reason.clone())),
+            Finding::NotApplicable(reason) => (Status::Skip, Some(reason.clone())),
+        }
+    }
+}
+
+/// Several problems found by one check, joined into one reason.
+#[derive(Debug, Default)]
+pub(crate) struct Problems(Vec<String>);
+
+impl Problems {
+    pub(crate) fn push(&mut self, problem: impl Into<String>) {
+        self.0.push(problem.into());
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Holds when nothing was found, otherwise broken with every problem.
+    pub(crate) fn into_finding(self) -> Finding {
+        if self.0.is_empty() {
+            Finding::holds()
+        } else {
+            Finding::Broken(self.0.join("; "))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_level_decides_between_failure_and_warning() {
+        let broken = Finding::Broken("no".into());
+        assert_eq!(broken.verdict(Level::Must).0, Status::Fail);
+        assert_eq!(broken.verdict(Level::Should).0, Status::Warn);
+        let crashed = Finding::Crashed("exited".into());
+        assert_eq!(crashed.verdict(Level::Should).0, Status::Fail);
+        let skipped = Finding::NotApplicable("no tools".into());
+        assert_eq!(
+            skipped.verdict(Level::Must),
+            (Status::Skip, Some("no tools".into()))
+        );
+    }
+
+    #[test]
+    fn problems_join_into_one_reason() {
+        let mut problems = Problems::default();
+        assert_eq!(Problems::default().into_finding(), Finding::holds());
+        problems.push("a");
+        problems.push("b");
+        assert_eq!(problems.into_finding(), Finding::Broken("a; b".into()));
+    }
+
+    #[test]
+    fn applies_matches_transports() {
+        assert!(Applies::Any.includes(Transport::Http));
+        assert!(Applies::Stdio.includes(Transport::Stdio));
+        assert!(!Applies::Http.includes(Transport::Stdio));
+    }
+}

@@ -1,0 +1,776 @@
+//! Checks of the Streamable HTTP transport — the standard request headers
+//! of SEP-2243, DNS-rebinding protection, the classic session lifecycle,
+//! concurrent streams — and of tool listings (a stable order, JSON Schema
+//! 2020-12 schemas), which apply over stdio too.
+//!
+//! Every check here finds what it needs on the server (a tool from
+//! `tools/list`, the session id `initialize` hands out) and is skipped with
+//! the reason when the server has none.
+
+use serde_json::Value;
+
+use super::{
+    catalogue::CheckId,
+    check::{Finding, Problems},
+    classic::{ClassicFacts, Outcome, declares, list_all},
+    probe::Probe,
+    stateless::StatelessFacts,
+};
+
+/// Runs `id` when it is one of this module's checks (`None` otherwise),
+/// after the gate of its revision.
+pub(crate) async fn run(
+    id: CheckId,
+    p: &mut Probe,
+    classic: &Option<Result<ClassicFacts, Finding>>,
+    stateless: &Option<Result<StatelessFacts, String>>,
+) -> Option<Finding> {
+    use CheckId::*;
+    let classic_facts = || match classic {
+        Some(Ok(facts)) => Ok(facts),
+        Some(Err(finding)) => Err(finding.clone()),
+        None => unreachable!("the classic gate runs when a classic check is selected"),
+    };
+    let stateless_facts = || match stateless {
+        Some(Ok(facts)) => Ok(facts),
+        Some(Err(reason)) => Err(Finding::NotApplicable(reason.clone())),
+        None => unreachable!("the stateless gate runs when a 2026-07-28 check is selected"),
+    };
+    let outcome = match id {
+        Sep2243MethodHeader => match stateless_facts() {
+            Ok(facts) => transport::method_header(p, facts).await,
+            Err(finding) => Err(finding),
+        },
+        Sep2243NameHeader => match stateless_facts() {
+            Ok(facts) => transport::name_header(p, facts).await,
+            Err(finding) => Err(finding),
+        },
+        Sep2243CustomHeaders => match stateless_facts() {
+            Ok(_) => transport::custom_headers(p).await,
+            Err(finding) => Err(finding),
+        },
+        ClassicHttpDnsRebinding
+        | ClassicHttpSessionTerminated
+        | ClassicHttpSessionIdVisibleAscii
+        | ClassicHttpMultipleStreams => match classic_facts() {
+            Ok(facts) => match id {
+                ClassicHttpDnsRebinding => transport::dns_rebinding(p).await,
+                ClassicHttpSessionTerminated => transport::session_terminated(p).await,
+                ClassicHttpSessionIdVisibleAscii => transport::session_id_visible_ascii(p).await,
+                _ => transport::multiple_streams(p, facts).await,
+            },
+            Err(finding) => Err(finding),
+        },
+        ClassicToolsListOrder => match classic_facts() {
+            Ok(facts) => tools_list_order(p, facts).await,
+            Err(finding) => Err(finding),
+        },
+        ClassicToolSchemas202012 => match classic_facts() {
+            Ok(facts) => tool_schemas_2020_12(p, facts).await,
+            Err(finding) => Err(finding),
+        },
+        _ => return None,
+    };
+    Some(match outcome {
+        Ok(finding) | Err(finding) => finding,
+    })
+}
+
+fn tools_declared(facts: &ClassicFacts) -> Result<(), Finding> {
+    match declares(&facts.capabilities, "tools") {
+        true => Ok(()),
+        false => Err(Finding::NotApplicable(
+            "the server does not declare the tools capability".into(),
+        )),
+    }
+}
+
+fn tool_name(tool: &Value) -> &str {
+    tool.get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("(unnamed)")
+}
+
+async fn tools_list_order(p: &mut Probe, facts: &ClassicFacts) -> Outcome {
+    tools_declared(facts)?;
+    let (ch, _) = p.classic_session().await?;
+    let (first, _) = list_all(p, ch, "tools/list", "tools", None, true).await?;
+    if first.len() < 2 {
+        return Ok(Finding::NotApplicable(format!(
+            "the server lists {} tool{}: there is no order to compare",
+            first.len(),
+            if first.len() == 1 { "" } else { "s" }
+        )));
+    }
+    let (second, _) = list_all(p, ch, "tools/list", "tools", None, true).await?;
+    let names = |tools: &[Value]| -> Vec<String> {
+        tools.iter().map(|t| tool_name(t).to_owned()).collect()
+    };
+    let (first, second) = (names(&first), names(&second));
+    if first == second {
+        return Ok(Finding::holds());
+    }
+    Ok(Finding::Broken(format!(
+        "tools/list listed {first:?} and then {second:?}"
+    )))
+}
+
+/// The dialects a `$schema` may name, and whether mcptest can check them.
+fn dialect_problem(schema: &Value) -> Option<String> {
+    match schema.get("$schema") {
+        None => jsonschema::draft202012::meta::validate(schema)
+            .err()
+            .map(|error| {
+                format!(
+                    "is not valid JSON Schema 2020-12 (the dialect when $schema is absent): \
+                     {error} (at {})",
+                    error.instance_path()
+                )
+            }),
+        Some(Value::String(_)) => jsonschema::meta::validate(schema).err().map(|error| {
+            format!(
+                "is not valid in the dialect its $schema names: {error} (at {})",
+                error.instance_path()
+            )
+        }),
+        Some(other) => Some(format!("has $schema {other}, which is not a URI string")),
+    }
+}
+
+async fn tool_schemas_2020_12(p: &mut Probe, facts: &ClassicFacts) -> Outcome {
+    tools_declared(facts)?;
+    let (ch, _) = p.classic_session().await?;
+    let (tools, _) = list_all(p, ch, "tools/list", "tools", None, true).await?;
+    if tools.is_empty() {
+        return Ok(Finding::NotApplicable("the server lists no tools".into()));
+    }
+    let mut problems = Problems::default();
+    for tool in &tools {
+        let name = tool_name(tool);
+        for key in ["inputSchema", "outputSchema"] {
+            match tool.get(key) {
+                None if key == "outputSchema" => {}
+                None => problems.push(format!("tool {name:?} has no {key}")),
+                Some(schema @ Value::Object(_)) => {
+                    if let Some(problem) = dialect_problem(schema) {
+                        problems.push(format!("tool {name:?}: {key} {problem}"));
+                    }
+                }
+                Some(other) => {
+                    problems.push(format!("tool {name:?}: {key} is {other}, not an object"))
+                }
+            }
+        }
+    }
+    Ok(problems.into_finding())
+}
+
+/// Whether `id` is one of this module's checks.
+#[cfg(test)]
+fn owns(id: CheckId) -> bool {
+    use CheckId::*;
+    matches!(
+        id,
+        Sep2243MethodHeader
+            | Sep2243NameHeader
+            | Sep2243CustomHeaders
+            | ClassicHttpDnsRebinding
+            | ClassicHttpSessionTerminated
+            | ClassicHttpSessionIdVisibleAscii
+            | ClassicHttpMultipleStreams
+            | ClassicToolsListOrder
+            | ClassicToolSchemas202012
+    )
+}
+
+#[cfg(not(feature = "http"))]
+mod transport {
+    //! Without the `http` feature no server is reached over HTTP, and these
+    //! checks (for Streamable HTTP only) never run.
+    use super::*;
+
+    fn never() -> Outcome {
+        unreachable!("HTTP checks run only over HTTP, which needs the http feature")
+    }
+
+    pub(super) async fn method_header(_: &mut Probe, _: &StatelessFacts) -> Outcome {
+        never()
+    }
+    pub(super) async fn name_header(_: &mut Probe, _: &StatelessFacts) -> Outcome {
+        never()
+    }
+    pub(super) async fn custom_headers(_: &mut Probe) -> Outcome {
+        never()
+    }
+    pub(super) async fn dns_rebinding(_: &mut Probe) -> Outcome {
+        never()
+    }
+    pub(super) async fn session_terminated(_: &mut Probe) -> Outcome {
+        never()
+    }
+    pub(super) async fn session_id_visible_ascii(_: &mut Probe) -> Outcome {
+        never()
+    }
+    pub(super) async fn multiple_streams(_: &mut Probe, _: &ClassicFacts) -> Outcome {
+        never()
+    }
+}
+
+#[cfg(feature = "http")]
+mod transport {
+    use super::*;
+    use serde_json::json;
+
+    use crate::check::Exchange;
+
+    use crate::check::RawRequest;
+
+    use crate::check::Transport;
+
+    use crate::probe::Reply;
+
+    use crate::probe::http_send;
+
+    use crate::probe::initialize_params;
+
+    use crate::probe::meta;
+
+    use crate::probe::request;
+
+    use crate::probe::stateless;
+
+    use crate::stateless::VERSION;
+
+    /// How many requests `multiple_streams` sends at once.
+    const STREAMS: usize = 3;
+
+    fn headers(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    /// A rejection of a standard header: HTTP 400; a code other than
+    /// -32020 is a note, since the status is what the rule fixes.
+    fn expect_rejected(
+        problems: &mut Problems,
+        notes: &mut Vec<String>,
+        what: &str,
+        reply: &Reply,
+    ) {
+        if reply.status != Some(400) {
+            problems.push(format!("{what} got {}, not HTTP 400", reply.describe()));
+        } else if reply.code() != Some(-32020) {
+            notes.push(format!(
+                "{what} got HTTP 400 with {}, not -32020 (HeaderMismatch)",
+                reply.describe()
+            ));
+        }
+    }
+
+    fn expect_accepted(problems: &mut Problems, what: &str, reply: &Reply) {
+        let rejected = reply.code() == Some(-32020) || reply.status == Some(400);
+        if rejected || reply.response.is_none() {
+            problems.push(format!(
+                "{what} got {}, but it must be served",
+                reply.describe()
+            ));
+        }
+    }
+
+    fn finding(problems: Problems, notes: Vec<String>) -> Finding {
+        match problems.into_finding() {
+            Finding::Holds(_) if !notes.is_empty() => Finding::Holds(Some(notes.join("; "))),
+            other => other,
+        }
+    }
+
+    pub(super) async fn method_header(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+        let method = facts.list_method();
+        let other = match method {
+            "tools/list" => "prompts/list",
+            _ => "tools/list",
+        };
+        let upper = method.to_uppercase();
+        let mut problems = Problems::default();
+        let mut notes = Vec::new();
+        let cases: [(Option<&str>, String); 3] = [
+            (Some(other), format!("{method} with Mcp-Method: {other}")),
+            (None, format!("{method} without Mcp-Method")),
+            (Some(&upper), format!("{method} with Mcp-Method: {upper}")),
+        ];
+        for (header, what) in cases {
+            let ch = p.open().await?;
+            let id = p.id();
+            let message = stateless(id, method, Value::Null, meta(VERSION));
+            let mut sent = headers(&[("MCP-Protocol-Version", VERSION)]);
+            if let Some(header) = header {
+                sent.push(("Mcp-Method".into(), header.into()));
+            }
+            let reply = p.call_with_headers(ch, message, sent).await;
+            expect_rejected(&mut problems, &mut notes, &what, &reply);
+        }
+        // Header names are case-insensitive: the same request with a
+        // lower-case name must be served, or rejecting proves nothing.
+        let ch = p.open().await?;
+        let id = p.id();
+        let message = stateless(id, method, Value::Null, meta(VERSION));
+        let sent = headers(&[("mcp-protocol-version", VERSION), ("mcp-method", method)]);
+        let reply = p.call_with_headers(ch, message, sent).await;
+        if reply.result().is_none() {
+            problems.push(format!(
+                "{method} with a matching mcp-method header (lower-case name) got {}, not a result",
+                reply.describe()
+            ));
+        }
+        Ok(finding(problems, notes))
+    }
+
+    pub(super) async fn name_header(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+        let declared = facts
+            .discover
+            .as_ref()
+            .and_then(|d| d.get("capabilities"))
+            .is_some_and(|c| declares(c, "tools"));
+        if !declared {
+            return Err(Finding::NotApplicable(
+                "server/discover does not declare the tools capability".into(),
+            ));
+        }
+        let ch = p.open().await?;
+        let id = p.id();
+        let list = stateless(id, "tools/list", Value::Null, meta(VERSION));
+        let reply = p.call_quietly(ch, list).await;
+        let tool = reply
+            .result()
+            .and_then(|r| r.get("tools"))
+            .and_then(Value::as_array)
+            .and_then(|tools| harmless_tool(tools))
+            .map(|t| tool_name(t).to_owned());
+        let Some(tool) = tool else {
+            return Err(Finding::NotApplicable(format!(
+                "tools/list gave no tool to call (it got {})",
+                reply.describe()
+            )));
+        };
+        let mut problems = Problems::default();
+        let mut notes = Vec::new();
+        let call = |id: Value| {
+            stateless(
+                id,
+                "tools/call",
+                json!({ "name": tool, "arguments": {} }),
+                meta(VERSION),
+            )
+        };
+        let base = headers(&[
+            ("MCP-Protocol-Version", VERSION),
+            ("Mcp-Method", "tools/call"),
+        ]);
+        let wrong = format!("{tool}-not-this-one");
+        let padded = format!("  {tool}  ");
+        let cases = [
+            (
+                Some(wrong.as_str()),
+                format!("tools/call {tool:?} with Mcp-Name: {wrong}"),
+                false,
+            ),
+            (None, format!("tools/call {tool:?} without Mcp-Name"), false),
+            (
+                Some(padded.as_str()),
+                format!("tools/call {tool:?} with Mcp-Name {padded:?} (whitespace around it)"),
+                true,
+            ),
+        ];
+        for (name, what, accept) in cases {
+            let ch = p.open().await?;
+            let id = p.id();
+            let mut sent = base.clone();
+            if let Some(name) = name {
+                sent.push(("Mcp-Name".into(), name.into()));
+            }
+            let reply = p.call_with_headers(ch, call(id), sent).await;
+            match accept {
+                true => expect_accepted(&mut problems, &what, &reply),
+                false => expect_rejected(&mut problems, &mut notes, &what, &reply),
+            }
+        }
+        Ok(finding(problems, notes))
+    }
+
+    /// The tool least likely to do anything when called with `{}` (a
+    /// server that ignores the headers runs it): a read-only one, else one
+    /// with required arguments (the call is an input error), else the first.
+    fn harmless_tool(tools: &[Value]) -> Option<&Value> {
+        let read_only = |t: &&Value| t["annotations"]["readOnlyHint"] == json!(true);
+        let needs_arguments = |t: &&Value| {
+            t["inputSchema"]["required"]
+                .as_array()
+                .is_some_and(|r| !r.is_empty())
+        };
+        tools
+            .iter()
+            .find(read_only)
+            .or_else(|| tools.iter().find(needs_arguments))
+            .or_else(|| tools.first())
+    }
+
+    /// A tool with a string argument annotated `x-mcp-header`: the tool,
+    /// the argument and the header suffix.
+    fn routed_tool(tools: &[Value]) -> Option<(&Value, String, String)> {
+        tools.iter().find_map(|tool| {
+            let properties = tool["inputSchema"]["properties"].as_object()?;
+            properties.iter().find_map(|(name, schema)| {
+                let suffix = schema.get("x-mcp-header")?.as_str()?;
+                (schema["type"] == "string").then(|| (tool, name.clone(), suffix.to_owned()))
+            })
+        })
+    }
+
+    /// Arguments for the tool's other required parameters, by type, and
+    /// the headers the annotated ones among them need.
+    fn other_arguments(
+        tool: &Value,
+        skip: &str,
+    ) -> (serde_json::Map<String, Value>, Vec<(String, String)>) {
+        let mut arguments = serde_json::Map::new();
+        let mut headers = Vec::new();
+        let required = tool["inputSchema"]["required"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        for name in required
+            .iter()
+            .filter_map(Value::as_str)
+            .filter(|n| *n != skip)
+        {
+            let schema = &tool["inputSchema"]["properties"][name];
+            let value = match schema["type"].as_str() {
+                Some("number" | "integer") => json!(0),
+                Some("boolean") => json!(false),
+                _ => json!("mcptest"),
+            };
+            if let Some(suffix) = schema.get("x-mcp-header").and_then(Value::as_str) {
+                let text = match &value {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                headers.push((format!("Mcp-Param-{suffix}"), text));
+            }
+            arguments.insert(name.to_owned(), value);
+        }
+        (arguments, headers)
+    }
+
+    pub(super) async fn custom_headers(p: &mut Probe) -> Outcome {
+        let ch = p.open().await?;
+        let (tools, _) = list_all(p, ch, "tools/list", "tools", Some(&meta(VERSION)), false)
+            .await
+            .map_err(|finding| match finding {
+                Finding::Broken(why) => {
+                    Finding::NotApplicable(format!("no tools to look at: {why}"))
+                }
+                other => other,
+            })?;
+        let Some((tool, argument, suffix)) = routed_tool(&tools) else {
+            return Err(Finding::NotApplicable(
+                "no tool has a string argument annotated x-mcp-header".into(),
+            ));
+        };
+        let name = tool_name(tool).to_owned();
+        let (mut arguments, extra) = other_arguments(tool, &argument);
+        arguments.insert(argument.clone(), json!("Hello"));
+        let header = format!("Mcp-Param-{suffix}");
+        let mut problems = Problems::default();
+        let mut notes = Vec::new();
+        let cases = [
+            (Some("Hello"), "the same value", true),
+            (Some("=?base64?SGVsbG8=?="), "the value in Base64", true),
+            (None, "no header", false),
+            (Some("Goodbye"), "another value", false),
+        ];
+        for (value, how, accept) in cases {
+            let ch = p.open().await?;
+            let id = p.id();
+            let call = stateless(
+                id,
+                "tools/call",
+                json!({ "name": name, "arguments": arguments }),
+                meta(VERSION),
+            );
+            let mut sent = headers(&[
+                ("MCP-Protocol-Version", VERSION),
+                ("Mcp-Method", "tools/call"),
+                ("Mcp-Name", &name),
+            ]);
+            sent.extend(extra.iter().cloned());
+            if let Some(value) = value {
+                sent.push((header.clone(), value.to_owned()));
+            }
+            let what =
+                format!("tools/call {name:?} with {argument}: \"Hello\" and {how} in {header}");
+            let reply = p.call_with_headers(ch, call, sent).await;
+            match accept {
+                true => expect_accepted(&mut problems, &what, &reply),
+                false => expect_rejected(&mut problems, &mut notes, &what, &reply),
+            }
+        }
+        Ok(finding(problems, notes))
+    }
+
+    fn is_localhost(url: &str) -> bool {
+        reqwest::Url::parse(url).is_ok_and(|url| {
+            matches!(
+                url.host_str(),
+                Some("localhost" | "127.0.0.1" | "[::1]" | "::1")
+            )
+        })
+    }
+
+    pub(super) async fn dns_rebinding(p: &mut Probe) -> Outcome {
+        let http = p.raw_http().expect("an HTTP probe has a client");
+        if !is_localhost(http.url()) {
+            return Err(Finding::NotApplicable(format!(
+                "{} is not on localhost; the rule protects local servers",
+                http.url()
+            )));
+        }
+        let evil = "evil.example.com";
+        let ch = p.open().await?;
+        let id = p.id();
+        let init = request(id, "initialize", initialize_params("2025-11-25"));
+        let sent = headers(&[("Host", evil), ("Origin", &format!("http://{evil}"))]);
+        let reply = p.call_with_headers(ch, init, sent).await;
+        match reply.status {
+            Some(status) if (400..500).contains(&status) => Ok(Finding::holds()),
+            _ => Ok(Finding::Broken(format!(
+                "initialize with Host: {evil} and Origin: http://{evil} got {}, not HTTP 4xx",
+                reply.describe()
+            ))),
+        }
+    }
+
+    /// `initialize` on a fresh channel, recorded, and the session id it
+    /// handed out; the channel then carries the session.
+    async fn session(p: &mut Probe) -> Result<(super::super::probe::Ch, String), Finding> {
+        let (ch, _) = p.classic_session().await?;
+        match p.session_id(ch) {
+            Some(session) => Ok((ch, session)),
+            None => Err(Finding::NotApplicable(
+                "initialize gave no Mcp-Session-Id: the server keeps no sessions".into(),
+            )),
+        }
+    }
+
+    pub(super) async fn session_terminated(p: &mut Probe) -> Outcome {
+        let (ch, _) = session(p).await?;
+        let http = p.raw_http().expect("an HTTP probe has a client");
+        let sent = p.session_headers(ch);
+        let (reply, response) = http_send(&http, None, &sent).await;
+        p.record(Exchange {
+            transport: Transport::Http,
+            request: RawRequest {
+                method: Some("DELETE"),
+                headers: sent,
+                body: String::new(),
+            },
+            response,
+        });
+        match reply.status {
+            Some(405) => {
+                return Err(Finding::NotApplicable(
+                    "DELETE got HTTP 405: the server does not let clients end sessions".into(),
+                ));
+            }
+            Some(status) if (200..300).contains(&status) => {}
+            _ => {
+                return Ok(Finding::Broken(format!(
+                    "DELETE with the session id got {}, not 2xx (or 405)",
+                    reply.describe()
+                )));
+            }
+        }
+        let id = p.id();
+        let reply = p.call(ch, request(id, "ping", Value::Null)).await;
+        match reply.status {
+            Some(404) => Ok(Finding::holds()),
+            _ => Ok(Finding::Broken(format!(
+                "ping with the ended session's id got {}, not HTTP 404",
+                reply.describe()
+            ))),
+        }
+    }
+
+    pub(super) async fn session_id_visible_ascii(p: &mut Probe) -> Outcome {
+        let ch = p.open().await?;
+        let id = p.id();
+        let reply = p
+            .call(
+                ch,
+                request(id, "initialize", initialize_params("2025-11-25")),
+            )
+            .await;
+        if reply.result().is_none() {
+            return Ok(Finding::Broken(format!(
+                "initialize got {}",
+                reply.describe()
+            )));
+        }
+        let session = reply
+            .headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case("mcp-session-id"))
+            .map(|(_, v)| v.clone());
+        let Some(session) = session else {
+            return Err(Finding::NotApplicable(
+                "initialize gave no Mcp-Session-Id: the server keeps no sessions".into(),
+            ));
+        };
+        let bad: Vec<String> = session
+            .chars()
+            .filter(|c| !('\u{21}'..='\u{7e}').contains(c))
+            .map(|c| format!("U+{:04X}", c as u32))
+            .collect();
+        match bad.is_empty() && !session.is_empty() {
+            true => Ok(Finding::holds()),
+            false if session.is_empty() => Ok(Finding::Broken(
+                "initialize gave an empty Mcp-Session-Id".into(),
+            )),
+            false => Ok(Finding::Broken(format!(
+                "initialize gave Mcp-Session-Id {session:?}, which holds {}",
+                bad.join(", ")
+            ))),
+        }
+    }
+
+    pub(super) async fn multiple_streams(p: &mut Probe, facts: &ClassicFacts) -> Outcome {
+        let (ch, _) = session(p).await?;
+        let http = p.raw_http().expect("an HTTP probe has a client");
+        let method = match declares(&facts.capabilities, "tools") {
+            true => "tools/list",
+            false => "ping",
+        };
+        let mut sent = p.session_headers(ch);
+        sent.push((
+            "Accept".into(),
+            "text/event-stream, application/json".into(),
+        ));
+        let messages: Vec<Value> = (0..STREAMS)
+            .map(|_| request(p.id(), method, Value::Null))
+            .collect();
+        let replies = futures::future::join_all(
+            messages
+                .iter()
+                .map(|m| http_send(&http, Some(m.to_string()), &sent)),
+        )
+        .await;
+        let mut problems = Problems::default();
+        for (message, (reply, response)) in messages.iter().zip(replies) {
+            let id = &message["id"];
+            p.record(Exchange {
+                transport: Transport::Http,
+                request: RawRequest {
+                    method: None,
+                    headers: sent.clone(),
+                    body: message.to_string(),
+                },
+                response,
+            });
+            let answered = reply.result().is_some() && reply.id() == Some(id);
+            if !answered || !reply.status.is_some_and(|s| (200..300).contains(&s)) {
+                problems.push(format!(
+                    "{method} id {id}, sent with {} others at once, got {}",
+                    STREAMS - 1,
+                    reply.describe()
+                ));
+            }
+        }
+        Ok(problems.into_finding())
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn the_tool_called_is_the_least_likely_to_act() {
+            let tools = [
+                json!({"name": "wipe", "inputSchema": {"type": "object"}}),
+                json!({"name": "add", "inputSchema": {"type": "object", "required": ["a"]}}),
+                json!({"name": "look", "annotations": {"readOnlyHint": true}}),
+            ];
+            assert_eq!(harmless_tool(&tools).unwrap()["name"], "look");
+            assert_eq!(harmless_tool(&tools[..2]).unwrap()["name"], "add");
+            assert_eq!(harmless_tool(&tools[..1]).unwrap()["name"], "wipe");
+            assert!(harmless_tool(&[]).is_none());
+        }
+
+        #[test]
+        fn the_routed_tool_and_its_other_arguments_are_found() {
+            let tools = [
+                json!({"name": "plain", "inputSchema": {"type": "object"}}),
+                json!({"name": "route", "inputSchema": {"type": "object",
+                    "properties": {
+                        "count": {"type": "integer", "x-mcp-header": "Count"},
+                        "region": {"type": "string", "x-mcp-header": "Region"},
+                        "flag": {"type": "boolean"}
+                    },
+                    "required": ["region", "count", "flag"]}}),
+            ];
+            let (tool, argument, suffix) = routed_tool(&tools).unwrap();
+            assert_eq!(
+                (tool["name"].as_str(), argument.as_str(), suffix.as_str()),
+                (Some("route"), "region", "Region")
+            );
+            let (arguments, headers) = other_arguments(tool, "region");
+            assert_eq!(Value::Object(arguments), json!({"count": 0, "flag": false}));
+            assert_eq!(headers, [("Mcp-Param-Count".to_owned(), "0".to_owned())]);
+            assert!(routed_tool(&tools[..1]).is_none());
+        }
+
+        #[test]
+        fn localhost_is_told_by_the_url_host() {
+            assert!(is_localhost("http://127.0.0.1:3001/mcp"));
+            assert!(is_localhost("http://localhost/mcp"));
+            assert!(is_localhost("http://[::1]:8080/mcp"));
+            assert!(!is_localhost("https://example.com/mcp"));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue::CATALOGUE;
+    use serde_json::json;
+
+    #[test]
+    fn the_http_block_of_the_catalogue_is_this_module() {
+        let ours: Vec<&str> = CheckId::ALL
+            .iter()
+            .filter(|id| owns(**id))
+            .map(|id| id.check().id)
+            .collect();
+        assert_eq!(ours.len(), 9);
+        for id in &ours {
+            assert!(CATALOGUE.iter().any(|r| r.id == *id));
+        }
+    }
+
+    #[test]
+    fn schemas_are_read_as_2020_12_unless_they_say_otherwise() {
+        let tuple = json!({"type": "array", "items": [{"type": "number"}]});
+        assert!(dialect_problem(&tuple).is_some());
+        let draft7 = json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "array",
+            "items": [{"type": "number"}]
+        });
+        assert_eq!(dialect_problem(&draft7), None);
+        let old = json!({"type": "number", "exclusiveMinimum": true});
+        assert!(dialect_problem(&old).unwrap().contains("2020-12"));
+        assert!(dialect_problem(&json!({"$schema": 7})).is_some());
+        assert_eq!(dialect_problem(&json!({"type": "object"})), None);
+    }
+}

@@ -1,0 +1,700 @@
+//! What a check saw, and the one failure layout every check shares.
+
+use std::fmt;
+
+use console::Style;
+use serde_json::Value;
+use similar::{ChangeTag, TextDiff};
+
+use crate::error::ServerOutput;
+
+/// Values up to this many characters print on the label's line; longer ones
+/// (and anything with a line break) print as an indented block.
+const INLINE_MAX: usize = 60;
+/// A block shows at most this many lines ...
+const BLOCK_MAX_LINES: usize = 40;
+/// ... and at most this many bytes.
+const BLOCK_MAX_BYTES: usize = 4000;
+/// A diff shows at most this many lines.
+const DIFF_MAX_LINES: usize = 60;
+/// Unchanged lines shown around each change in a diff.
+const DIFF_CONTEXT: usize = 3;
+
+/// A value as a failure message shows it, with a label saying what it is
+/// (`text`, `structuredContent`, `file notes.txt`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shown {
+    label: String,
+    value: ShownValue,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum ShownValue {
+    /// A string: quoted when short, a `|` block otherwise.
+    Text(String),
+    /// JSON: compact when short, pretty otherwise.
+    Json(Value),
+    /// Words, printed as they are (`12ms`, `none`).
+    Plain(String),
+}
+
+impl Shown {
+    /// A string value, shown quoted (or as a block when long).
+    pub fn text(label: impl Into<String>, text: impl Into<String>) -> Self {
+        Shown {
+            label: label.into(),
+            value: ShownValue::Text(text.into()),
+        }
+    }
+
+    /// A JSON value, shown compact (or pretty-printed when long).
+    pub fn json(label: impl Into<String>, value: Value) -> Self {
+        Shown {
+            label: label.into(),
+            value: ShownValue::Json(value),
+        }
+    }
+
+    /// Words shown as they are.
+    pub fn plain(label: impl Into<String>, words: impl Into<String>) -> Self {
+        Shown {
+            label: label.into(),
+            value: ShownValue::Plain(words.into()),
+        }
+    }
+
+    /// What the value is.
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// The value for a machine-readable report: `{"label": .., "text": ..}`,
+    /// `{"label": .., "json": ..}` or `{"label": .., "plain": ..}`.
+    pub fn to_json(&self) -> Value {
+        let (kind, value) = match &self.value {
+            ShownValue::Text(text) => ("text", Value::String(text.clone())),
+            ShownValue::Json(json) => ("json", json.clone()),
+            ShownValue::Plain(words) => ("plain", Value::String(words.clone())),
+        };
+        serde_json::json!({ "label": self.label, kind: value })
+    }
+}
+
+/// What a check saw: the actual value, a note on why it holds or not, and
+/// for equality checks the two sides to diff.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Evidence {
+    actual: Option<Box<Shown>>,
+    note: Option<String>,
+    diff: Option<Box<(String, String)>>,
+}
+
+impl Evidence {
+    /// No evidence yet.
+    pub fn new() -> Self {
+        Evidence::default()
+    }
+
+    /// The value the check looked at.
+    pub fn actual(mut self, shown: Shown) -> Self {
+        self.actual = Some(Box::new(shown));
+        self
+    }
+
+    /// Why it holds or not, in words (`"Paris" is missing`).
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.note = Some(note.into());
+        self
+    }
+
+    /// The expected and actual sides of an equality, diffed line by line
+    /// when either spans more than one line.
+    pub fn diff(mut self, expected: impl Into<String>, actual: impl Into<String>) -> Self {
+        self.diff = Some(Box::new((expected.into(), actual.into())));
+        self
+    }
+
+    /// The value the check looked at, if it said.
+    pub fn shown(&self) -> Option<&Shown> {
+        self.actual.as_deref()
+    }
+
+    /// The note, if any.
+    pub fn explanation(&self) -> Option<&str> {
+        self.note.as_deref()
+    }
+
+    pub(crate) fn without_diff(mut self) -> Self {
+        self.diff = None;
+        self
+    }
+}
+
+/// The judgement of one check: it holds (with what was seen), it does not,
+/// or — for a group of checks — which of them did not.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict(VerdictKind);
+
+#[derive(Debug, Clone, PartialEq)]
+enum VerdictKind {
+    Pass(Evidence),
+    Fail(Evidence),
+    Misses(Vec<Miss>),
+}
+
+impl Verdict {
+    /// The expectation holds.
+    pub fn pass(evidence: Evidence) -> Self {
+        Verdict(VerdictKind::Pass(evidence))
+    }
+
+    /// The expectation does not hold.
+    pub fn fail(evidence: Evidence) -> Self {
+        Verdict(VerdictKind::Fail(evidence))
+    }
+
+    /// Pass when `holds`, fail otherwise, with the same evidence.
+    pub fn from_bool(holds: bool, evidence: Evidence) -> Self {
+        if holds {
+            Verdict::pass(evidence)
+        } else {
+            Verdict::fail(evidence)
+        }
+    }
+
+    /// The verdict of a group of checks: passes when `misses` is empty.
+    pub fn from_misses(misses: Vec<Miss>) -> Self {
+        if misses.is_empty() {
+            Verdict::pass(Evidence::new())
+        } else {
+            Verdict(VerdictKind::Misses(misses))
+        }
+    }
+
+    /// True when the expectation holds.
+    pub fn holds(&self) -> bool {
+        matches!(self.0, VerdictKind::Pass(_))
+    }
+
+    /// The evidence of a single check (`None` for a failed group).
+    pub fn evidence(&self) -> Option<&Evidence> {
+        match &self.0 {
+            VerdictKind::Pass(e) | VerdictKind::Fail(e) => Some(e),
+            VerdictKind::Misses(_) => None,
+        }
+    }
+
+    /// Each expectation that did not hold; `describe` names this check's own.
+    pub fn into_misses(self, describe: impl FnOnce() -> String) -> Vec<Miss> {
+        match self.0 {
+            VerdictKind::Pass(_) => Vec::new(),
+            VerdictKind::Fail(evidence) => vec![Miss {
+                expected: describe(),
+                evidence,
+            }],
+            VerdictKind::Misses(misses) => misses,
+        }
+    }
+
+    pub(crate) fn into_parts(self) -> (bool, Evidence) {
+        match self.0 {
+            VerdictKind::Pass(e) => (true, e),
+            VerdictKind::Fail(e) => (false, e),
+            VerdictKind::Misses(misses) => {
+                let notes: Vec<String> = misses.iter().map(|m| m.expected.clone()).collect();
+                let mut evidence = misses
+                    .into_iter()
+                    .next()
+                    .map(|m| m.evidence.without_diff())
+                    .unwrap_or_default();
+                evidence.note = Some(format!("these did not hold: {}", notes.join("; ")));
+                (false, evidence)
+            }
+        }
+    }
+}
+
+/// One expectation that did not hold, and what was seen instead.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Miss {
+    expected: String,
+    evidence: Evidence,
+}
+
+impl Miss {
+    /// A miss of the expectation described as `expected`.
+    pub fn new(expected: impl Into<String>, evidence: Evidence) -> Self {
+        Miss {
+            expected: expected.into(),
+            evidence,
+        }
+    }
+
+    /// The expectation, in words.
+    pub fn expected(&self) -> &str {
+        &self.expected
+    }
+
+    /// What was seen.
+    pub fn evidence(&self) -> &Evidence {
+        &self.evidence
+    }
+}
+
+/// A check that did not hold: what was called, every expectation that
+/// failed with what came back, and what the server printed.
+///
+/// `Display` renders the failure message without color; the panicking
+/// checks add color when stderr is a terminal and `NO_COLOR` is not set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    call: Option<String>,
+    misses: Vec<Miss>,
+    output: Box<ServerOutput>,
+}
+
+impl Failure {
+    /// A failure of `misses` on the result of `call`.
+    pub fn new(call: Option<String>, misses: Vec<Miss>, output: ServerOutput) -> Self {
+        Failure {
+            call,
+            misses,
+            output: Box::new(output),
+        }
+    }
+
+    /// The call, in words, when the result came from one.
+    pub fn call(&self) -> Option<&str> {
+        self.call.as_deref()
+    }
+
+    /// Every expectation that did not hold.
+    pub fn misses(&self) -> &[Miss] {
+        &self.misses
+    }
+
+    /// What the server printed when the check ran.
+    pub fn server_output(&self) -> &ServerOutput {
+        &self.output
+    }
+
+    /// The message, with ANSI color when `color` is true.
+    pub fn render(&self, color: bool) -> String {
+        let styles = Styles::new(color);
+        let mut out = String::new();
+        if let Some(call) = &self.call {
+            render_labelled(
+                &mut out,
+                &styles,
+                "",
+                "call:     ",
+                &Shown::plain("", call.clone()),
+            );
+        }
+        match self.misses.as_slice() {
+            [miss] => render_miss(&mut out, &styles, "", miss),
+            misses => {
+                out.push_str(&styles.heading(&format!("{} expectations failed:", misses.len())));
+                out.push('\n');
+                for (i, miss) in misses.iter().enumerate() {
+                    out.push('\n');
+                    let number = format!("{}) ", i + 1);
+                    let indent = " ".repeat(number.len());
+                    out.push_str(&number);
+                    render_miss(&mut out, &styles, &indent, miss);
+                }
+            }
+        }
+        let out = out.trim_end().to_owned();
+        format!("{out}{}", self.output)
+    }
+
+    /// Panics with the message: colored when stderr is a color terminal (or
+    /// `CLICOLOR_FORCE` is set), never when `NO_COLOR` is set. With
+    /// `#[track_caller]` all the way up, the panic points at the test's line.
+    #[track_caller]
+    pub fn panic(&self) -> ! {
+        panic!("{}", self.render(color_enabled()))
+    }
+}
+
+/// Building a failure step by step, for runners that find out what went
+/// wrong in stages (a suite runner: what was expected, then the call,
+/// then the server's output, then a kept fixture copy).
+impl Failure {
+    /// A failure of one expectation, described as `expected`, with no
+    /// evidence yet.
+    pub fn expecting(expected: impl Into<String>) -> Self {
+        Failure::from_miss(Miss::new(expected, Evidence::new()))
+    }
+
+    /// A failure of one check's miss.
+    pub fn from_miss(miss: Miss) -> Self {
+        Failure::new(None, vec![miss], ServerOutput::default())
+    }
+
+    fn last_evidence(&mut self) -> &mut Evidence {
+        if self.misses.is_empty() {
+            self.misses.push(Miss::new("", Evidence::new()));
+        }
+        let last = self.misses.len() - 1;
+        &mut self.misses[last].evidence
+    }
+
+    /// Adds a line to the note of the (last) expectation.
+    pub fn but(mut self, why: impl Into<String>) -> Self {
+        let why = why.into();
+        let evidence = self.last_evidence();
+        evidence.note = Some(match evidence.note.take() {
+            Some(note) => format!("{note}\n{why}"),
+            None => why,
+        });
+        self
+    }
+
+    /// The call, in words.
+    pub fn called(mut self, call: impl Into<String>) -> Self {
+        self.call = Some(call.into());
+        self
+    }
+
+    /// What the server printed.
+    pub fn output(mut self, output: ServerOutput) -> Self {
+        self.output = Box::new(output);
+        self
+    }
+
+    /// The answer that came back, as JSON.
+    pub fn got_json(mut self, value: Value) -> Self {
+        self.last_evidence().actual = Some(Box::new(Shown::json("answer", value)));
+        self
+    }
+
+    /// The text that came back.
+    pub fn got_text(mut self, text: impl Into<String>) -> Self {
+        self.last_evidence().actual = Some(Box::new(Shown::text("text", text)));
+        self
+    }
+
+    /// Rewrites the note of the (last) expectation.
+    pub fn map_note(mut self, map: impl FnOnce(&str) -> String) -> Self {
+        let evidence = self.last_evidence();
+        evidence.note = Some(map(evidence.note.as_deref().unwrap_or_default()));
+        self
+    }
+
+    /// Rewrites what the (last) expectation says it expected.
+    pub fn map_expected(mut self, map: impl FnOnce(&str) -> String) -> Self {
+        if let Some(miss) = self.misses.last_mut() {
+            miss.expected = map(&miss.expected);
+        }
+        self
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(false))
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// Whether failures printed now get color: when stderr is a color terminal (or `CLICOLOR_FORCE` asks for it),
+/// never with `NO_COLOR` set to anything but "".
+pub fn color_enabled() -> bool {
+    if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+        return false;
+    }
+    console::colors_enabled_stderr()
+}
+
+struct Styles {
+    label: Style,
+    removed: Style,
+    added: Style,
+    note: Style,
+}
+
+impl Styles {
+    fn new(color: bool) -> Self {
+        let style = |s: Style| s.force_styling(color);
+        Styles {
+            label: style(Style::new().bold()),
+            removed: style(Style::new().red()),
+            added: style(Style::new().green()),
+            note: style(Style::new().yellow()),
+        }
+    }
+
+    fn heading(&self, text: &str) -> String {
+        self.label.apply_to(text).to_string()
+    }
+}
+
+fn render_miss(out: &mut String, styles: &Styles, indent: &str, miss: &Miss) {
+    // The first line's indent is already written by the caller for numbered misses.
+    render_labelled(
+        out,
+        styles,
+        indent,
+        "expected: ",
+        &Shown::plain("", miss.expected.clone()),
+    );
+    let evidence = &miss.evidence;
+    if let Some(actual) = &evidence.actual {
+        out.push_str(indent);
+        render_labelled(out, styles, indent, "actual:   ", actual);
+    }
+    if let Some(note) = &evidence.note {
+        for (i, line) in note.lines().enumerate() {
+            out.push_str(indent);
+            if i == 0 {
+                out.push_str(&styles.heading("why:      "));
+            } else {
+                out.push_str("          ");
+            }
+            out.push_str(&styles.note.apply_to(line).to_string());
+            out.push('\n');
+        }
+    }
+    if let Some((expected, actual)) = evidence.diff.as_deref()
+        && (expected.contains('\n') || actual.contains('\n'))
+    {
+        out.push_str(indent);
+        out.push_str(&styles.heading("diff:     "));
+        out.push_str(&styles.removed.apply_to("-expected").to_string());
+        out.push(' ');
+        out.push_str(&styles.added.apply_to("+actual").to_string());
+        out.push('\n');
+        render_diff(out, styles, indent, expected, actual);
+    }
+}
+
+/// `label` then the value: on the same line when short, else as a block.
+fn render_labelled(out: &mut String, styles: &Styles, indent: &str, label: &str, shown: &Shown) {
+    out.push_str(&styles.heading(label));
+    let prefix = if shown.label.is_empty() {
+        String::new()
+    } else {
+        format!("{} ", shown.label)
+    };
+    match &shown.value {
+        ShownValue::Plain(words) if !words.contains('\n') => {
+            let line = format!("{prefix}{words}");
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        ShownValue::Plain(words) => {
+            let (first, rest) = words.split_once('\n').unwrap_or((words, ""));
+            out.push_str(format!("{prefix}{first}").trim_end());
+            out.push('\n');
+            render_block(out, indent, "  ", rest);
+        }
+        ShownValue::Text(text) => {
+            let quoted = super::quoted(text);
+            if !text.contains('\n') && quoted.chars().count() <= INLINE_MAX {
+                out.push_str(&prefix);
+                out.push_str(&quoted);
+                out.push('\n');
+            } else {
+                let lines = text.lines().count();
+                out.push_str(&prefix);
+                out.push_str(&format!(
+                    "({} line{}, {} bytes)\n",
+                    lines,
+                    if lines == 1 { "" } else { "s" },
+                    text.len()
+                ));
+                render_block(out, indent, "  | ", text);
+            }
+        }
+        ShownValue::Json(value) => {
+            let compact = value.to_string();
+            if compact.chars().count() <= INLINE_MAX {
+                out.push_str(&prefix);
+                out.push_str(&compact);
+                out.push('\n');
+            } else {
+                out.push_str(prefix.trim_end());
+                out.push('\n');
+                let pretty = serde_json::to_string_pretty(value).unwrap_or(compact);
+                render_block(out, indent, "  ", &pretty);
+            }
+        }
+    }
+}
+
+/// Writes `text` line by line with `prefix`, cut to the block limits.
+fn render_block(out: &mut String, indent: &str, prefix: &str, text: &str) {
+    let total_lines = text.lines().count();
+    let mut bytes_shown = 0;
+    let mut lines_shown = 0;
+    for line in text.lines() {
+        if lines_shown == BLOCK_MAX_LINES || bytes_shown >= BLOCK_MAX_BYTES {
+            break;
+        }
+        let room = BLOCK_MAX_BYTES - bytes_shown;
+        let cut = line.len() > room;
+        let line = if cut {
+            &line[..floor_char_boundary(line, room)]
+        } else {
+            line
+        };
+        bytes_shown += line.len() + usize::from(!cut);
+        lines_shown += 1;
+        out.push_str(indent);
+        if line.is_empty() {
+            out.push_str(prefix.trim_end());
+        } else {
+            out.push_str(prefix);
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    let bytes_total = text.len();
+    let bytes_shown = bytes_shown.min(bytes_total);
+    if lines_shown < total_lines || bytes_shown < bytes_total.saturating_sub(1) {
+        out.push_str(indent);
+        out.push_str(&format!(
+            "  … cut: showing {lines_shown} of {total_lines} lines, {bytes_shown} of {bytes_total} bytes\n"
+        ));
+    }
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn render_diff(out: &mut String, styles: &Styles, indent: &str, expected: &str, actual: &str) {
+    let diff = TextDiff::from_lines(expected, actual);
+    let mut written = 0;
+    let mut total = 0;
+    for (g, group) in diff.grouped_ops(DIFF_CONTEXT).iter().enumerate() {
+        if g > 0 {
+            total += 1;
+            if written < DIFF_MAX_LINES {
+                out.push_str(indent);
+                out.push_str("  …\n");
+                written += 1;
+            }
+        }
+        for op in group {
+            for change in diff.iter_changes(op) {
+                total += 1;
+                if written >= DIFF_MAX_LINES {
+                    continue;
+                }
+                written += 1;
+                let line = change.value().trim_end_matches('\n');
+                let (sign, style) = match change.tag() {
+                    ChangeTag::Delete => ('-', &styles.removed),
+                    ChangeTag::Insert => ('+', &styles.added),
+                    ChangeTag::Equal => (' ', &styles.note),
+                };
+                let text = format!("{sign}{line}");
+                out.push_str(indent);
+                out.push_str("  ");
+                if change.tag() == ChangeTag::Equal {
+                    out.push_str(&text);
+                } else {
+                    out.push_str(&style.apply_to(text).to_string());
+                }
+                out.push('\n');
+            }
+        }
+    }
+    if total > written {
+        out.push_str(indent);
+        out.push_str(&format!("  … cut: {} more diff lines\n", total - written));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn failure(misses: Vec<Miss>) -> Failure {
+        Failure::new(
+            Some("tools/call add {\"a\":2}".into()),
+            misses,
+            ServerOutput::default(),
+        )
+    }
+
+    #[test]
+    fn short_values_stay_on_the_label_line() {
+        let miss = Miss::new(
+            "text equals \"6\"",
+            Evidence::new()
+                .actual(Shown::text("text", "5"))
+                .diff("6", "5"),
+        );
+        assert_eq!(
+            failure(vec![miss]).to_string(),
+            "call:     tools/call add {\"a\":2}\n\
+             expected: text equals \"6\"\n\
+             actual:   text \"5\""
+        );
+    }
+
+    #[test]
+    fn long_json_is_pretty_printed_and_diffed() {
+        let expected = json!({"city": "Rome", "temperature": 21.5, "conditions": "sunny and warm"});
+        let actual = json!({"city": "Paris", "temperature": 21.5, "conditions": "sunny and warm"});
+        let miss = Miss::new(
+            "structuredContent equals ...",
+            Evidence::new()
+                .actual(Shown::json("structuredContent", actual.clone()))
+                .diff(
+                    serde_json::to_string_pretty(&expected).unwrap(),
+                    serde_json::to_string_pretty(&actual).unwrap(),
+                ),
+        );
+        let text = failure(vec![miss]).to_string();
+        assert!(
+            text.contains("actual:   structuredContent\n  {\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("  -  \"city\": \"Rome\",\n  +  \"city\": \"Paris\","),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn long_text_is_cut_with_a_note() {
+        let text: String = (0..100).map(|i| format!("line {i}\n")).collect();
+        let miss = Miss::new(
+            "x",
+            Evidence::new().actual(Shown::text("text", text.clone())),
+        );
+        let rendered = failure(vec![miss]).to_string();
+        assert!(rendered.contains("  | line 39\n"), "{rendered}");
+        assert!(!rendered.contains("line 40\n"), "{rendered}");
+        assert!(
+            rendered.ends_with("  … cut: showing 40 of 100 lines, 310 of 790 bytes"),
+            "{rendered}"
+        );
+
+        let one_line = "x".repeat(10_000);
+        let miss = Miss::new("x", Evidence::new().actual(Shown::text("text", one_line)));
+        let rendered = failure(vec![miss]).to_string();
+        assert!(
+            rendered.ends_with("  … cut: showing 1 of 1 lines, 4000 of 10000 bytes"),
+            "{rendered}"
+        );
+    }
+
+    #[test]
+    fn color_only_when_asked() {
+        let miss = Miss::new("x", Evidence::new().actual(Shown::text("text", "y")));
+        let f = failure(vec![miss]);
+        assert!(!f.to_string().contains('\u{1b}'));
+        assert!(f.render(true).contains('\u{1b}'));
+    }
+}

@@ -1,0 +1,609 @@
+//! JSON checks on a tool call: `structuredContent` equal to or containing a
+//! value, JSONPath (RFC 9535) queries, array length, JSON Schema.
+//!
+//! JSONPath, array length and [`matches_schema`] look at `structuredContent`
+//! when the tool returned some, and otherwise at the text parsed as JSON.
+
+use std::fmt;
+
+use serde_json::Value;
+use serde_json_path::JsonPath;
+
+use super::{Check, Count, Evidence, Shown, Verdict, tool_call::outcome_shown};
+use crate::client::ToolCall;
+
+/// At most this many schema violations are listed in a failure.
+const SCHEMA_ERRORS_SHOWN: usize = 10;
+
+/// The JSON the checks look at: structured content, else the text as JSON.
+fn json_of(call: &ToolCall) -> Result<(&'static str, Value), Evidence> {
+    if call.result().is_none() {
+        return Err(Evidence::new().actual(outcome_shown(call)));
+    }
+    if let Some(structured) = call.structured() {
+        return Ok(("structuredContent", structured.clone()));
+    }
+    let text = call.text();
+    match serde_json::from_str::<Value>(&text) {
+        Ok(value) => Ok(("text (as JSON)", value)),
+        Err(error) => Err(Evidence::new()
+            .actual(Shown::text("text", text))
+            .note(format!(
+                "there is no structuredContent, and the text is not JSON ({error})"
+            ))),
+    }
+}
+
+/// `structuredContent` only (for the checks named after it).
+fn structured_of(call: &ToolCall) -> Result<Value, Evidence> {
+    if call.result().is_none() {
+        return Err(Evidence::new().actual(outcome_shown(call)));
+    }
+    match call.structured() {
+        Some(value) => Ok(value.clone()),
+        None => Err(Evidence::new()
+            .actual(Shown::text("text", call.text()))
+            .note("the result has no structuredContent")),
+    }
+}
+
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
+}
+
+/// JSON equality where `5` and `5.0` are the same number.
+fn json_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_eq(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// Whether `actual` contains `expected`: every key of an expected object
+/// (recursively), every element of an expected array in some element of
+/// the actual one, any other value equal. The error says where it differs.
+fn json_contains(actual: &Value, expected: &Value, at: &str) -> Result<(), String> {
+    match (expected, actual) {
+        (Value::Object(want), Value::Object(have)) => {
+            for (key, want) in want {
+                let path = format!("{at}.{key}");
+                match have.get(key) {
+                    Some(have) => json_contains(have, want, &path)?,
+                    None => return Err(format!("{path} is missing")),
+                }
+            }
+            Ok(())
+        }
+        (Value::Array(want), Value::Array(have)) => {
+            for want in want {
+                if !have
+                    .iter()
+                    .any(|have| json_contains(have, want, at).is_ok())
+                {
+                    return Err(format!("no element of {at} contains {want}"));
+                }
+            }
+            Ok(())
+        }
+        _ if json_eq(actual, expected) => Ok(()),
+        _ => Err(format!("{at} is {actual}, not {expected}")),
+    }
+}
+
+/// [`json_contains`] from the root.
+pub(crate) fn contains(actual: &Value, expected: &Value) -> Result<(), String> {
+    json_contains(actual, expected, "$")
+}
+
+/// `structuredContent` equals a value. See [`structured_eq`].
+#[derive(Debug, Clone)]
+pub struct StructuredEq(Value);
+
+/// `structuredContent` equals `expected` exactly (numbers compare by value,
+/// so `5` equals `5.0`); a failure shows a line diff.
+///
+/// ```
+/// use serde_json::json;
+/// # let call = mcptest::expect::samples::weather_call();
+/// call.structured_eq(json!({"city": "Paris", "temperature": 21.5, "conditions": "sunny"}));
+/// ```
+///
+/// ```should_panic
+/// # use serde_json::json;
+/// # let call = mcptest::expect::samples::weather_call();
+/// call.structured_eq(json!({"city": "Rome", "temperature": 21.5, "conditions": "sunny"}));
+/// ```
+pub fn structured_eq(expected: Value) -> StructuredEq {
+    StructuredEq(expected)
+}
+
+impl Check<ToolCall> for StructuredEq {
+    fn describe(&self) -> String {
+        format!("structuredContent equals {}", self.0)
+    }
+    fn evaluate(&self, call: &ToolCall) -> Verdict {
+        match structured_of(call) {
+            Ok(actual) => Verdict::from_bool(
+                json_eq(&actual, &self.0),
+                Evidence::new()
+                    .diff(pretty(&self.0), pretty(&actual))
+                    .actual(Shown::json("structuredContent", actual)),
+            ),
+            Err(evidence) => Verdict::fail(evidence),
+        }
+    }
+}
+
+/// `structuredContent` contains a value. See [`structured_contains`].
+#[derive(Debug, Clone)]
+pub struct StructuredContains(Value);
+
+/// `structuredContent` contains `expected`: every key of an expected object
+/// is present with a containing value (recursively), every element of an
+/// expected array is contained in some element of the actual array, and
+/// any other value is equal.
+///
+/// ```
+/// use serde_json::json;
+/// # let call = mcptest::expect::samples::weather_call();
+/// call.structured_contains(json!({"city": "Paris"}));
+/// ```
+///
+/// ```should_panic
+/// # use serde_json::json;
+/// # let call = mcptest::expect::samples::weather_call();
+/// call.structured_contains(json!({"city": "Paris", "humidity": 40}));
+/// ```
+pub fn structured_contains(expected: Value) -> StructuredContains {
+    StructuredContains(expected)
+}
+
+impl Check<ToolCall> for StructuredContains {
+    fn describe(&self) -> String {
+        format!("structuredContent contains {}", self.0)
+    }
+    fn evaluate(&self, call: &ToolCall) -> Verdict {
+        match structured_of(call) {
+            Ok(actual) => {
+                let outcome = json_contains(&actual, &self.0, "$");
+                let mut evidence = Evidence::new().actual(Shown::json("structuredContent", actual));
+                if let Err(why) = &outcome {
+                    evidence = evidence.note(why.clone());
+                }
+                Verdict::from_bool(outcome.is_ok(), evidence)
+            }
+            Err(evidence) => Verdict::fail(evidence),
+        }
+    }
+}
+
+/// A parsed JSONPath, or why it does not parse.
+#[derive(Clone)]
+struct Path {
+    text: String,
+    parsed: Result<JsonPath, String>,
+}
+
+impl Path {
+    fn new(text: &str) -> Self {
+        Path {
+            text: text.to_owned(),
+            parsed: JsonPath::parse(text).map_err(|e| e.to_string()),
+        }
+    }
+
+    /// The nodes `self` selects in the call's JSON, with the evidence.
+    fn query(&self, call: &ToolCall) -> Result<(Vec<Value>, Evidence), Evidence> {
+        let path = self.parsed.as_ref().map_err(|error| {
+            Evidence::new().note(format!("{} is not a valid JSONPath: {error}", self.text))
+        })?;
+        let (label, value) = json_of(call)?;
+        let nodes: Vec<Value> = path.query(&value).all().into_iter().cloned().collect();
+        Ok((nodes, Evidence::new().actual(Shown::json(label, value))))
+    }
+}
+
+impl fmt::Debug for Path {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+fn nodes_note(path: &str, nodes: &[Value]) -> String {
+    match nodes {
+        [] => format!("{path} matches nothing"),
+        [one] => format!("{path} is {one}"),
+        many => format!(
+            "{path} matches {} nodes: {}",
+            many.len(),
+            Value::from(many.to_vec())
+        ),
+    }
+}
+
+/// A JSONPath matches at least one node. See [`json_path_exists`].
+#[derive(Debug, Clone)]
+pub struct JsonPathExists(Path);
+
+/// The JSONPath `path` (RFC 9535, e.g. `$.items[0].id`) matches at least
+/// one node.
+///
+/// ```
+/// # let call = mcptest::expect::samples::weather_call();
+/// call.json_path_exists("$.temperature");
+/// ```
+///
+/// ```should_panic
+/// # let call = mcptest::expect::samples::weather_call();
+/// call.json_path_exists("$.humidity");
+/// ```
+pub fn json_path_exists(path: &str) -> JsonPathExists {
+    JsonPathExists(Path::new(path))
+}
+
+impl Check<ToolCall> for JsonPathExists {
+    fn describe(&self) -> String {
+        format!("{} exists", self.0.text)
+    }
+    fn evaluate(&self, call: &ToolCall) -> Verdict {
+        match self.0.query(call) {
+            Ok((nodes, evidence)) => Verdict::from_bool(
+                !nodes.is_empty(),
+                evidence.note(nodes_note(&self.0.text, &nodes)),
+            ),
+            Err(evidence) => Verdict::fail(evidence),
+        }
+    }
+}
+
+/// The value at a JSONPath equals a value. See [`json_path_eq`].
+#[derive(Debug, Clone)]
+pub struct JsonPathEq(Path, Value);
+
+/// The JSONPath `path` selects exactly one node, equal to `expected`; or,
+/// when it selects several, the list of them equals `expected` (an array).
+///
+/// ```
+/// use serde_json::json;
+/// # let call = mcptest::expect::samples::weather_call();
+/// call.json_path_eq("$.city", json!("Paris"));
+/// ```
+///
+/// ```should_panic
+/// # use serde_json::json;
+/// # let call = mcptest::expect::samples::weather_call();
+/// call.json_path_eq("$.city", json!("Rome"));
+/// ```
+pub fn json_path_eq(path: &str, expected: Value) -> JsonPathEq {
+    JsonPathEq(Path::new(path), expected)
+}
+
+impl Check<ToolCall> for JsonPathEq {
+    fn describe(&self) -> String {
+        format!("{} equals {}", self.0.text, self.1)
+    }
+    fn evaluate(&self, call: &ToolCall) -> Verdict {
+        match self.0.query(call) {
+            Ok((nodes, evidence)) => {
+                let found = match nodes.as_slice() {
+                    [] => None,
+                    [one] => Some(one.clone()),
+                    many => Some(Value::from(many.to_vec())),
+                };
+                let holds = found.as_ref().is_some_and(|v| json_eq(v, &self.1));
+                let mut evidence = evidence.note(nodes_note(&self.0.text, &nodes));
+                if let Some(found) = &found {
+                    evidence = evidence.diff(pretty(&self.1), pretty(found));
+                }
+                Verdict::from_bool(holds, evidence)
+            }
+            Err(evidence) => Verdict::fail(evidence),
+        }
+    }
+}
+
+/// A JSONPath matches a number of nodes. See [`json_path_count`].
+#[derive(Debug, Clone)]
+pub struct JsonPathCount(Path, Count);
+
+/// The JSONPath `path` selects `count` nodes (a number or a range).
+///
+/// ```
+/// # let call = mcptest::expect::samples::echo_call(r#"{"items": [1, 2, 3]}"#);
+/// call.json_path_count("$.items[*]", 3);
+/// call.json_path_count("$.items[?@ > 1]", 1..);
+/// ```
+///
+/// ```should_panic
+/// # let call = mcptest::expect::samples::echo_call(r#"{"items": [1, 2, 3]}"#);
+/// call.json_path_count("$.items[*]", 4..);
+/// ```
+pub fn json_path_count(path: &str, count: impl Into<Count>) -> JsonPathCount {
+    JsonPathCount(Path::new(path), count.into())
+}
+
+impl Check<ToolCall> for JsonPathCount {
+    fn describe(&self) -> String {
+        format!("{} matches {}", self.0.text, self.1.of("node"))
+    }
+    fn evaluate(&self, call: &ToolCall) -> Verdict {
+        match self.0.query(call) {
+            Ok((nodes, evidence)) => Verdict::from_bool(
+                self.1.contains(nodes.len()),
+                evidence.note(nodes_note(&self.0.text, &nodes)),
+            ),
+            Err(evidence) => Verdict::fail(evidence),
+        }
+    }
+}
+
+/// The result is a JSON array of a length. See [`array_len`].
+#[derive(Debug, Clone)]
+pub struct ArrayLen(Count);
+
+/// The result (`structuredContent`, or the text as JSON) is an array with
+/// `count` elements (a number or a range: `1..`, `..=10`).
+///
+/// ```
+/// # let call = mcptest::expect::samples::echo_call("[1, 2, 3]");
+/// call.array_len(1..=5);
+/// ```
+///
+/// ```should_panic
+/// # let call = mcptest::expect::samples::echo_call("[1, 2, 3]");
+/// call.array_len(..3);
+/// ```
+pub fn array_len(count: impl Into<Count>) -> ArrayLen {
+    ArrayLen(count.into())
+}
+
+impl Check<ToolCall> for ArrayLen {
+    fn describe(&self) -> String {
+        format!("an array of {}", self.0.of("element"))
+    }
+    fn evaluate(&self, call: &ToolCall) -> Verdict {
+        match json_of(call) {
+            Ok((label, value)) => {
+                let len = value.as_array().map(Vec::len);
+                let note = match len {
+                    Some(len) => format!("it has {len} element{}", if len == 1 { "" } else { "s" }),
+                    None => "it is not an array".to_owned(),
+                };
+                Verdict::from_bool(
+                    len.is_some_and(|len| self.0.contains(len)),
+                    Evidence::new().actual(Shown::json(label, value)).note(note),
+                )
+            }
+            Err(evidence) => Verdict::fail(evidence),
+        }
+    }
+}
+
+/// Validates `instance` against the JSON Schema `schema` (any draft the
+/// schema names, 2020-12 by default); the error lists the violations, each
+/// with where it is in `instance`, as every schema check in mcptest words
+/// them.
+///
+/// ```
+/// use mcptest::expect::validate_schema;
+/// use serde_json::json;
+///
+/// let schema = json!({"type": "object", "required": ["city"]});
+/// assert!(validate_schema(&schema, &json!({"city": "Paris"})).is_ok());
+/// let why = validate_schema(&schema, &json!({})).unwrap_err();
+/// assert!(why.contains("\"city\" is a required property"), "{why}");
+/// ```
+pub fn validate_schema(schema: &Value, instance: &Value) -> Result<(), String> {
+    let validator = jsonschema::validator_for(schema)
+        .map_err(|e| format!("the schema itself is invalid: {e}"))?;
+    let errors: Vec<String> = validator
+        .iter_errors(instance)
+        .map(|e| {
+            let at = e.instance_path().to_string();
+            let at = if at.is_empty() {
+                "the root".to_owned()
+            } else {
+                at
+            };
+            format!("at {at}: {e}")
+        })
+        .collect();
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let total = errors.len();
+    let mut lines: Vec<String> = errors.into_iter().take(SCHEMA_ERRORS_SHOWN).collect();
+    if total > SCHEMA_ERRORS_SHOWN {
+        lines.push(format!("… and {} more", total - SCHEMA_ERRORS_SHOWN));
+    }
+    Err(format!(
+        "{total} schema violation{}:\n{}",
+        if total == 1 { "" } else { "s" },
+        lines.join("\n")
+    ))
+}
+
+/// `structuredContent` conforms to the tool's `outputSchema`. See
+/// [`matches_output_schema`].
+#[derive(Debug, Clone)]
+pub struct MatchesOutputSchema;
+
+/// `structuredContent` validates against the `outputSchema` the tool
+/// declares in `tools/list`. The harness knows the definition
+/// ([`ToolCall::tool`]); when it does not, the failure says why and how to
+/// fix that.
+///
+/// ```
+/// # let call = mcptest::expect::samples::weather_call();
+/// call.matches_output_schema();
+/// ```
+///
+/// ```should_panic
+/// # let call = mcptest::expect::samples::weather_bad_call();
+/// call.matches_output_schema();
+/// ```
+pub fn matches_output_schema() -> MatchesOutputSchema {
+    MatchesOutputSchema
+}
+
+impl Check<ToolCall> for MatchesOutputSchema {
+    fn describe(&self) -> String {
+        "structuredContent matches the tool's outputSchema".into()
+    }
+    fn evaluate(&self, call: &ToolCall) -> Verdict {
+        let Some(tool) = call.tool() else {
+            if let Err(evidence) = structured_of(call) {
+                // The harness fetches definitions only for structured answers.
+                return Verdict::fail(evidence.note(
+                    "the result has no structuredContent, so there is nothing to check \
+                     against an outputSchema",
+                ));
+            }
+            return Verdict::fail(Evidence::new().note(format!(
+                "the definition of tool {:?} is not known, so there is no outputSchema to \
+                 check against.\nThe harness fetches tools/list when a call is answered with \
+                 structuredContent and the server declares the tools capability; the tool must \
+                 be in that list, and Server::fetch_tool_definitions(false) turns this off. For \
+                 a call built with ToolCall::from_parts, attach the definition with \
+                 .with_tool(tool).",
+                call.name()
+            )));
+        };
+        let Some(schema) = &tool.output_schema else {
+            return Verdict::fail(Evidence::new().note(format!(
+                "tool {:?} declares no outputSchema in tools/list; use matches_schema(schema) \
+                 to check against a schema of your own",
+                call.name()
+            )));
+        };
+        let schema = Value::Object((**schema).clone());
+        match structured_of(call) {
+            Ok(actual) => {
+                let outcome = validate_schema(&schema, &actual);
+                let mut evidence = Evidence::new().actual(Shown::json("structuredContent", actual));
+                if let Err(why) = &outcome {
+                    evidence = evidence.note(why.clone());
+                }
+                Verdict::from_bool(outcome.is_ok(), evidence)
+            }
+            Err(evidence) => Verdict::fail(evidence.note(
+                "the result has no structuredContent, but the tool declares an outputSchema",
+            )),
+        }
+    }
+}
+
+/// The result validates against a JSON Schema. See [`matches_schema`].
+#[derive(Debug, Clone)]
+pub struct MatchesSchema(Value);
+
+/// The result (`structuredContent`, or the text as JSON) validates against
+/// the JSON Schema `schema`. An invalid schema fails the check and says why.
+///
+/// ```
+/// use serde_json::json;
+/// # let call = mcptest::expect::samples::echo_call("[1, 2, 3]");
+/// call.matches_schema(json!({"type": "array", "items": {"type": "integer"}}));
+/// ```
+///
+/// ```should_panic
+/// # use serde_json::json;
+/// # let call = mcptest::expect::samples::echo_call("[1, 2, 3]");
+/// call.matches_schema(json!({"type": "array", "items": {"type": "string"}}));
+/// ```
+pub fn matches_schema(schema: Value) -> MatchesSchema {
+    MatchesSchema(schema)
+}
+
+impl Check<ToolCall> for MatchesSchema {
+    fn describe(&self) -> String {
+        format!("the result matches the schema {}", self.0)
+    }
+    fn evaluate(&self, call: &ToolCall) -> Verdict {
+        match json_of(call) {
+            Ok((label, value)) => {
+                let outcome = validate_schema(&self.0, &value);
+                let mut evidence = Evidence::new().actual(Shown::json(label, value));
+                if let Err(why) = &outcome {
+                    evidence = evidence.note(why.clone());
+                }
+                Verdict::from_bool(outcome.is_ok(), evidence)
+            }
+            Err(evidence) => Verdict::fail(evidence),
+        }
+    }
+}
+
+/// Whether `schema` is a usable object schema for `inputSchema`: it
+/// compiles as JSON Schema and its `type` is `"object"`.
+pub(crate) fn check_object_schema(schema: &Value) -> Result<(), String> {
+    jsonschema::meta::validate(schema).map_err(|e| format!("is not a valid JSON Schema: {e}"))?;
+    jsonschema::validator_for(schema).map_err(|e| format!("does not compile: {e}"))?;
+    match schema.get("type") {
+        Some(Value::String(t)) if t == "object" => Ok(()),
+        Some(other) => Err(format!("has type {other}, not \"object\"")),
+        None => Err("has no \"type\": \"object\"".to_owned()),
+    }
+}
+
+/// What a JSON value is, in words, for "expected X, found Y" messages.
+///
+/// ```
+/// assert_eq!(mcptest::expect::kind_of(&serde_json::json!([1])), "an array");
+/// ```
+pub fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn containment_reports_where_it_differs() {
+        let actual = json!({"a": {"b": [1, {"c": 2}]}, "d": 5.0});
+        assert!(json_contains(&actual, &json!({"a": {"b": [{"c": 2}]}, "d": 5}), "$").is_ok());
+        assert_eq!(
+            json_contains(&actual, &json!({"a": {"x": 1}}), "$").unwrap_err(),
+            "$.a.x is missing"
+        );
+        assert_eq!(
+            json_contains(&actual, &json!({"a": {"b": [3]}}), "$").unwrap_err(),
+            "no element of $.a.b contains 3"
+        );
+        assert_eq!(
+            json_contains(&actual, &json!({"d": "5"}), "$").unwrap_err(),
+            "$.d is 5.0, not \"5\""
+        );
+    }
+
+    #[test]
+    fn object_schemas() {
+        assert!(check_object_schema(&json!({"type": "object"})).is_ok());
+        assert_eq!(
+            check_object_schema(&json!({"type": "string"})).unwrap_err(),
+            "has type \"string\", not \"object\""
+        );
+        assert!(
+            check_object_schema(&json!({"type": 5}))
+                .unwrap_err()
+                .starts_with("is not a valid JSON Schema")
+        );
+    }
+}

@@ -1,0 +1,91 @@
+//! The core of [mcptest](https://docs.rs/mcptest): the client harness, fluent
+//! checks, snapshots, fixtures, cassettes and reports that a test needs.
+//!
+//! Use it through the `mcptest` crate, which re-exports all of it and, behind
+//! features, the floors built on it (suites, conformance, the server tools).
+//! The crates above this one use only its public API; what they need beyond
+//! a test's API is in [`process`] (child processes in their own process
+//! group) and the building blocks of [`expect`] and [`report`].
+#![warn(missing_docs)]
+// Sampling, roots and logging are deprecated by SEP-2577 in rmcp, but they are
+// part of every protocol revision up to 2025-11-25, which is what servers speak
+// and so what a test tool must exercise.
+#![allow(deprecated)]
+
+#[doc(hidden)]
+pub mod __private;
+pub mod cassette;
+mod client;
+mod definitions;
+mod error;
+pub mod expect;
+mod fixture;
+mod notifications;
+pub mod plugin;
+pub mod process;
+pub mod raw;
+pub mod report;
+mod server;
+pub mod snapshot;
+pub(crate) mod transport;
+
+pub use cassette::CassetteMode;
+pub use client::mocks::{Elicitation, Roots, Sampling};
+pub use client::options::{DEFAULT_PROTOCOL_VERSION, STATELESS_PROTOCOL_VERSION};
+pub use client::{
+    CompletionRef, McpClient, Origin, PendingToolCall, Reply, Request, RpcError, ServerInfo,
+    ToolCall, ToolCallStart, ToolOutcome,
+};
+pub use definitions::Definitions;
+pub use error::{Error, ServerOutput};
+pub use fixture::Fixture;
+pub use notifications::{ListKind, LogLevel, LogMessage, Notifications, ServerMessage};
+pub use raw::RawConnection;
+#[cfg(feature = "http")]
+pub use raw::{HttpReply, RawHttp};
+pub use server::Server;
+
+/// The rmcp crate mcptest is built on, re-exported so tests can name its
+/// model types (`Tool`, `CallToolResult`, `LoggingLevel`, ...) without a
+/// version-matched dependency of their own.
+pub use rmcp;
+
+#[doc = include_str!("mcp_test.md")]
+pub use mcptest_macros::mcp_test;
+
+/// pretty_assertions' `assert_eq!` and `assert_ne!`: the same syntax as
+/// std's, but a mismatch prints a line-by-line diff of the two values'
+/// pretty `Debug` forms — handy for a result's JSON.
+///
+/// They are imported by name, next to the prelude, because no glob import
+/// can bring them: a macro from a glob import that has the name of one of
+/// std's is ambiguous (E0659) wherever it is used. A named import shadows
+/// std's cleanly:
+///
+/// ```should_panic
+/// use mcptest::prelude::*;
+/// use mcptest::{assert_eq, assert_ne};
+///
+/// let reply = json!({"city": "Paris", "conditions": "sunny"});
+/// assert_ne!(reply, json!({}));
+/// // panics with a diff: `<` the left value, `>` the right one
+/// assert_eq!(reply, json!({"city": "Paris", "conditions": "rain"}));
+/// ```
+pub use pretty_assertions::{assert_eq, assert_ne};
+
+/// Everything a test file needs: `use mcptest::prelude::*;`
+///
+/// It leaves std's `assert_eq!` alone; for assertions that print a diff,
+/// add `use mcptest::{assert_eq, assert_ne};` (see [`assert_eq`]).
+pub mod prelude {
+    pub use crate::{
+        CompletionRef, Elicitation, Error, ListKind, LogLevel, McpClient, Notifications, Roots,
+        Sampling, Server, ToolCall, ToolOutcome,
+    };
+    pub use crate::{Fixture, mcp_test};
+    pub use crate::{
+        assert_json_snapshot, assert_snapshot, assert_tool_surface_snapshot,
+        expect::{self, Check, ContentKind, FileSnapshot, SoftChecks},
+    };
+    pub use serde_json::json;
+}

@@ -1,0 +1,1062 @@
+//! mcp-assert assertion files: one assertion per file, loaded strictly.
+
+use std::time::Duration;
+
+use regex::Regex;
+use serde_json::Value;
+
+use super::{
+    LoadError,
+    fields::{self, Fields},
+    yaml::{Kind, Node, ToJson},
+};
+
+/// One mcp-assert assertion (one file).
+#[derive(Debug, Clone)]
+pub(crate) struct Assertion {
+    pub(crate) name: String,
+    /// Where its block (`assert`, `trajectory`, ..) is written.
+    pub(crate) pos: super::yaml::Pos,
+    pub(crate) server: Option<ServerSpec>,
+    pub(crate) setup: Vec<SetupStep>,
+    pub(crate) timeout: Option<Duration>,
+    pub(crate) skip: bool,
+    pub(crate) skip_unless_env: Option<String>,
+    pub(crate) block: Block,
+}
+
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ServerSpec {
+    pub(crate) command: Option<String>,
+    pub(crate) args: Option<Vec<String>>,
+    pub(crate) env: Vec<(String, String)>,
+    pub(crate) http: bool,
+    pub(crate) url: Option<String>,
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
+    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) roots: Vec<String>,
+    pub(crate) sampling: Option<SamplingMock>,
+    pub(crate) elicitation: Option<Value>,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct SamplingMock {
+    pub(crate) text: String,
+    pub(crate) model: String,
+    pub(crate) stop_reason: String,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct SetupStep {
+    pub(crate) tool: String,
+    pub(crate) args: Value,
+    pub(crate) capture: Vec<(String, String)>,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum Block {
+    Tool(ToolBlock),
+    Resources(ResourcesBlock),
+    Prompts(PromptsBlock),
+    Completion(CompletionBlock),
+    Sampling(SamplingBlock),
+    Logging(LoggingBlock),
+    Notifications(NotificationsBlock),
+    Trajectory(TrajectoryBlock),
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct ToolBlock {
+    pub(crate) tool: String,
+    pub(crate) args: Value,
+    pub(crate) capture_progress: bool,
+    pub(crate) expect: Expect,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum ResourceAction {
+    List {
+        cursor: Option<String>,
+    },
+    Read(String),
+    /// Only subscribe (and check the notification).
+    None,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct ResourcesBlock {
+    pub(crate) action: ResourceAction,
+    pub(crate) subscribe: Option<String>,
+    pub(crate) unsubscribe: Option<String>,
+    pub(crate) expect_notification: Option<bool>,
+    pub(crate) expect: Expect,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum PromptAction {
+    List {
+        cursor: Option<String>,
+    },
+    Get {
+        name: String,
+        arguments: Vec<(String, String)>,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct PromptsBlock {
+    pub(crate) action: PromptAction,
+    pub(crate) expect: Expect,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct CompletionBlock {
+    pub(crate) prompt: bool,
+    pub(crate) name: String,
+    pub(crate) argument: String,
+    pub(crate) value: String,
+    pub(crate) expect: Expect,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct SamplingBlock {
+    pub(crate) tool: String,
+    pub(crate) args: Value,
+    pub(crate) mock_text: String,
+    pub(crate) mock_model: Option<String>,
+    pub(crate) expect: Expect,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct LoggingBlock {
+    pub(crate) set_level: mcptest_core::LogLevel,
+    pub(crate) tool: Option<(String, Value)>,
+    pub(crate) min_messages: Option<usize>,
+    pub(crate) contains_level: Vec<mcptest_core::LogLevel>,
+    pub(crate) contains_data: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct NotificationsBlock {
+    pub(crate) tool: String,
+    pub(crate) args: Value,
+    pub(crate) min_count: Option<usize>,
+    pub(crate) max_count: Option<usize>,
+    pub(crate) methods: Vec<String>,
+    pub(crate) not_methods: Vec<String>,
+    pub(crate) contains_data: Vec<String>,
+    pub(crate) not_contains_data: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum TraceSource {
+    Inline(Vec<TraceEntry>),
+    AuditLog(String),
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct TraceEntry {
+    pub(crate) tool: String,
+    pub(crate) args: Value,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum TrajectoryCheck {
+    Order(Vec<String>),
+    Presence(Vec<String>),
+    Absence(Vec<String>),
+    ArgsContain {
+        tool: String,
+        args: Vec<(String, Value)>,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct TrajectoryBlock {
+    pub(crate) trace: TraceSource,
+    pub(crate) checks: Vec<TrajectoryCheck>,
+}
+
+/// mcp-assert's 18 expectations.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Expect {
+    pub(crate) contains: Vec<String>,
+    pub(crate) contains_any: Vec<String>,
+    pub(crate) not_contains: Vec<String>,
+    pub(crate) equals: Option<String>,
+    pub(crate) json_path: Vec<(String, Value)>,
+    pub(crate) min_results: Option<usize>,
+    pub(crate) max_results: Option<usize>,
+    pub(crate) not_empty: bool,
+    pub(crate) not_error: bool,
+    pub(crate) is_error: bool,
+    pub(crate) matches_regex: Vec<(String, Regex)>,
+    pub(crate) file_contains: Vec<(String, String)>,
+    pub(crate) file_not_contains: Vec<(String, String)>,
+    pub(crate) file_not_exists: Vec<String>,
+    pub(crate) file_unchanged: Vec<String>,
+    pub(crate) net_delta: Option<i64>,
+    pub(crate) in_order: Vec<String>,
+    pub(crate) min_progress: Option<usize>,
+    /// mcptest's extension: checks judged by plugin processes.
+    pub(crate) plugin: Vec<super::plugin::PluginExpect>,
+}
+
+pub(crate) const TOP_KEYS: &[&str] = &[
+    "name",
+    "server",
+    "setup",
+    "timeout",
+    "skip",
+    "skip_unless_env",
+    "assert",
+    "assert_resources",
+    "assert_prompts",
+    "assert_completion",
+    "assert_sampling",
+    "assert_logging",
+    "assert_notifications",
+    "trajectory",
+    "trace",
+    "audit_log",
+];
+
+const BLOCKS: &[&str] = &[
+    "assert",
+    "assert_resources",
+    "assert_prompts",
+    "assert_completion",
+    "assert_sampling",
+    "assert_logging",
+    "assert_notifications",
+    "trajectory",
+];
+
+const EXPECT_KEYS: &[&str] = &[
+    "contains",
+    "contains_any",
+    "not_contains",
+    "equals",
+    "json_path",
+    "min_results",
+    "max_results",
+    "not_empty",
+    "not_error",
+    "is_error",
+    "matches_regex",
+    "file_contains",
+    "file_not_contains",
+    "file_not_exists",
+    "file_unchanged",
+    "net_delta",
+    "in_order",
+    "min_progress",
+    "plugin",
+];
+
+/// Loads an assertion from its (only) document. `default_name` is the file
+/// name without extension.
+pub(crate) fn load(file: &str, doc: &Node, default_name: &str) -> Result<Assertion, LoadError> {
+    let top = Fields::new(file, doc, "an mcp-assert file", TOP_KEYS)?;
+    let name = top
+        .string("name")?
+        .filter(|n| !n.trim().is_empty())
+        .unwrap_or_else(|| default_name.to_owned());
+    let server = top
+        .get("server")
+        .map(|n| load_server(file, n))
+        .transpose()?;
+    let setup = match top.get("setup") {
+        None => Vec::new(),
+        Some(node) => {
+            let Kind::Seq(items) = &node.kind else {
+                return Err(fields::expected(
+                    file,
+                    node,
+                    "`setup` to be a list of tool calls",
+                ));
+            };
+            items
+                .iter()
+                .map(|item| load_setup_step(file, item))
+                .collect::<Result<_, _>>()?
+        }
+    };
+    let present: Vec<&str> = BLOCKS
+        .iter()
+        .copied()
+        .filter(|b| top.get(b).is_some())
+        .collect();
+    let block = match present.as_slice() {
+        [] => {
+            return Err(LoadError::at(
+                file,
+                doc.pos,
+                format!(
+                    "an mcp-assert file needs one block saying what to check; expected one of: {}",
+                    BLOCKS.join(", ")
+                ),
+            ));
+        }
+        [one] => *one,
+        [first, second, ..] => {
+            return Err(LoadError::at(
+                file,
+                top.key_pos(second).unwrap_or(doc.pos),
+                format!(
+                    "`{second}` and `{first}` are both given; an mcp-assert file holds exactly one block"
+                ),
+            ));
+        }
+    };
+    for (key, allowed_with) in [("trace", "trajectory"), ("audit_log", "trajectory")] {
+        if let (Some(pos), true) = (top.key_pos(key), block != allowed_with) {
+            return Err(LoadError::at(
+                file,
+                pos,
+                format!("`{key}` only goes with a `trajectory` block"),
+            ));
+        }
+    }
+    let node = top.get(block).expect("present");
+    let block_pos = top.key_pos(block).unwrap_or(doc.pos);
+    let block = match block {
+        "assert" => Block::Tool(load_tool_block(file, node)?),
+        "assert_resources" => Block::Resources(load_resources(file, node)?),
+        "assert_prompts" => Block::Prompts(load_prompts(file, node)?),
+        "assert_completion" => Block::Completion(load_completion(file, node)?),
+        "assert_sampling" => Block::Sampling(load_sampling(file, node)?),
+        "assert_logging" => Block::Logging(load_logging(file, node)?),
+        "assert_notifications" => Block::Notifications(load_notifications(file, node)?),
+        _ => Block::Trajectory(load_trajectory(&top, node)?),
+    };
+    if let Block::Trajectory(_) = &block
+        && let Some(pos) = top.key_pos("setup")
+    {
+        return Err(LoadError::at(
+            file,
+            pos,
+            "`setup` calls tools on a server; a `trajectory` block runs no server",
+        ));
+    }
+    Ok(Assertion {
+        name,
+        pos: block_pos,
+        server,
+        setup,
+        timeout: top.duration("timeout")?,
+        skip: top.bool("skip")?.unwrap_or(false),
+        skip_unless_env: top.string("skip_unless_env")?,
+        block,
+    })
+}
+
+impl Expect {
+    /// True when no expectation is given: checking it would pass whatever
+    /// the server does.
+    pub(crate) fn is_empty(&self) -> bool {
+        let Expect {
+            contains,
+            contains_any,
+            not_contains,
+            equals,
+            json_path,
+            min_results,
+            max_results,
+            not_empty,
+            not_error,
+            is_error,
+            matches_regex,
+            file_contains,
+            file_not_contains,
+            file_not_exists,
+            file_unchanged,
+            net_delta,
+            in_order,
+            min_progress,
+            plugin,
+        } = self;
+        contains.is_empty()
+            && contains_any.is_empty()
+            && not_contains.is_empty()
+            && equals.is_none()
+            && json_path.is_empty()
+            && min_results.is_none()
+            && max_results.is_none()
+            && !not_empty
+            && !not_error
+            && !is_error
+            && matches_regex.is_empty()
+            && file_contains.is_empty()
+            && file_not_contains.is_empty()
+            && file_not_exists.is_empty()
+            && file_unchanged.is_empty()
+            && net_delta.is_none()
+            && in_order.is_empty()
+            && min_progress.is_none()
+            && plugin.is_empty()
+    }
+}
+
+impl Assertion {
+    /// The block (by its key) when it checks nothing: such a file would
+    /// pass whatever the server does, so it fails instead.
+    pub(crate) fn checks_nothing(&self) -> Option<&'static str> {
+        match &self.block {
+            Block::Tool(b) if b.expect.is_empty() => Some("assert"),
+            Block::Sampling(b) if b.expect.is_empty() => Some("assert_sampling"),
+            Block::Resources(b) if b.expect.is_empty() && b.expect_notification.is_none() => {
+                Some("assert_resources")
+            }
+            Block::Prompts(b) if b.expect.is_empty() => Some("assert_prompts"),
+            Block::Completion(b) if b.expect.is_empty() => Some("assert_completion"),
+            Block::Logging(b)
+                if b.min_messages.is_none()
+                    && b.contains_level.is_empty()
+                    && b.contains_data.is_empty() =>
+            {
+                Some("assert_logging")
+            }
+            Block::Notifications(b)
+                if b.min_count.is_none()
+                    && b.max_count.is_none()
+                    && b.methods.is_empty()
+                    && b.not_methods.is_empty()
+                    && b.contains_data.is_empty()
+                    && b.not_contains_data.is_empty() =>
+            {
+                Some("assert_notifications")
+            }
+            Block::Trajectory(b) if b.checks.is_empty() => Some("trajectory"),
+            _ => None,
+        }
+    }
+}
+
+fn load_server(file: &str, node: &Node) -> Result<ServerSpec, LoadError> {
+    const KEYS: &[&str] = &[
+        "command",
+        "args",
+        "env",
+        "transport",
+        "url",
+        "headers",
+        "client_capabilities",
+        "docker",
+    ];
+    let f = Fields::new(file, node, "`server`", KEYS)?;
+    if let Some(docker) = f.get("docker") {
+        return Err(f.error(docker, "`docker` is not supported: run the container yourself, or give its command as `command`"));
+    }
+    // A `url` without a `command` says HTTP by itself.
+    let http = match f.get("transport") {
+        None => f.get("url").is_some() && f.get("command").is_none(),
+        Some(n) => match n.as_str() {
+            Some("stdio") => false,
+            Some("http") => true,
+            Some("sse") => return Err(f.error(n, "transport `sse` (the legacy HTTP+SSE transport) is not supported; use `http` for Streamable HTTP")),
+            _ => return Err(fields::expected(file, n, "`transport` to be `stdio` or `http`")),
+        },
+    };
+    let spec = ServerSpec {
+        command: f.string("command")?,
+        args: f
+            .get("args")
+            .map(|n| fields::strings(file, n, "args"))
+            .transpose()?,
+        env: f.string_map("env")?,
+        http,
+        url: f.string("url")?,
+        headers: f.string_map("headers")?,
+        ..ServerSpec::default()
+    };
+    if !http && let Some(url) = f.get("url") {
+        return Err(f.error(
+            url,
+            "`url` is for `transport: http`; a stdio server is started from `command`",
+        ));
+    }
+    if http && spec.url.is_none() {
+        return Err(f.missing(
+            "url",
+            "the Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp",
+        ));
+    }
+    // Without `command` (or `url`) the file names no server: the suite's
+    // default one is used, with this block's `env` and `client_capabilities`.
+    let mut spec = spec;
+    if let Some(caps) = f.get("client_capabilities") {
+        let c = Fields::new(
+            file,
+            caps,
+            "`client_capabilities`",
+            &["roots", "sampling", "elicitation"],
+        )?;
+        spec.roots = c.strings("roots")?;
+        if let Some(s) = c.get("sampling") {
+            let s = Fields::new(file, s, "`sampling`", &["text", "model", "stop_reason"])?;
+            spec.sampling = Some(SamplingMock {
+                text: s.required_string("text", "the mocked model's reply")?,
+                model: s.string("model")?.unwrap_or_else(|| "mock".into()),
+                stop_reason: s
+                    .string("stop_reason")?
+                    .unwrap_or_else(|| "end_turn".into()),
+            });
+        }
+        if let Some(e) = c.get("elicitation") {
+            if e.as_map().is_none() {
+                return Err(fields::expected(
+                    file,
+                    e,
+                    "`elicitation` to be a mapping (`action`, `content` or the form's values)",
+                ));
+            }
+            let value = e.to_json(file, "`elicitation`")?;
+            if let Some(action) = value.get("action")
+                && !matches!(action.as_str(), Some("accept" | "decline" | "cancel"))
+            {
+                let at = c.get("elicitation").expect("present");
+                return Err(f.error(
+                    at,
+                    format!("elicitation `action` must be accept, decline or cancel, not {action}"),
+                ));
+            }
+            spec.elicitation = Some(value);
+        }
+    }
+    Ok(spec)
+}
+
+fn load_setup_step(file: &str, node: &Node) -> Result<SetupStep, LoadError> {
+    let f = Fields::new(file, node, "a `setup` step", &["tool", "args", "capture"])?;
+    Ok(SetupStep {
+        tool: f.required_string("tool", "the name of the tool to call")?,
+        args: f.arguments("args")?,
+        capture: f.string_map("capture")?,
+    })
+}
+
+fn load_expect(file: &str, node: Option<&Node>, what: &str) -> Result<Expect, LoadError> {
+    let Some(node) = node else {
+        return Ok(Expect::default());
+    };
+    let f = Fields::new(file, node, what, EXPECT_KEYS)?;
+    let mut regexes = Vec::new();
+    if let Some(list) = f.get("matches_regex") {
+        let Kind::Seq(items) = &list.kind else {
+            return Err(fields::expected(
+                file,
+                list,
+                "`matches_regex` to be a list of patterns",
+            ));
+        };
+        for item in items {
+            let pattern = fields::string(file, item, "each pattern of `matches_regex`")?;
+            let regex = Regex::new(&pattern).map_err(|e| {
+                f.error(
+                    item,
+                    format!(
+                        "`matches_regex`: invalid pattern {pattern:?}: {}",
+                        first_line(&e.to_string())
+                    ),
+                )
+            })?;
+            regexes.push((pattern, regex));
+        }
+    }
+    let json_path = match f.get("json_path") {
+        None => Vec::new(),
+        Some(n) => {
+            let Some(entries) = n.as_map() else {
+                return Err(fields::expected(
+                    file,
+                    n,
+                    "`json_path` to be a mapping of paths like `$.a.b[0]` to values",
+                ));
+            };
+            entries
+                .iter()
+                .map(|(k, v)| {
+                    let path = fields::string(file, k, "a `json_path` key")?;
+                    if !path.starts_with('$') {
+                        return Err(f.error(
+                            k,
+                            format!(
+                                "`json_path`: {path:?} must start with `$`, like `$.items[0].name`"
+                            ),
+                        ));
+                    }
+                    Ok((path, v.to_json(file, "`json_path`")?))
+                })
+                .collect::<Result<_, _>>()?
+        }
+    };
+    for key in ["contains", "contains_any", "in_order"] {
+        if let Some(list) = f.get(key)
+            && let Kind::Seq(items) = &list.kind
+            && let Some(empty) = items.iter().find(|i| i.as_str() == Some(""))
+        {
+            return Err(f.error(
+                empty,
+                format!("`{key}`: an empty string is in every text, so it would check nothing"),
+            ));
+        }
+    }
+    let flag = |key: &str| -> Result<bool, LoadError> { Ok(f.bool(key)?.unwrap_or(false)) };
+    Ok(Expect {
+        contains: f.strings("contains")?,
+        contains_any: f.strings("contains_any")?,
+        not_contains: f.strings("not_contains")?,
+        equals: match f.get("equals") {
+            None => None,
+            Some(n) => Some(match &n.kind {
+                Kind::Str(s) => s.clone(),
+                Kind::Int(i) => i.to_string(),
+                Kind::Float(x) => x.to_string(),
+                Kind::Bool(b) => b.to_string(),
+                _ => return Err(fields::expected(file, n, "`equals` to be a string")),
+            }),
+        },
+        json_path,
+        min_results: f.count("min_results")?,
+        max_results: f.count("max_results")?,
+        not_empty: flag("not_empty")?,
+        not_error: flag("not_error")?,
+        is_error: flag("is_error")?,
+        matches_regex: regexes,
+        file_contains: f.string_map("file_contains")?,
+        file_not_contains: f.string_map("file_not_contains")?,
+        file_not_exists: f.strings("file_not_exists")?,
+        file_unchanged: f.strings("file_unchanged")?,
+        net_delta: f.int("net_delta")?,
+        in_order: f.strings("in_order")?,
+        min_progress: f.count("min_progress")?,
+        plugin: super::plugin::load(file, f.get("plugin"))?,
+    })
+}
+
+fn first_line(text: &str) -> String {
+    let line = text
+        .lines()
+        .rfind(|l| !l.trim().is_empty())
+        .unwrap_or(text)
+        .trim();
+    line.strip_prefix("error: ").unwrap_or(line).to_owned()
+}
+
+/// Rejects expectations a block cannot check (they would pass silently).
+fn only_text_expectations(f: &Fields<'_>, expect: &Expect, block: &str) -> Result<(), LoadError> {
+    let e = f.get("expect");
+    let refuse = |key: &str, why: &str| -> Result<(), LoadError> {
+        let at = e
+            .and_then(|e| e.as_map())
+            .and_then(|m| m.iter().find(|(k, _)| k.as_str() == Some(key)));
+        match at {
+            Some((k, _)) => Err(LoadError::at(
+                f.file,
+                k.pos,
+                format!("`{key}` cannot be checked in `{block}`: {why}"),
+            )),
+            None => Ok(()),
+        }
+    };
+    if expect.min_progress.is_some() {
+        refuse(
+            "min_progress",
+            "only `assert` with `capture_progress: true` collects progress",
+        )?;
+    }
+    if !expect.file_unchanged.is_empty() && block != "assert" && block != "assert_sampling" {
+        refuse("file_unchanged", "only a tool call can change files")?;
+    }
+    Ok(())
+}
+
+fn load_tool_block(file: &str, node: &Node) -> Result<ToolBlock, LoadError> {
+    let f = Fields::new(
+        file,
+        node,
+        "`assert`",
+        &["tool", "args", "expect", "capture_progress"],
+    )?;
+    let expect = load_expect(file, f.get("expect"), "`expect`")?;
+    let capture_progress = f.bool("capture_progress")?.unwrap_or(false);
+    if expect.min_progress.is_some() && !capture_progress {
+        let at = f
+            .get("expect")
+            .and_then(|e| e.as_map())
+            .and_then(|m| m.iter().find(|(k, _)| k.as_str() == Some("min_progress")))
+            .map(|(k, _)| k.pos)
+            .unwrap_or(node.pos);
+        return Err(LoadError::at(
+            file,
+            at,
+            "`min_progress` needs `capture_progress: true` in `assert`, or it would never be checked",
+        ));
+    }
+    Ok(ToolBlock {
+        tool: f.required_string("tool", "the name of the tool to call")?,
+        args: f.arguments("args")?,
+        capture_progress,
+        expect,
+    })
+}
+
+fn cursor(file: &str, node: &Node, what: &str) -> Result<Option<String>, LoadError> {
+    if matches!(node.kind, Kind::Null | Kind::Bool(true)) {
+        return Ok(None);
+    }
+    let f = Fields::new(file, node, what, &["cursor"])?;
+    f.string("cursor")
+}
+
+fn load_resources(file: &str, node: &Node) -> Result<ResourcesBlock, LoadError> {
+    let f = Fields::new(
+        file,
+        node,
+        "`assert_resources`",
+        &[
+            "list",
+            "read",
+            "subscribe",
+            "unsubscribe",
+            "expect_notification",
+            "expect",
+        ],
+    )?;
+    let action = match (f.get("list"), f.string("read")?) {
+        (Some(_), Some(_)) => {
+            return Err(f.error(
+                f.get("read").expect("present"),
+                "`assert_resources` takes `list` or `read`, not both",
+            ));
+        }
+        (Some(list), None) => ResourceAction::List {
+            cursor: cursor(file, list, "`list`")?,
+        },
+        (None, Some(uri)) => ResourceAction::Read(uri),
+        (None, None) => ResourceAction::None,
+    };
+    let subscribe = f.string("subscribe")?;
+    if matches!(action, ResourceAction::None) && subscribe.is_none() {
+        return Err(f.missing("list", "`list: {}`, `read: <uri>` or `subscribe: <uri>`"));
+    }
+    let expect = load_expect(file, f.get("expect"), "`expect`")?;
+    only_text_expectations(&f, &expect, "assert_resources")?;
+    let expect_notification = f.bool("expect_notification")?;
+    if expect_notification.is_some() && subscribe.is_none() {
+        return Err(f.error(f.get("expect_notification").expect("present"), "`expect_notification` needs `subscribe: <uri>`: updates are only sent for subscribed resources"));
+    }
+    Ok(ResourcesBlock {
+        action,
+        subscribe,
+        unsubscribe: f.string("unsubscribe")?,
+        expect_notification,
+        expect,
+    })
+}
+
+fn load_prompts(file: &str, node: &Node) -> Result<PromptsBlock, LoadError> {
+    let f = Fields::new(file, node, "`assert_prompts`", &["list", "get", "expect"])?;
+    let action = match (f.get("list"), f.get("get")) {
+        (Some(_), Some(get)) => {
+            return Err(f.error(get, "`assert_prompts` takes `list` or `get`, not both"));
+        }
+        (Some(list), None) => PromptAction::List {
+            cursor: cursor(file, list, "`list`")?,
+        },
+        (None, Some(get)) => {
+            let g = Fields::new(file, get, "`get`", &["name", "arguments"])?;
+            PromptAction::Get {
+                name: g.required_string("name", "the name of the prompt")?,
+                arguments: g.string_map("arguments")?,
+            }
+        }
+        (None, None) => return Err(f.missing("get", "`get: {name: ..}` or `list: {}`")),
+    };
+    let expect = load_expect(file, f.get("expect"), "`expect`")?;
+    only_text_expectations(&f, &expect, "assert_prompts")?;
+    Ok(PromptsBlock { action, expect })
+}
+
+fn load_completion(file: &str, node: &Node) -> Result<CompletionBlock, LoadError> {
+    let f = Fields::new(
+        file,
+        node,
+        "`assert_completion`",
+        &["ref", "argument", "expect"],
+    )?;
+    let Some(reference) = f.get("ref") else {
+        return Err(f.missing(
+            "ref",
+            "`{type: ref/prompt, name: ..}` or `{type: ref/resource, name: <uri template>}`",
+        ));
+    };
+    let r = Fields::new(file, reference, "`ref`", &["type", "name", "uri"])?;
+    let kind = r.required_string("type", "`ref/prompt` or `ref/resource`")?;
+    let prompt = match kind.as_str() {
+        "ref/prompt" => true,
+        "ref/resource" => false,
+        _ => {
+            return Err(r.error(
+                r.get("type").expect("present"),
+                format!("`type` must be `ref/prompt` or `ref/resource`, not {kind:?}"),
+            ));
+        }
+    };
+    let name = match (r.string("name")?, r.string("uri")?) {
+        (Some(n), _) | (None, Some(n)) => n,
+        (None, None) => {
+            return Err(r.missing("name", "the prompt's name (or the resource's URI template)"));
+        }
+    };
+    let Some(argument) = f.get("argument") else {
+        return Err(f.missing(
+            "argument",
+            "`{name: .., value: ..}`: the argument being completed",
+        ));
+    };
+    let a = Fields::new(file, argument, "`argument`", &["name", "value"])?;
+    let expect = load_expect(file, f.get("expect"), "`expect`")?;
+    only_text_expectations(&f, &expect, "assert_completion")?;
+    Ok(CompletionBlock {
+        prompt,
+        name,
+        argument: a.required_string("name", "the argument's name")?,
+        value: a.string("value")?.unwrap_or_default(),
+        expect,
+    })
+}
+
+fn load_sampling(file: &str, node: &Node) -> Result<SamplingBlock, LoadError> {
+    let f = Fields::new(
+        file,
+        node,
+        "`assert_sampling`",
+        &["tool", "args", "mock_text", "mock_model", "expect"],
+    )?;
+    let expect = load_expect(file, f.get("expect"), "`expect`")?;
+    only_text_expectations(&f, &expect, "assert_sampling")?;
+    Ok(SamplingBlock {
+        tool: f.required_string("tool", "the name of the tool that asks for sampling")?,
+        args: f.arguments("args")?,
+        mock_text: f
+            .string("mock_text")?
+            .ok_or_else(|| f.missing("mock_text", "the mocked model's reply"))?,
+        mock_model: f.string("mock_model")?,
+        expect,
+    })
+}
+
+fn load_logging(file: &str, node: &Node) -> Result<LoggingBlock, LoadError> {
+    let f = Fields::new(
+        file,
+        node,
+        "`assert_logging`",
+        &["set_level", "tool", "args", "expect"],
+    )?;
+    let level_text = f.required_string(
+        "set_level",
+        "the level for logging/setLevel (debug, info, ..)",
+    )?;
+    let set_level = log_level(
+        &f,
+        f.get("set_level").expect("present"),
+        "set_level",
+        &level_text,
+    )?;
+    let tool = f.string("tool")?;
+    if tool.is_none()
+        && let Some(args) = f.get("args")
+    {
+        return Err(f.error(args, "`args` without `tool`: name the tool to call"));
+    }
+    let args = f.arguments("args")?;
+    let (min_messages, contains_level, contains_data) = match f.get("expect") {
+        None => (None, Vec::new(), Vec::new()),
+        Some(e) => {
+            let e = Fields::new(
+                file,
+                e,
+                "`expect` of `assert_logging`",
+                &["min_messages", "contains_level", "contains_data"],
+            )?;
+            let levels = match e.get("contains_level") {
+                None => Vec::new(),
+                Some(node) => {
+                    let names = fields::strings(file, node, "contains_level")?;
+                    let Kind::Seq(items) = &node.kind else {
+                        unreachable!("a list of strings is a sequence")
+                    };
+                    names
+                        .iter()
+                        .zip(items)
+                        .map(|(name, item)| log_level(&e, item, "contains_level", name))
+                        .collect::<Result<_, _>>()?
+                }
+            };
+            (
+                e.count("min_messages")?,
+                levels,
+                e.strings("contains_data")?,
+            )
+        }
+    };
+    Ok(LoggingBlock {
+        set_level,
+        tool: tool.map(|t| (t, args)),
+        min_messages,
+        contains_level,
+        contains_data,
+    })
+}
+
+/// A log level by name, or an error at `node` that lists the names.
+fn log_level(
+    f: &Fields<'_>,
+    node: &Node,
+    key: &str,
+    name: &str,
+) -> Result<mcptest_core::LogLevel, LoadError> {
+    serde_json::from_value(Value::String(name.to_owned())).map_err(|_| {
+        f.error(
+            node,
+            format!("`{key}`: {name:?} is not a log level; expected one of debug, info, notice, warning, error, critical, alert, emergency"),
+        )
+    })
+}
+
+fn load_notifications(file: &str, node: &Node) -> Result<NotificationsBlock, LoadError> {
+    let f = Fields::new(
+        file,
+        node,
+        "`assert_notifications`",
+        &["tool", "args", "expect"],
+    )?;
+    let tool = f.required_string(
+        "tool",
+        "the name of the tool whose notifications are checked",
+    )?;
+    let args = f.arguments("args")?;
+    let mut block = NotificationsBlock {
+        tool,
+        args,
+        min_count: None,
+        max_count: None,
+        methods: Vec::new(),
+        not_methods: Vec::new(),
+        contains_data: Vec::new(),
+        not_contains_data: Vec::new(),
+    };
+    if let Some(e) = f.get("expect") {
+        let e = Fields::new(
+            file,
+            e,
+            "`expect` of `assert_notifications`",
+            &[
+                "min_count",
+                "max_count",
+                "methods",
+                "not_methods",
+                "contains_data",
+                "not_contains_data",
+            ],
+        )?;
+        block.min_count = e.count("min_count")?;
+        block.max_count = e.count("max_count")?;
+        block.methods = e.strings("methods")?;
+        block.not_methods = e.strings("not_methods")?;
+        block.contains_data = e.strings("contains_data")?;
+        block.not_contains_data = e.strings("not_contains_data")?;
+    }
+    Ok(block)
+}
+
+fn load_trajectory(top: &Fields<'_>, node: &Node) -> Result<TrajectoryBlock, LoadError> {
+    let file = top.file;
+    let trace = match (top.get("trace"), top.string("audit_log")?) {
+        (Some(t), Some(_)) => return Err(top.error(t, "give `trace` or `audit_log`, not both")),
+        (Some(t), None) => {
+            let Kind::Seq(items) = &t.kind else {
+                return Err(fields::expected(
+                    file,
+                    t,
+                    "`trace` to be a list of `{tool, args}` entries",
+                ));
+            };
+            TraceSource::Inline(
+                items
+                    .iter()
+                    .map(|item| {
+                        let e = Fields::new(file, item, "a `trace` entry", &["tool", "args"])?;
+                        Ok(TraceEntry {
+                            tool: e
+                                .required_string("tool", "the name of the tool that was called")?,
+                            args: e.arguments("args")?,
+                        })
+                    })
+                    .collect::<Result<_, LoadError>>()?,
+            )
+        }
+        (None, Some(path)) => TraceSource::AuditLog(path),
+        (None, None) => {
+            return Err(LoadError::at(
+                file,
+                top.node.pos,
+                "a `trajectory` block needs `trace` (inline tool calls) or `audit_log` (a JSONL file)",
+            ));
+        }
+    };
+    let Kind::Seq(items) = &node.kind else {
+        return Err(fields::expected(
+            file,
+            node,
+            "`trajectory` to be a list of checks",
+        ));
+    };
+    let checks = items
+        .iter()
+        .map(|item| {
+            let c = Fields::new(
+                file,
+                item,
+                "a `trajectory` check",
+                &["type", "tools", "tool", "args"],
+            )?;
+            let kind = c.required_string("type", "order, presence, absence or args_contain")?;
+            let tools = || -> Result<Vec<String>, LoadError> {
+                let tools = c.strings("tools")?;
+                if tools.is_empty() {
+                    return Err(c.missing("tools", "the list of tool names to check"));
+                }
+                Ok(tools)
+            };
+            Ok(match kind.as_str() {
+                "order" => TrajectoryCheck::Order(tools()?),
+                "presence" => TrajectoryCheck::Presence(tools()?),
+                "absence" => TrajectoryCheck::Absence(tools()?),
+                "args_contain" => {
+                    let args = c.arguments("args")?;
+                    TrajectoryCheck::ArgsContain {
+                        tool: c.required_string("tool", "the tool whose arguments are checked")?,
+                        args: args
+                            .as_object()
+                            .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+                            .unwrap_or_default(),
+                    }
+                }
+                other => {
+                    let at = c.get("type").expect("present");
+                    let mut message = format!("unknown trajectory check type `{other}`");
+                    let types = ["order", "presence", "absence", "args_contain"];
+                    if let Some(near) = fields::nearest(other, &types) {
+                        message.push_str(&format!("; did you mean `{near}`?"));
+                    }
+                    message.push_str(" (expected one of: order, presence, absence, args_contain)");
+                    return Err(c.error(at, message));
+                }
+            })
+        })
+        .collect::<Result<_, LoadError>>()?;
+    Ok(TrajectoryBlock { trace, checks })
+}

@@ -1,0 +1,1008 @@
+//! mcp-assert's `expect` block compiled into checks of [`mcptest_core::expect`]:
+//! the text checks are the fluent ones (`contains` is
+//! [`expect::text_contains`], `equals` is [`expect::text_eq`], ...); what only
+//! mcp-assert means (`json_path` compared as text, `min_results`, files
+//! relative to the working directory, `file_unchanged`, `min_progress`, ...)
+//! are a few [`Check`] impls of their own here. Checked in mcp-assert's
+//! order; the first that fails is reported, under the key it came from.
+
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+};
+
+use serde_json::Value;
+
+use super::assertion::{Expect, LoggingBlock, NotificationsBlock, TraceEntry, TrajectoryCheck};
+use mcptest_core::Notifications;
+use mcptest_core::expect;
+use mcptest_core::expect::Check;
+use mcptest_core::expect::Evidence;
+use mcptest_core::expect::HasText;
+use mcptest_core::expect::LabelledText;
+use mcptest_core::expect::Miss;
+use mcptest_core::expect::Shown;
+use mcptest_core::expect::Verdict;
+use mcptest_core::expect::quoted;
+use mcptest_core::expect::quoted_list;
+
+/// What a suite expectation judges: the text mcp-assert compares (text
+/// blocks joined, other content as the JSON the server sent) and what it
+/// looks at besides.
+pub(crate) struct Answer<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) is_error: bool,
+    /// Where `{{fixture}}` points, if anywhere.
+    pub(crate) fixture: Option<&'a Path>,
+    /// File contents before the call, for `file_unchanged` (path as written
+    /// → contents, `None` when it did not exist).
+    pub(crate) snapshots: &'a BTreeMap<String, Option<Vec<u8>>>,
+    /// Progress notifications received for the call, when collected.
+    pub(crate) progress: Option<usize>,
+}
+
+impl HasText for Answer<'_> {
+    fn text_for_checks(&self) -> Result<LabelledText, Shown> {
+        Ok(LabelledText {
+            label: "text".into(),
+            text: self.text.to_owned(),
+        })
+    }
+}
+
+/// A check of an answer, whatever the lifetime of the answer.
+type AnswerCheck = Box<dyn for<'a> Check<Answer<'a>> + Send + Sync>;
+
+/// A check under the `expect` key it was written as: `text contains "a"
+/// (contains)`.
+struct Keyed<C> {
+    key: &'static str,
+    check: C,
+}
+
+impl<S: ?Sized, C: Check<S>> Check<S> for Keyed<C> {
+    fn describe(&self) -> String {
+        format!("{} ({})", self.check.describe(), self.key)
+    }
+    fn describe_negated(&self) -> String {
+        format!("{} ({})", self.check.describe_negated(), self.key)
+    }
+    fn evaluate(&self, subject: &S) -> Verdict {
+        self.check.evaluate(subject)
+    }
+}
+
+/// A check of what the server sent on its own.
+type LogCheck = Box<dyn Check<Notifications> + Send + Sync>;
+
+fn keyed_log<C>(key: &'static str, check: C) -> LogCheck
+where
+    C: Check<Notifications> + Send + Sync + 'static,
+{
+    Box::new(Keyed { key, check })
+}
+
+/// The checks of an `assert_logging` block's `expect`, in mcp-assert's
+/// order, on everything the server sent.
+pub(crate) fn logging(block: &LoggingBlock) -> Vec<LogCheck> {
+    let mut checks = Vec::new();
+    if let Some(min) = block.min_messages {
+        checks.push(keyed_log("min_messages", MinLogMessages(min)));
+    }
+    for level in &block.contains_level {
+        checks.push(keyed_log("contains_level", expect::log_level_seen(*level)));
+    }
+    for needle in &block.contains_data {
+        checks.push(keyed_log("contains_data", LogDataContains(needle.clone())));
+    }
+    checks
+}
+
+/// The checks of an `assert_notifications` block's `expect`, in
+/// mcp-assert's order, on the notifications the server sent (its requests
+/// to the client left out).
+pub(crate) fn notifications(block: &NotificationsBlock) -> Vec<LogCheck> {
+    let mut checks = Vec::new();
+    if let Some(min) = block.min_count {
+        checks.push(keyed_log("min_count", expect::notification_count(min..)));
+    }
+    if let Some(max) = block.max_count {
+        checks.push(keyed_log("max_count", expect::notification_count(..=max)));
+    }
+    for method in &block.methods {
+        checks.push(keyed_log("methods", expect::seen(method.clone())));
+    }
+    for method in &block.not_methods {
+        checks.push(keyed_log("not_methods", expect::not_seen(method.clone())));
+    }
+    for needle in &block.contains_data {
+        checks.push(keyed_log(
+            "contains_data",
+            expect::any_params_contain(needle.clone()),
+        ));
+    }
+    for needle in &block.not_contains_data {
+        checks.push(keyed_log(
+            "not_contains_data",
+            expect::not(expect::any_params_contain(needle.clone())),
+        ));
+    }
+    checks
+}
+
+fn keyed<C>(key: &'static str, check: C) -> AnswerCheck
+where
+    C: for<'a> Check<Answer<'a>> + Send + Sync + 'static,
+{
+    Box::new(Keyed { key, check })
+}
+
+/// The checks of an `expect` block, in the order mcp-assert checks them.
+pub(crate) fn compile(expect: &Expect) -> Vec<AnswerCheck> {
+    let mut checks: Vec<AnswerCheck> = Vec::new();
+    if expect.not_error {
+        checks.push(keyed("not_error", IsError(false)));
+    }
+    if expect.is_error {
+        checks.push(keyed("is_error", IsError(true)));
+    }
+    if expect.not_empty {
+        checks.push(keyed("not_empty", expect::not_empty()));
+    }
+    if let Some(want) = &expect.equals {
+        checks.push(keyed("equals", expect::text_eq(want.clone())));
+    }
+    for needle in &expect.contains {
+        checks.push(keyed("contains", expect::text_contains(needle.clone())));
+    }
+    if !expect.contains_any.is_empty() {
+        checks.push(keyed(
+            "contains_any",
+            expect::text_contains_any(expect.contains_any.clone()),
+        ));
+    }
+    if !expect.not_contains.is_empty() {
+        checks.push(keyed(
+            "not_contains",
+            HasSomeText(expect.not_contains.clone()),
+        ));
+    }
+    for needle in &expect.not_contains {
+        checks.push(keyed(
+            "not_contains",
+            expect::text_not_contains(needle.clone()),
+        ));
+    }
+    for (_, regex) in &expect.matches_regex {
+        checks.push(keyed(
+            "matches_regex",
+            expect::TextMatches::from_regex(regex.clone()),
+        ));
+    }
+    for (path, want) in &expect.json_path {
+        checks.push(keyed(
+            "json_path",
+            JsonPathText {
+                path: path.clone(),
+                want: want.clone(),
+            },
+        ));
+    }
+    if expect.min_results.is_some() || expect.max_results.is_some() {
+        let key = match (expect.min_results, expect.max_results) {
+            (Some(_), Some(_)) => "min_results, max_results",
+            (Some(_), None) => "min_results",
+            _ => "max_results",
+        };
+        checks.push(keyed(
+            key,
+            ResultCount {
+                min: expect.min_results,
+                max: expect.max_results,
+            },
+        ));
+    }
+    if let Some(want) = expect.net_delta {
+        checks.push(keyed("net_delta", NetDelta(want)));
+    }
+    for (path, needle) in &expect.file_contains {
+        checks.push(keyed(
+            "file_contains",
+            FileText {
+                path: path.clone(),
+                needle: needle.clone(),
+                present: true,
+            },
+        ));
+    }
+    for (path, needle) in &expect.file_not_contains {
+        checks.push(keyed(
+            "file_not_contains",
+            FileText {
+                path: path.clone(),
+                needle: needle.clone(),
+                present: false,
+            },
+        ));
+    }
+    for path in &expect.file_not_exists {
+        checks.push(keyed("file_not_exists", FileAbsent(path.clone())));
+    }
+    if !expect.in_order.is_empty() {
+        checks.push(keyed(
+            "in_order",
+            expect::text_in_order(expect.in_order.clone()),
+        ));
+    }
+    for path in &expect.file_unchanged {
+        checks.push(keyed("file_unchanged", FileUnchanged(path.clone())));
+    }
+    if let Some(min) = expect.min_progress {
+        checks.push(keyed("min_progress", MinProgress(min)));
+    }
+    for entry in &expect.plugin {
+        checks.push(keyed("plugin", super::plugin::check(entry)));
+    }
+    checks
+}
+
+/// Runs the block's checks on `answer`; the first that fails is the miss.
+pub(crate) fn check(expect: &Expect, answer: &Answer<'_>) -> Result<(), Miss> {
+    first_miss(&compile(expect), answer)
+}
+
+/// Runs `checks` in order on `subject`; the first that fails is the miss
+/// (mcp-assert reports one failure per assertion).
+pub(crate) fn first_miss<S: ?Sized, C: Check<S>>(checks: &[C], subject: &S) -> Result<(), Miss> {
+    for check in checks {
+        let verdict = check.evaluate(subject);
+        if !verdict.holds() {
+            let mut misses = verdict.into_misses(|| check.describe());
+            if !misses.is_empty() {
+                return Err(misses.remove(0));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A trajectory's checks judge the calls of a trace (inline or from an
+/// audit log), in order.
+impl Check<[TraceEntry]> for TrajectoryCheck {
+    fn describe(&self) -> String {
+        match self {
+            TrajectoryCheck::Order(tools) => {
+                format!("the tools {tools:?} called in this order (order)")
+            }
+            TrajectoryCheck::Presence(tools) => format!("calls of {tools:?} (presence)"),
+            TrajectoryCheck::Absence(tools) => format!("no calls of {tools:?} (absence)"),
+            TrajectoryCheck::ArgsContain { tool, args } => format!(
+                "a call of {tool:?} with arguments {} (args_contain)",
+                Value::Object(args.iter().cloned().collect())
+            ),
+        }
+    }
+
+    fn evaluate(&self, trace: &[TraceEntry]) -> Verdict {
+        let names = format!(
+            "[{}]",
+            trace
+                .iter()
+                .map(|e| e.tool.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let calls = Evidence::new().actual(Shown::plain("calls", names));
+        match self {
+            TrajectoryCheck::Order(tools) => {
+                let mut next = 0;
+                for entry in trace {
+                    if next < tools.len() && entry.tool == tools[next] {
+                        next += 1;
+                    }
+                }
+                match next {
+                    n if n == tools.len() => Verdict::pass(calls),
+                    0 => Verdict::fail(calls.note(format!("{:?} was never called", tools[0]))),
+                    n => Verdict::fail(calls.note(format!(
+                        "{:?} was not called after {:?}",
+                        tools[n],
+                        tools[n - 1]
+                    ))),
+                }
+            }
+            TrajectoryCheck::Presence(tools) => {
+                match tools.iter().find(|t| !trace.iter().any(|e| &e.tool == *t)) {
+                    Some(missing) => {
+                        Verdict::fail(calls.note(format!("{missing:?} was never called")))
+                    }
+                    None => Verdict::pass(calls),
+                }
+            }
+            TrajectoryCheck::Absence(tools) => match trace.iter().find(|e| tools.contains(&e.tool))
+            {
+                Some(found) => Verdict::fail(calls.note(format!("{:?} was called", found.tool))),
+                None => Verdict::pass(calls),
+            },
+            TrajectoryCheck::ArgsContain { tool, args } => {
+                let Some(entry) = trace.iter().find(|e| &e.tool == tool) else {
+                    return Verdict::fail(calls.note(format!("{tool:?} was never called")));
+                };
+                let shown = Evidence::new().actual(Shown::json("args", entry.args.clone()));
+                for (key, want) in args {
+                    match entry.args.get(key) {
+                        None => {
+                            return Verdict::fail(
+                                shown.note(format!("it was called without {key:?}")),
+                            );
+                        }
+                        Some(found) if as_compared(found) != as_compared(want) => {
+                            return Verdict::fail(
+                                shown.note(format!("{key:?} was {}", as_compared(found))),
+                            );
+                        }
+                        Some(_) => {}
+                    }
+                }
+                Verdict::pass(shown)
+            }
+        }
+    }
+}
+
+/// `{{fixture}}` substituted; a relative path stays relative, so it resolves
+/// against the working directory of the run (as mcp-assert resolves it), not
+/// silently inside the fixture copy.
+pub(crate) fn file_path(path: &str, fixture: Option<&Path>) -> PathBuf {
+    PathBuf::from(super::substitute::fixture(path, fixture))
+}
+
+/// `is_error: true` (`IsError(true)`) or `not_error: true`.
+struct IsError(bool);
+
+impl Check<Answer<'_>> for IsError {
+    fn describe(&self) -> String {
+        if self.0 {
+            "a result with isError: true".into()
+        } else {
+            "a result without isError".into()
+        }
+    }
+    fn evaluate(&self, answer: &Answer<'_>) -> Verdict {
+        let evidence = Evidence::new().actual(Shown::plain("isError", answer.is_error.to_string()));
+        Verdict::from_bool(answer.is_error == self.0, evidence)
+    }
+}
+
+/// `not_contains` on a result without text checks nothing, so it fails.
+struct HasSomeText(Vec<String>);
+
+impl Check<Answer<'_>> for HasSomeText {
+    fn describe(&self) -> String {
+        format!("text not containing {}", quoted_list(&self.0))
+    }
+    fn evaluate(&self, answer: &Answer<'_>) -> Verdict {
+        Verdict::from_bool(
+            !answer.text.is_empty(),
+            Evidence::new().note("the result has no text, so there is nothing to check"),
+        )
+    }
+}
+
+/// `json_path: {"$.a.b": value}`: the value at the path, compared as text.
+struct JsonPathText {
+    path: String,
+    want: Value,
+}
+
+impl Check<Answer<'_>> for JsonPathText {
+    fn describe(&self) -> String {
+        format!(
+            "{} = {}, compared as text",
+            self.path,
+            as_compared(&self.want)
+        )
+    }
+    fn evaluate(&self, answer: &Answer<'_>) -> Verdict {
+        let shown = Shown::text("text", answer.text);
+        let Some(document) = json_document(answer.text) else {
+            return Verdict::fail(
+                Evidence::new()
+                    .actual(shown)
+                    .note("neither the text nor any of its lines is JSON"),
+            );
+        };
+        match lookup(&document, &self.path) {
+            Err(why) => Verdict::fail(Evidence::new().actual(shown).note(why)),
+            Ok(found) => {
+                let found = as_compared(found);
+                let holds = found == as_compared(&self.want);
+                Verdict::from_bool(
+                    holds,
+                    Evidence::new().actual(shown).note(format!("it is {found}")),
+                )
+            }
+        }
+    }
+}
+
+/// `min_results` / `max_results`: how many results the text lists.
+struct ResultCount {
+    min: Option<usize>,
+    max: Option<usize>,
+}
+
+impl Check<Answer<'_>> for ResultCount {
+    fn describe(&self) -> String {
+        match (self.min, self.max) {
+            (Some(min), Some(max)) => format!("between {min} and {max} results"),
+            (Some(min), None) => format!("at least {min} results"),
+            (None, Some(max)) => format!("at most {max} results"),
+            (None, None) => "any number of results".into(),
+        }
+    }
+    fn evaluate(&self, answer: &Answer<'_>) -> Verdict {
+        let evidence = Evidence::new().actual(Shown::text("text", answer.text));
+        let Some(count) = result_count(answer.text) else {
+            return Verdict::fail(evidence.note(
+                "the text is neither a JSON array nor an object with an array under locations, \
+                 items, results, references or symbols",
+            ));
+        };
+        let holds =
+            self.min.is_none_or(|min| count >= min) && self.max.is_none_or(|max| count <= max);
+        Verdict::from_bool(holds, evidence.note(format!("there are {count}")))
+    }
+}
+
+/// `net_delta: n`: the text is a JSON object whose `net_delta` is `n`.
+struct NetDelta(i64);
+
+impl Check<Answer<'_>> for NetDelta {
+    fn describe(&self) -> String {
+        format!("net_delta = {}", self.0)
+    }
+    fn evaluate(&self, answer: &Answer<'_>) -> Verdict {
+        let evidence = Evidence::new().actual(Shown::text("text", answer.text));
+        let found = serde_json::from_str::<Value>(answer.text)
+            .ok()
+            .and_then(|v| v.get("net_delta").and_then(Value::as_f64));
+        match found {
+            None => Verdict::fail(
+                evidence.note("the text is not a JSON object with a numeric net_delta"),
+            ),
+            Some(found) => Verdict::from_bool(
+                found as i64 == self.0,
+                evidence.note(format!("it is {found}")),
+            ),
+        }
+    }
+}
+
+/// `file_contains` (`present`) / `file_not_contains`: a file that cannot be
+/// read fails either way.
+struct FileText {
+    path: String,
+    needle: String,
+    present: bool,
+}
+
+impl Check<Answer<'_>> for FileText {
+    fn describe(&self) -> String {
+        format!(
+            "{} {} {}",
+            self.path,
+            if self.present {
+                "to contain"
+            } else {
+                "not to contain"
+            },
+            quoted(&self.needle)
+        )
+    }
+    fn evaluate(&self, answer: &Answer<'_>) -> Verdict {
+        let resolved = file_path(&self.path, answer.fixture);
+        let label = resolved.display().to_string();
+        match std::fs::read(&resolved) {
+            Err(e) => Verdict::fail(Evidence::new().note(format!("{label} cannot be read: {e}"))),
+            Ok(bytes) => {
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                let found = text.find(self.needle.as_str());
+                let mut evidence = Evidence::new();
+                if let Some(at) = found {
+                    evidence = evidence.note(format!("it is there, at byte {at}"));
+                }
+                Verdict::from_bool(
+                    found.is_some() == self.present,
+                    evidence.actual(Shown::text(label, text)),
+                )
+            }
+        }
+    }
+}
+
+/// `file_not_exists`.
+struct FileAbsent(String);
+
+impl Check<Answer<'_>> for FileAbsent {
+    fn describe(&self) -> String {
+        format!("{} not to exist", self.0)
+    }
+    fn evaluate(&self, answer: &Answer<'_>) -> Verdict {
+        let resolved = file_path(&self.0, answer.fixture);
+        let label = resolved.display().to_string();
+        match std::fs::symlink_metadata(&resolved) {
+            Ok(_) => Verdict::fail(Evidence::new().actual(Shown::plain(label, "exists"))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                Verdict::pass(Evidence::new().actual(Shown::plain(label, "does not exist")))
+            }
+            Err(e) => {
+                Verdict::fail(Evidence::new().note(format!("{label} cannot be checked: {e}")))
+            }
+        }
+    }
+}
+
+/// `file_unchanged`: the file as it was before the call, which it must have
+/// been (a file that did not exist has nothing to compare).
+struct FileUnchanged(String);
+
+impl Check<Answer<'_>> for FileUnchanged {
+    fn describe(&self) -> String {
+        format!("{} to be unchanged by the call", self.0)
+    }
+    fn evaluate(&self, answer: &Answer<'_>) -> Verdict {
+        let resolved = file_path(&self.0, answer.fixture);
+        let Some(before) = answer.snapshots.get(&self.0).cloned().flatten() else {
+            return Verdict::fail(Evidence::new().note(format!(
+                "{} did not exist before the call, so there is nothing to compare",
+                resolved.display()
+            )));
+        };
+        let after = std::fs::read(&resolved).ok();
+        let describe = |c: Option<&[u8]>| match c {
+            None => "(missing)".to_owned(),
+            Some(bytes) => String::from_utf8_lossy(bytes).into_owned(),
+        };
+        let holds = after.as_deref() == Some(before.as_slice());
+        if holds {
+            return Verdict::pass(
+                Evidence::new().note(format!("{} is unchanged", resolved.display())),
+            );
+        }
+        Verdict::fail(
+            Evidence::new()
+                .note(format!("{} changed", resolved.display()))
+                .diff(describe(Some(&before)), describe(after.as_deref())),
+        )
+    }
+}
+
+/// `min_progress: n`: at least `n` progress notifications for the call.
+struct MinProgress(usize);
+
+impl Check<Answer<'_>> for MinProgress {
+    fn describe(&self) -> String {
+        format!("at least {} progress notifications", self.0)
+    }
+    fn evaluate(&self, answer: &Answer<'_>) -> Verdict {
+        let count = answer.progress.unwrap_or_default();
+        Verdict::from_bool(
+            answer.progress.is_some_and(|n| n >= self.0),
+            Evidence::new().note(format!("{count} arrived")),
+        )
+    }
+}
+
+/// The log messages as mcp-assert compares them: `[level] data`, a line each.
+fn log_lines(log: &Notifications) -> (usize, Shown) {
+    let messages = log.log_messages();
+    let lines: Vec<String> = messages
+        .iter()
+        .map(|m| format!("[{}] {}", m.level, log_data(&m.data)))
+        .collect();
+    let shown = if lines.is_empty() {
+        Shown::plain("log messages", "none")
+    } else {
+        Shown::text("log messages", lines.join("\n"))
+    };
+    (messages.len(), shown)
+}
+
+/// A log message's data as text: a string as it is, anything else as JSON.
+fn log_data(data: &Value) -> String {
+    match data {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// `min_messages: n`: at least `n` log messages.
+struct MinLogMessages(usize);
+
+impl Check<Notifications> for MinLogMessages {
+    fn describe(&self) -> String {
+        format!("at least {} log messages", self.0)
+    }
+    fn evaluate(&self, log: &Notifications) -> Verdict {
+        let (count, shown) = log_lines(log);
+        Verdict::from_bool(
+            count >= self.0,
+            Evidence::new()
+                .actual(shown)
+                .note(format!("{count} arrived")),
+        )
+    }
+}
+
+/// `contains_data: [..]`: a log message whose data (as text) contains the
+/// needle.
+struct LogDataContains(String);
+
+impl Check<Notifications> for LogDataContains {
+    fn describe(&self) -> String {
+        format!("a log message whose data contains {}", quoted(&self.0))
+    }
+    fn evaluate(&self, log: &Notifications) -> Verdict {
+        let found = log
+            .log_messages()
+            .iter()
+            .any(|m| log_data(&m.data).contains(self.0.as_str()));
+        let (_, shown) = log_lines(log);
+        Verdict::from_bool(found, Evidence::new().actual(shown))
+    }
+}
+
+/// The text as JSON, or else its first line that is JSON.
+fn json_document(text: &str) -> Option<Value> {
+    serde_json::from_str(text).ok().or_else(|| {
+        text.lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .find_map(|l| serde_json::from_str(l).ok())
+    })
+}
+
+/// How mcp-assert compares: values as text (strings bare, numbers without
+/// a needless `.0`, everything else as JSON).
+pub(crate) fn as_compared(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", f as i64),
+            _ => n.to_string(),
+        },
+        other => other.to_string(),
+    }
+}
+
+/// `$.a.b[0]` lookups: dots for fields, `[n]` for array items.
+pub(crate) fn lookup<'v>(root: &'v Value, path: &str) -> Result<&'v Value, String> {
+    let rest = path.strip_prefix('$').unwrap_or(path);
+    let rest = rest.strip_prefix('.').unwrap_or(rest);
+    let mut current = root;
+    if rest.is_empty() {
+        return Ok(current);
+    }
+    for part in rest.split('.') {
+        let (field, indexes) = match part.find('[') {
+            Some(at) => (&part[..at], &part[at..]),
+            None => (part, ""),
+        };
+        if !field.is_empty() {
+            current = match current {
+                Value::Object(map) => map
+                    .get(field)
+                    .ok_or_else(|| format!("there is no field {field:?}"))?,
+                other => {
+                    return Err(format!(
+                        "{field:?} is looked up in {}, which is not an object",
+                        mcptest_core::expect::kind_of(other)
+                    ));
+                }
+            };
+        }
+        let mut indexes = indexes;
+        while let Some(inner) = indexes.strip_prefix('[') {
+            let Some(end) = inner.find(']') else {
+                return Err(format!("{part:?} has an unclosed `[`"));
+            };
+            let index: usize = inner[..end]
+                .trim()
+                .parse()
+                .map_err(|_| format!("{:?} is not an array index", &inner[..end]))?;
+            current = match current {
+                Value::Array(items) => items.get(index).ok_or_else(|| {
+                    format!("index {index} is out of range (length {})", items.len())
+                })?,
+                other => {
+                    return Err(format!(
+                        "[{index}] is looked up in {}, which is not an array",
+                        mcptest_core::expect::kind_of(other)
+                    ));
+                }
+            };
+            indexes = &inner[end + 1..];
+        }
+    }
+    Ok(current)
+}
+
+/// A top-level array's length, or that of the first array under one of the
+/// well-known keys.
+fn result_count(text: &str) -> Option<usize> {
+    match serde_json::from_str::<Value>(text).ok()? {
+        Value::Array(items) => Some(items.len()),
+        Value::Object(map) => ["locations", "items", "results", "references", "symbols"]
+            .iter()
+            .find_map(|k| map.get(*k).and_then(Value::as_array).map(Vec::len)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Rule: nothing passes vacuously. Each expectation, given a result
+    /// whose subject is missing (no text, no files, no progress), fails
+    /// with a reason. `file_not_exists` is the one exception: a missing file
+    /// is what it asks for. `not_error` looks at the result itself, which
+    /// exists whenever a check runs (a call without an answer fails before).
+    #[test]
+    fn every_expect_field_fails_when_its_subject_is_missing() {
+        let set: Vec<(&str, Expect)> = vec![
+            (
+                "contains",
+                Expect {
+                    contains: vec!["a".into()],
+                    ..Expect::default()
+                },
+            ),
+            (
+                "contains_any",
+                Expect {
+                    contains_any: vec!["a".into()],
+                    ..Expect::default()
+                },
+            ),
+            (
+                "not_contains",
+                Expect {
+                    not_contains: vec!["a".into()],
+                    ..Expect::default()
+                },
+            ),
+            (
+                "equals",
+                Expect {
+                    equals: Some("a".into()),
+                    ..Expect::default()
+                },
+            ),
+            (
+                "json_path",
+                Expect {
+                    json_path: vec![("$.a".into(), json!(1))],
+                    ..Expect::default()
+                },
+            ),
+            (
+                "min_results",
+                Expect {
+                    min_results: Some(0),
+                    ..Expect::default()
+                },
+            ),
+            (
+                "max_results",
+                Expect {
+                    max_results: Some(5),
+                    ..Expect::default()
+                },
+            ),
+            (
+                "not_empty",
+                Expect {
+                    not_empty: true,
+                    ..Expect::default()
+                },
+            ),
+            (
+                "is_error",
+                Expect {
+                    is_error: true,
+                    ..Expect::default()
+                },
+            ),
+            (
+                "matches_regex",
+                Expect {
+                    matches_regex: vec![("a".into(), regex::Regex::new("a").unwrap())],
+                    ..Expect::default()
+                },
+            ),
+            (
+                "file_contains",
+                Expect {
+                    file_contains: vec![("/no/such/file".into(), "a".into())],
+                    ..Expect::default()
+                },
+            ),
+            (
+                "file_not_contains",
+                Expect {
+                    file_not_contains: vec![("/no/such/file".into(), "a".into())],
+                    ..Expect::default()
+                },
+            ),
+            (
+                "file_unchanged",
+                Expect {
+                    file_unchanged: vec!["/no/such/file".into()],
+                    ..Expect::default()
+                },
+            ),
+            (
+                "net_delta",
+                Expect {
+                    net_delta: Some(0),
+                    ..Expect::default()
+                },
+            ),
+            (
+                "in_order",
+                Expect {
+                    in_order: vec!["a".into()],
+                    ..Expect::default()
+                },
+            ),
+            (
+                "min_progress",
+                Expect {
+                    min_progress: Some(1),
+                    ..Expect::default()
+                },
+            ),
+        ];
+        let snapshots = BTreeMap::from([("/no/such/file".to_owned(), None)]);
+        for progress in [None, Some(0)] {
+            let answer = Answer {
+                text: "",
+                is_error: false,
+                fixture: None,
+                snapshots: &snapshots,
+                progress,
+            };
+            for (field, expect) in &set {
+                assert!(!expect.is_empty(), "{field}");
+                let miss = check(expect, &answer)
+                    .err()
+                    .unwrap_or_else(|| panic!("`{field}` passed on a missing subject"));
+                assert!(
+                    miss.evidence().explanation().is_some() || miss.evidence().shown().is_some(),
+                    "`{field}` fails without saying why"
+                );
+                assert!(
+                    miss.expected().ends_with(&format!("({field})")),
+                    "{}",
+                    miss.expected()
+                );
+            }
+        }
+        assert!(Expect::default().is_empty());
+    }
+
+    #[test]
+    fn file_unchanged_needs_the_file_before_the_call() {
+        let snapshots = BTreeMap::from([("/tmp/x".to_owned(), None)]);
+        let answer = Answer {
+            text: "",
+            is_error: false,
+            fixture: None,
+            snapshots: &snapshots,
+            progress: None,
+        };
+        let expect = Expect {
+            file_unchanged: vec!["/tmp/x".into()],
+            ..Expect::default()
+        };
+        let miss = check(&expect, &answer).unwrap_err();
+        assert_eq!(
+            miss.evidence().explanation(),
+            Some("/tmp/x did not exist before the call, so there is nothing to compare")
+        );
+    }
+
+    #[test]
+    fn relative_file_paths_stay_relative_to_the_working_directory() {
+        let copy = Path::new("/tmp/copy/fixtures");
+        assert_eq!(
+            file_path("hello.txt", Some(copy)),
+            PathBuf::from("hello.txt")
+        );
+        assert_eq!(
+            file_path("{{fixture}}/hello.txt", Some(copy)),
+            PathBuf::from("/tmp/copy/fixtures/hello.txt")
+        );
+    }
+
+    #[test]
+    fn lookups_follow_fields_and_indexes() {
+        let doc = json!({"a": {"b": [10, {"c": "x"}]}});
+        assert_eq!(lookup(&doc, "$.a.b[0]").unwrap(), &json!(10));
+        assert_eq!(lookup(&doc, "$.a.b[1].c").unwrap(), &json!("x"));
+        assert_eq!(
+            lookup(&doc, "$.a.z").unwrap_err(),
+            "there is no field \"z\""
+        );
+        assert_eq!(
+            lookup(&doc, "$.a.b[5]").unwrap_err(),
+            "index 5 is out of range (length 2)"
+        );
+    }
+
+    #[test]
+    fn json_falls_back_to_the_first_json_line() {
+        assert_eq!(
+            json_document("Result:\n{\"n\": 1}\nbye"),
+            Some(json!({"n": 1}))
+        );
+        assert_eq!(json_document("no json here"), None);
+    }
+
+    #[test]
+    fn values_compare_as_text() {
+        assert_eq!(as_compared(&json!(5.0)), "5");
+        assert_eq!(as_compared(&json!(2.5)), "2.5");
+        assert_eq!(as_compared(&json!("5")), "5");
+        assert_eq!(as_compared(&json!(true)), "true");
+    }
+
+    #[test]
+    fn trajectory_checks_judge_the_trace_and_the_first_miss_is_reported() {
+        let entry = |tool: &str, args: Value| TraceEntry {
+            tool: tool.into(),
+            args,
+        };
+        let trace = [
+            entry("read", json!({"path": "a.txt"})),
+            entry("write", json!({"path": "a.txt", "mode": "append"})),
+        ];
+        let tools = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        let passing = [
+            TrajectoryCheck::Order(tools(&["read", "write"])),
+            TrajectoryCheck::Presence(tools(&["write"])),
+            TrajectoryCheck::Absence(tools(&["delete"])),
+            TrajectoryCheck::ArgsContain {
+                tool: "write".into(),
+                args: vec![("mode".into(), json!("append"))],
+            },
+        ];
+        assert!(first_miss(&passing, &trace[..]).is_ok());
+        let failing = [
+            TrajectoryCheck::Presence(tools(&["read"])),
+            TrajectoryCheck::Order(tools(&["write", "read"])),
+            TrajectoryCheck::Absence(tools(&["write"])),
+        ];
+        let miss = first_miss(&failing, &trace[..]).unwrap_err();
+        assert_eq!(
+            miss.expected(),
+            r#"the tools ["write", "read"] called in this order (order)"#
+        );
+        assert_eq!(
+            miss.evidence().explanation(),
+            Some(r#""read" was not called after "write""#)
+        );
+        let empty: [TraceEntry; 0] = [];
+        assert!(first_miss(&passing[..1], &empty[..]).is_err());
+    }
+
+    #[test]
+    fn counts_arrays_and_known_fields() {
+        assert_eq!(result_count("[1,2,3]"), Some(3));
+        assert_eq!(result_count("{\"other\": [1], \"items\": [1, 2]}"), Some(2));
+        assert_eq!(result_count("{\"other\": [1]}"), None);
+    }
+}
