@@ -64,7 +64,7 @@ fn main() {
     group.bench_function("exec", |b| {
         b.iter(|| {
             rt.block_on(coprocess.call_tool("echo", json!({"message": "hi"})))
-                .expect("a verdict")
+                .expect("a reply")
         })
     });
     group.finish();

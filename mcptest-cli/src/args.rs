@@ -16,7 +16,7 @@ Exit status:
 const EXAMPLES: &str = "\
 Examples:
   mcptest run tests/evals --server 'my-server --stdio' --junit junit.xml
-  mcptest lint 'tests/evals/**/*.yaml'
+  mcptest validate 'tests/evals/**/*.yaml'
   mcptest conformance --server 'my-server --stdio' --expected-failures known.yaml
   mcptest mock contract.yaml --http 3001
   mcptest audit --server 'my-server --stdio' --skip delete_all
@@ -49,16 +49,19 @@ Examples:
 {EXIT_CODES}"))]
     Run(RunArgs),
     /// Load suite files without running them; report every problem with
-    /// file:line:column.
-    #[command(after_help = "\
+    /// file:line:column. (`lint`, its old name, still works for now.)
+    #[command(
+        alias = "lint",
+        after_help = "\
 Example:
-  mcptest lint tests/evals 'more/**/*.yaml'
+  mcptest validate tests/evals 'more/**/*.yaml'
 
 Exit status:
   0  every file loads
   1  a file has a problem
-  2  usage error (a path that does not exist, a glob that matches nothing)")]
-    Lint(LintArgs),
+  2  usage error (a path that does not exist, a glob that matches nothing)"
+    )]
+    Validate(ValidateArgs),
     /// Check a server against the MCP specification, rule by rule.
     #[command(after_help = format!("\
 Examples:
@@ -351,7 +354,7 @@ pub struct ReportArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct LintArgs {
+pub struct ValidateArgs {
     /// Suite files, directories (every .yaml/.yml below) or globs.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<String>,

@@ -1,5 +1,5 @@
 //! `mcptest`: the command line over the mcptest library — run suite files,
-//! write the reports CI systems read, check protocol conformance, lint suite
+//! write the reports CI systems read, check protocol conformance, validate suite
 //! files, play MCP Cases files as a mock server, audit and fuzz every tool
 //! of a server, lint its definitions for security smells and write starter
 //! suite files. Argument parsing and output only; every check is the
@@ -15,7 +15,6 @@ mod fuzz;
 mod generate;
 mod init;
 mod intercept;
-mod lint;
 mod lint_security;
 mod mock;
 mod output;
@@ -23,6 +22,7 @@ mod paths;
 mod run;
 mod snapshot;
 mod trials;
+mod validate;
 mod watch;
 
 use std::process::ExitCode;
@@ -54,7 +54,7 @@ fn main() -> ExitCode {
     }
     let exit = match cli.command {
         Command::Run(args) => run::run(args),
-        Command::Lint(args) => lint::lint(args),
+        Command::Validate(args) => validate::validate(args),
         Command::Conformance(args) => conformance::conformance(args),
         Command::Mock(args) => mock::mock(args),
         Command::Audit(args) => audit::audit(args),

@@ -10,7 +10,7 @@ use std::{
 
 use mcptest::{
     ServerOutput,
-    cassette::exchanges,
+    cassette::interactions,
     expect::{Evidence, Failure, Miss},
     report::{Outcome, Report, TestResult},
     suite::SuiteTest,
@@ -155,7 +155,7 @@ fn verdict(
     update: bool,
 ) -> Outcome {
     let cassette = sessions.join(test.cassette_name());
-    let recorded = match exchanges(&cassette, &[]) {
+    let recorded = match interactions(&cassette, &[]) {
         Ok(recorded) if !recorded.is_empty() => recorded,
         Ok(_) => {
             return Outcome::error(

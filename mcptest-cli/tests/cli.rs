@@ -300,7 +300,7 @@ mod help {
         assert_eq!(out.code, Some(0), "{out:?}");
         for text in [
             "mcptest run tests/evals",
-            "mcptest lint",
+            "mcptest validate",
             "mcptest conformance --server",
             "mcptest mock contract.yaml",
             "0  everything ran and passed",
@@ -310,7 +310,7 @@ mod help {
         ] {
             assert!(out.stdout.contains(text), "{text:?} missing: {out:?}");
         }
-        for command in ["run", "lint", "conformance", "mock"] {
+        for command in ["run", "validate", "conformance", "mock"] {
             let out = output(ws.mcptest(&[command, "--help"]));
             assert_eq!(out.code, Some(0), "{out:?}");
             assert!(
@@ -728,14 +728,14 @@ mod lint {
                 "name: x\nassert:\n  tool: add\n  expect:\n    containz: [\"a\"]\n",
             ),
         ]);
-        let out = output(ws.mcptest(&["lint", "suite/add.yaml", "contract.yaml"]));
+        let out = output(ws.mcptest(&["validate", "suite/add.yaml", "contract.yaml"]));
         assert_eq!(out.code, Some(0), "{out:?}");
         assert!(
             out.stdout.contains("2 files, 3 tests, 0 problems"),
             "{out:?}"
         );
 
-        let out = output(ws.mcptest(&["lint", "suite"]));
+        let out = output(ws.mcptest(&["validate", "suite"]));
         assert_eq!(out.code, Some(1), "{out:?}");
         assert!(
             out.stdout.contains("3 files, 1 test, 2 problems"),
@@ -745,8 +745,18 @@ mod lint {
         assert!(out.stdout.contains("containz"), "{out:?}");
         assert!(out.stdout.contains("suite/broken.yaml:"), "{out:?}");
 
-        let out = output(ws.mcptest(&["lint", "missing.yaml"]));
+        let out = output(ws.mcptest(&["validate", "missing.yaml"]));
         assert_eq!(out.code, Some(2), "{out:?}");
+
+        // The command's old name still works, and is not advertised.
+        let out = output(ws.mcptest(&["lint", "suite/add.yaml"]));
+        assert_eq!(out.code, Some(0), "{out:?}");
+        assert!(
+            out.stdout.contains("1 file, 2 tests, 0 problems"),
+            "{out:?}"
+        );
+        let help = output(ws.mcptest(&["--help"]));
+        assert!(!help.stdout.contains("\n  lint "), "{help:?}");
     }
 }
 
@@ -1222,7 +1232,7 @@ mod init {
         assert!(out.stdout.contains("next: edit the server"), "{out:?}");
         let text = ws.read("evals/example.yaml");
         assert!(text.contains("mcptest run evals"), "{text}");
-        let out = output(ws.mcptest(&["lint", "evals"]));
+        let out = output(ws.mcptest(&["validate", "evals"]));
         assert_eq!(out.code, Some(0), "{out:?}");
         ws.write("evals/example.yaml", "# mine\n");
         let out = output(ws.mcptest(&["init", "evals"]));
@@ -2004,11 +2014,11 @@ mod exec_cassette {
             .await
             .unwrap();
         assert_eq!(set["mode"], "record", "{set}");
-        let verdict = engine
+        let reply = engine
             .call_tool("add", json!({"a": 2, "b": 3}))
             .await
             .unwrap();
-        assert_eq!(verdict.text, "5");
+        assert_eq!(reply.text, "5");
         // Shutting down closes the connection, which writes the cassette.
         engine.shutdown().await.unwrap();
         let recorded = std::fs::read_to_string(&tape).unwrap();
@@ -2029,11 +2039,11 @@ mod exec_cassette {
             )
             .await
             .unwrap();
-        let verdict = engine
+        let reply = engine
             .call_tool("add", json!({"a": 2, "b": 3}))
             .await
             .unwrap();
-        assert_eq!(verdict.text, "5");
+        assert_eq!(reply.text, "5");
         let miss = engine.call_tool("add", json!({"a": 4, "b": 4})).await;
         let Err(mcptest::coprocess::CoprocessError::Rpc { code, data, .. }) = &miss else {
             panic!("expected a cassette miss, got {miss:?}");

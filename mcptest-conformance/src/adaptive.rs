@@ -7,8 +7,8 @@ use base64::Engine as _;
 use serde_json::{Value, json};
 
 use super::{
-    check::{Finding, Problems},
-    classic::{Outcome, declares},
+    check::{Observed, Problems},
+    classic::{Checked, declares},
     mrtr::{callable_unnamed, describe_result, list_items, mentions, send},
     probe::{Ch, Probe, meta},
     stateless::{StatelessFacts, VERSION},
@@ -110,7 +110,7 @@ fn content_problems(problems: &mut Problems, tool: &str, index: usize, block: &V
     }
 }
 
-pub(crate) async fn content_types(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn content_types(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let words = [
         "image",
@@ -121,7 +121,7 @@ pub(crate) async fn content_types(p: &mut Probe, facts: &StatelessFacts) -> Outc
     ];
     let candidates = tools_mentioning(p, ch, facts, &words).await;
     if candidates.is_empty() {
-        return Ok(Finding::NotApplicable(
+        return Ok(Observed::NotApplicable(
             "no tool without required arguments mentions image, audio or embedded resource \
              content in its description"
                 .into(),
@@ -157,25 +157,25 @@ pub(crate) async fn content_types(p: &mut Probe, facts: &StatelessFacts) -> Outc
         }
     }
     if judged == 0 {
-        return Ok(Finding::NotApplicable(format!(
+        return Ok(Observed::NotApplicable(format!(
             "no tool answered with image, audio or resource content: {}",
             tried.join("; ")
         )));
     }
     Ok(match problems.into_finding() {
-        Finding::Holds(_) => Finding::Holds(Some(format!("{judged} content blocks judged"))),
+        Observed::Holds(_) => Observed::Holds(Some(format!("{judged} content blocks judged"))),
         other => other,
     })
 }
 
-pub(crate) async fn progress(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn progress(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let (named, candidates) = match p.settings.progress_tool.clone() {
         Some(named) => (true, vec![named]),
         None => (false, tools_mentioning(p, ch, facts, &["progress"]).await),
     };
     if candidates.is_empty() {
-        return Ok(Finding::NotApplicable(
+        return Ok(Observed::NotApplicable(
             "no tool that reports progress was named (Conformance::progress_tool) or found by \
              its description"
                 .into(),
@@ -234,16 +234,16 @@ pub(crate) async fn progress(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
         return Ok(problems.into_finding());
     }
     Ok(if named {
-        Finding::Broken(format!(
+        Observed::Broken(format!(
             "the progress tool (Conformance::progress_tool) sent no progress: {}",
             tried.join("; ")
         ))
     } else {
-        Finding::NotApplicable(format!("no tool reported progress: {}", tried.join("; ")))
+        Observed::NotApplicable(format!("no tool reported progress: {}", tried.join("; ")))
     })
 }
 
-pub(crate) async fn log_with_level(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn log_with_level(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let (named, candidates) = match p.settings.log_tool.clone() {
         Some(named) => (true, vec![named]),
@@ -253,7 +253,7 @@ pub(crate) async fn log_with_level(p: &mut Probe, facts: &StatelessFacts) -> Out
         ),
     };
     if candidates.is_empty() {
-        return Ok(Finding::NotApplicable(
+        return Ok(Observed::NotApplicable(
             "no tool that logs was named (Conformance::log_tool) or found by its description"
                 .into(),
         ));
@@ -297,8 +297,8 @@ pub(crate) async fn log_with_level(p: &mut Probe, facts: &StatelessFacts) -> Out
         return Ok(problems.into_finding());
     }
     Ok(if named {
-        Finding::Broken(tried.join("; "))
+        Observed::Broken(tried.join("; "))
     } else {
-        Finding::NotApplicable(format!("no tool logged: {}", tried.join("; ")))
+        Observed::NotApplicable(format!("no tool logged: {}", tried.join("; ")))
     })
 }

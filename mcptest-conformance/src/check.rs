@@ -1,5 +1,5 @@
 //! The check model: what a check is (a rule from a spec revision, with a
-//! level), and what running it found (a verdict with its evidence).
+//! level), and what running it found (a status with its evidence).
 
 use std::{fmt, time::Duration};
 
@@ -150,7 +150,7 @@ pub enum RawResponse {
     },
 }
 
-/// One request and what came back: the evidence behind a verdict.
+/// One request and what came back: the evidence behind a status.
 ///
 /// For server checks the request is what mcptest sent; for client checks it
 /// is what the client under test sent, and the response is the mock
@@ -176,10 +176,10 @@ pub struct CheckResult {
     /// The transport it ran over.
     pub transport: Transport,
     /// Pass, fail, warn or skipped.
-    pub verdict: Status,
+    pub status: Status,
     /// Why it failed, warned or was skipped (for a pass: a note, if any).
     pub reason: Option<String>,
-    /// The exchanges the verdict rests on, in order.
+    /// The exchanges the status rests on, in order.
     pub evidence: Vec<Exchange>,
     /// The official conformance suite's check ids for the same requirement
     /// (see [`official_ids`](super::official_ids)); empty when it has none.
@@ -197,9 +197,9 @@ fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_u64(d.as_millis().try_into().unwrap_or(u64::MAX))
 }
 
-/// What a check's code found, before the level turns it into a verdict.
+/// What a check's code found, before the level turns it into a status.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Finding {
+pub(crate) enum Observed {
     /// The rule holds; an optional note for the report.
     Holds(Option<String>),
     /// The rule is broken.
@@ -211,23 +211,23 @@ pub(crate) enum Finding {
     NotApplicable(String),
 }
 
-impl Finding {
-    pub(crate) fn holds() -> Finding {
-        Finding::Holds(None)
+impl Observed {
+    pub(crate) fn holds() -> Observed {
+        Observed::Holds(None)
     }
 
-    pub(crate) fn verdict(&self, level: Level) -> (Status, Option<String>) {
+    pub(crate) fn status(&self, level: Level) -> (Status, Option<String>) {
         match self {
-            Finding::Holds(note) => (Status::Pass, note.clone()),
-            Finding::Broken(reason) => (
+            Observed::Holds(note) => (Status::Pass, note.clone()),
+            Observed::Broken(reason) => (
                 match level {
                     Level::Must => Status::Fail,
                     Level::Should => Status::Warn,
                 },
                 Some(reason.clone()),
             ),
-            Finding::Crashed(reason) => (Status::Fail, Some(reason.clone())),
-            Finding::NotApplicable(reason) => (Status::Skip, Some(reason.clone())),
+            Observed::Crashed(reason) => (Status::Fail, Some(reason.clone())),
+            Observed::NotApplicable(reason) => (Status::Skip, Some(reason.clone())),
         }
     }
 }
@@ -246,11 +246,11 @@ impl Problems {
     }
 
     /// Holds when nothing was found, otherwise broken with every problem.
-    pub(crate) fn into_finding(self) -> Finding {
+    pub(crate) fn into_finding(self) -> Observed {
         if self.0.is_empty() {
-            Finding::holds()
+            Observed::holds()
         } else {
-            Finding::Broken(self.0.join("; "))
+            Observed::Broken(self.0.join("; "))
         }
     }
 }
@@ -261,14 +261,14 @@ mod tests {
 
     #[test]
     fn the_level_decides_between_failure_and_warning() {
-        let broken = Finding::Broken("no".into());
-        assert_eq!(broken.verdict(Level::Must).0, Status::Fail);
-        assert_eq!(broken.verdict(Level::Should).0, Status::Warn);
-        let crashed = Finding::Crashed("exited".into());
-        assert_eq!(crashed.verdict(Level::Should).0, Status::Fail);
-        let skipped = Finding::NotApplicable("no tools".into());
+        let broken = Observed::Broken("no".into());
+        assert_eq!(broken.status(Level::Must).0, Status::Fail);
+        assert_eq!(broken.status(Level::Should).0, Status::Warn);
+        let crashed = Observed::Crashed("exited".into());
+        assert_eq!(crashed.status(Level::Should).0, Status::Fail);
+        let skipped = Observed::NotApplicable("no tools".into());
         assert_eq!(
-            skipped.verdict(Level::Must),
+            skipped.status(Level::Must),
             (Status::Skip, Some("no tools".into()))
         );
     }
@@ -276,10 +276,10 @@ mod tests {
     #[test]
     fn problems_join_into_one_reason() {
         let mut problems = Problems::default();
-        assert_eq!(Problems::default().into_finding(), Finding::holds());
+        assert_eq!(Problems::default().into_finding(), Observed::holds());
         problems.push("a");
         problems.push("b");
-        assert_eq!(problems.into_finding(), Finding::Broken("a; b".into()));
+        assert_eq!(problems.into_finding(), Observed::Broken("a; b".into()));
     }
 
     #[test]

@@ -6,12 +6,12 @@ use std::collections::HashSet;
 use serde_json::{Value, json};
 
 use super::{
-    check::{Finding, Problems},
+    check::{Observed, Problems},
     probe::{Ch, Probe, Reply, initialize_params, request},
 };
 
 /// What every classic check may return early with.
-pub(crate) type Outcome = Result<Finding, Finding>;
+pub(crate) type Checked = Result<Observed, Observed>;
 
 /// Revisions that have an `initialize` handshake.
 pub(crate) const INITIALIZE_VERSIONS: &[&str] =
@@ -47,7 +47,7 @@ pub(crate) fn declares(capabilities: &Value, name: &str) -> bool {
 /// all (a server must answer every request).
 pub(crate) async fn gate(
     probe: &mut Probe,
-) -> Result<Result<ClassicFacts, Finding>, mcptest_core::Error> {
+) -> Result<Result<ClassicFacts, Observed>, mcptest_core::Error> {
     let ch = probe.open_raw().await?;
     let id = probe.id();
     let reply = probe
@@ -61,18 +61,18 @@ pub(crate) async fn gate(
         Some(result) => Ok(ClassicFacts {
             capabilities: result.get("capabilities").cloned().unwrap_or(Value::Null),
         }),
-        None if reply.response.is_some() => Err(Finding::NotApplicable(format!(
+        None if reply.response.is_some() => Err(Observed::NotApplicable(format!(
             "the server does not speak the initialize handshake (2025-11-25): initialize got {}",
             reply.describe()
         ))),
-        None => Err(Finding::Crashed(format!(
+        None => Err(Observed::Crashed(format!(
             "initialize (2025-11-25) failed: {}",
             reply.describe()
         ))),
     })
 }
 
-pub(crate) async fn initialize_result(p: &mut Probe) -> Outcome {
+pub(crate) async fn initialize_result(p: &mut Probe) -> Checked {
     let ch = p.open().await?;
     let id = p.id();
     let reply = p
@@ -82,7 +82,7 @@ pub(crate) async fn initialize_result(p: &mut Probe) -> Outcome {
         )
         .await;
     let Some(result) = reply.result() else {
-        return Ok(Finding::Broken(format!(
+        return Ok(Observed::Broken(format!(
             "initialize got {}",
             reply.describe()
         )));
@@ -111,7 +111,7 @@ pub(crate) async fn initialize_result(p: &mut Probe) -> Outcome {
     Ok(problems.into_finding())
 }
 
-pub(crate) async fn version_negotiation(p: &mut Probe) -> Outcome {
+pub(crate) async fn version_negotiation(p: &mut Probe) -> Checked {
     let ch = p.open().await?;
     let id = p.id();
     let reply = p
@@ -121,7 +121,7 @@ pub(crate) async fn version_negotiation(p: &mut Probe) -> Outcome {
         )
         .await;
     let Some(result) = reply.result() else {
-        return Ok(Finding::Broken(format!(
+        return Ok(Observed::Broken(format!(
             "initialize with protocolVersion {UNSUPPORTED_VERSION:?} got {} \
              instead of a counter-offer",
             reply.describe()
@@ -130,21 +130,21 @@ pub(crate) async fn version_negotiation(p: &mut Probe) -> Outcome {
     Ok(
         match result.get("protocolVersion").and_then(Value::as_str) {
             Some(v) if INITIALIZE_VERSIONS.contains(&v) => {
-                Finding::Holds(Some(format!("counter-offered {v}")))
+                Observed::Holds(Some(format!("counter-offered {v}")))
             }
-            Some(UNSUPPORTED_VERSION) => Finding::Broken(format!(
+            Some(UNSUPPORTED_VERSION) => Observed::Broken(format!(
                 "the server echoed the unsupported version {UNSUPPORTED_VERSION:?} instead of \
              counter-offering one it supports"
             )),
-            Some(v) => Finding::Broken(format!(
+            Some(v) => Observed::Broken(format!(
                 "the server counter-offered {v:?}, which is not a revision with an initialize handshake"
             )),
-            None => Finding::Broken("the result has no protocolVersion string".into()),
+            None => Observed::Broken("the result has no protocolVersion string".into()),
         },
     )
 }
 
-pub(crate) async fn request_before_initialize(p: &mut Probe) -> Outcome {
+pub(crate) async fn request_before_initialize(p: &mut Probe) -> Checked {
     let ch = p.open().await?;
     let early_id = json!("mcptest-early");
     let early = p
@@ -154,13 +154,13 @@ pub(crate) async fn request_before_initialize(p: &mut Probe) -> Outcome {
     // any JSON-RPC is read (Streamable HTTP: session management).
     let refused_over_http = early.status == Some(400) && early.result().is_none();
     if early.response.is_none() && !refused_over_http {
-        return Ok(Finding::Broken(format!(
+        return Ok(Observed::Broken(format!(
             "tools/list sent before initialize got {}",
             early.describe()
         )));
     }
     if early.response.is_some() && !refused_over_http && early.id() != Some(&early_id) {
-        return Ok(Finding::Broken(format!(
+        return Ok(Observed::Broken(format!(
             "tools/list sent before initialize was answered with id {}, not {early_id}",
             early.id().cloned().unwrap_or(Value::Null)
         )));
@@ -173,27 +173,27 @@ pub(crate) async fn request_before_initialize(p: &mut Probe) -> Outcome {
         )
         .await;
     if init.result().is_none() {
-        return Ok(Finding::Broken(format!(
+        return Ok(Observed::Broken(format!(
             "after the early request, initialize got {}",
             init.describe()
         )));
     }
-    Ok(Finding::Holds(Some(format!(
+    Ok(Observed::Holds(Some(format!(
         "the early request got {}",
         early.describe()
     ))))
 }
 
-pub(crate) async fn ping(p: &mut Probe) -> Outcome {
+pub(crate) async fn ping(p: &mut Probe) -> Checked {
     let (ch, _) = p.classic_session().await?;
     let id = p.id();
     let reply = p.call(ch, request(id, "ping", Value::Null)).await;
     Ok(match reply.result() {
-        Some(Value::Object(map)) if map.keys().all(|k| k == "_meta") => Finding::holds(),
+        Some(Value::Object(map)) if map.keys().all(|k| k == "_meta") => Observed::holds(),
         Some(other) => {
-            Finding::Broken(format!("ping was answered with a non-empty result {other}"))
+            Observed::Broken(format!("ping was answered with a non-empty result {other}"))
         }
-        None => Finding::Broken(format!("ping got {}", reply.describe())),
+        None => Observed::Broken(format!("ping got {}", reply.describe())),
     })
 }
 
@@ -206,7 +206,7 @@ pub(crate) async fn list_all(
     key: &str,
     meta: Option<&Value>,
     record: bool,
-) -> Result<(Vec<Value>, usize), Finding> {
+) -> Result<(Vec<Value>, usize), Observed> {
     let mut items = Vec::new();
     let mut cursor: Option<String> = None;
     let mut seen = HashSet::new();
@@ -235,12 +235,15 @@ pub(crate) async fn list_all(
                 Some(cursor) => format!("{method} with cursor {cursor:?} (page {page})"),
                 None => method.to_owned(),
             };
-            return Err(Finding::Broken(format!("{which} got {}", reply.describe())));
+            return Err(Observed::Broken(format!(
+                "{which} got {}",
+                reply.describe()
+            )));
         };
         match result.get(key) {
             Some(Value::Array(page_items)) => items.extend(page_items.iter().cloned()),
             _ => {
-                return Err(Finding::Broken(format!(
+                return Err(Observed::Broken(format!(
                     "the {method} result has no {key} array"
                 )));
             }
@@ -248,7 +251,7 @@ pub(crate) async fn list_all(
         match result.get("nextCursor") {
             Some(Value::String(next)) if !next.is_empty() => {
                 if !seen.insert(next.clone()) {
-                    return Err(Finding::Broken(format!(
+                    return Err(Observed::Broken(format!(
                         "{method} returned nextCursor {next:?} a second time: the cursors loop"
                     )));
                 }
@@ -257,27 +260,27 @@ pub(crate) async fn list_all(
             _ => return Ok((items, page)),
         }
     }
-    Err(Finding::Broken(format!(
+    Err(Observed::Broken(format!(
         "{method} still had a nextCursor after {MAX_PAGES} pages"
     )))
 }
 
-fn tools_declared(facts: &ClassicFacts) -> Result<(), Finding> {
+fn tools_declared(facts: &ClassicFacts) -> Result<(), Observed> {
     if declares(&facts.capabilities, "tools") {
         Ok(())
     } else {
-        Err(Finding::NotApplicable(
+        Err(Observed::NotApplicable(
             "the server does not declare the tools capability".into(),
         ))
     }
 }
 
-pub(crate) async fn tool_names(p: &mut Probe, facts: &ClassicFacts) -> Outcome {
+pub(crate) async fn tool_names(p: &mut Probe, facts: &ClassicFacts) -> Checked {
     tools_declared(facts)?;
     let (ch, _) = p.classic_session().await?;
     let (tools, _) = list_all(p, ch, "tools/list", "tools", None, true).await?;
     if tools.is_empty() {
-        return Ok(Finding::NotApplicable("the server lists no tools".into()));
+        return Ok(Observed::NotApplicable("the server lists no tools".into()));
     }
     let mut problems = Problems::default();
     let mut seen = HashSet::new();
@@ -301,12 +304,12 @@ pub(crate) async fn tool_names(p: &mut Probe, facts: &ClassicFacts) -> Outcome {
     Ok(problems.into_finding())
 }
 
-pub(crate) async fn tool_input_schemas(p: &mut Probe, facts: &ClassicFacts) -> Outcome {
+pub(crate) async fn tool_input_schemas(p: &mut Probe, facts: &ClassicFacts) -> Checked {
     tools_declared(facts)?;
     let (ch, _) = p.classic_session().await?;
     let (tools, _) = list_all(p, ch, "tools/list", "tools", None, true).await?;
     if tools.is_empty() {
-        return Ok(Finding::NotApplicable("the server lists no tools".into()));
+        return Ok(Observed::NotApplicable("the server lists no tools".into()));
     }
     let mut problems = Problems::default();
     for tool in &tools {
@@ -356,7 +359,7 @@ fn capability_probes(first_prompt: Option<&str>) -> Vec<(&'static str, &'static 
     ]
 }
 
-pub(crate) async fn declared_capabilities_answer(p: &mut Probe, facts: &ClassicFacts) -> Outcome {
+pub(crate) async fn declared_capabilities_answer(p: &mut Probe, facts: &ClassicFacts) -> Checked {
     let (ch, _) = p.classic_session().await?;
     let mut problems = Problems::default();
     let mut probed = 0;
@@ -375,7 +378,7 @@ pub(crate) async fn declared_capabilities_answer(p: &mut Probe, facts: &ClassicF
         }
     }
     if probed == 0 {
-        return Ok(Finding::NotApplicable(
+        return Ok(Observed::NotApplicable(
             "the server declares none of tools, prompts, resources, logging, completions".into(),
         ));
     }
@@ -385,7 +388,7 @@ pub(crate) async fn declared_capabilities_answer(p: &mut Probe, facts: &ClassicF
 pub(crate) async fn undeclared_capabilities_rejected(
     p: &mut Probe,
     facts: &ClassicFacts,
-) -> Outcome {
+) -> Checked {
     let caps = &facts.capabilities;
     let mut probes: Vec<(String, &str, Value)> = capability_probes(None)
         .into_iter()
@@ -405,7 +408,7 @@ pub(crate) async fn undeclared_capabilities_rejected(
         ));
     }
     if probes.is_empty() {
-        return Ok(Finding::NotApplicable(
+        return Ok(Observed::NotApplicable(
             "the server declares every capability mcptest can probe".into(),
         ));
     }
@@ -424,7 +427,7 @@ pub(crate) async fn undeclared_capabilities_rejected(
     Ok(problems.into_finding())
 }
 
-async fn call_unknown_tool(p: &mut Probe, facts: &ClassicFacts) -> Result<Reply, Finding> {
+async fn call_unknown_tool(p: &mut Probe, facts: &ClassicFacts) -> Result<Reply, Observed> {
     tools_declared(facts)?;
     let (ch, _) = p.classic_session().await?;
     let id = p.id();
@@ -439,35 +442,35 @@ async fn call_unknown_tool(p: &mut Probe, facts: &ClassicFacts) -> Result<Reply,
     .await)
 }
 
-pub(crate) async fn unknown_tool_rejected(p: &mut Probe, facts: &ClassicFacts) -> Outcome {
+pub(crate) async fn unknown_tool_rejected(p: &mut Probe, facts: &ClassicFacts) -> Checked {
     let reply = call_unknown_tool(p, facts).await?;
     Ok(if reply.error().is_some() {
-        Finding::Holds(Some(format!("answered with {}", reply.describe())))
+        Observed::Holds(Some(format!("answered with {}", reply.describe())))
     } else if let Some(result) = reply.result() {
         if result.get("isError") == Some(&Value::Bool(true)) {
-            Finding::Holds(Some("answered with a result with isError: true".into()))
+            Observed::Holds(Some("answered with a result with isError: true".into()))
         } else {
-            Finding::Broken("calling an unknown tool succeeded".into())
+            Observed::Broken("calling an unknown tool succeeded".into())
         }
     } else {
-        Finding::Broken(format!("calling an unknown tool got {}", reply.describe()))
+        Observed::Broken(format!("calling an unknown tool got {}", reply.describe()))
     })
 }
 
-pub(crate) async fn unknown_tool_protocol_error(p: &mut Probe, facts: &ClassicFacts) -> Outcome {
+pub(crate) async fn unknown_tool_protocol_error(p: &mut Probe, facts: &ClassicFacts) -> Checked {
     let reply = call_unknown_tool(p, facts).await?;
     Ok(match reply.code() {
-        Some(-32602) => Finding::holds(),
-        _ => Finding::Broken(format!(
+        Some(-32602) => Observed::holds(),
+        _ => Observed::Broken(format!(
             "calling an unknown tool got {}, not error -32602",
             reply.describe()
         )),
     })
 }
 
-pub(crate) async fn unknown_resource(p: &mut Probe, facts: &ClassicFacts) -> Outcome {
+pub(crate) async fn unknown_resource(p: &mut Probe, facts: &ClassicFacts) -> Checked {
     if !declares(&facts.capabilities, "resources") {
-        return Ok(Finding::NotApplicable(
+        return Ok(Observed::NotApplicable(
             "the server does not declare the resources capability".into(),
         ));
     }
@@ -484,18 +487,18 @@ pub(crate) async fn unknown_resource(p: &mut Probe, facts: &ClassicFacts) -> Out
         )
         .await;
     Ok(if reply.error().is_some() {
-        Finding::Holds(Some(format!("answered with {}", reply.describe())))
+        Observed::Holds(Some(format!("answered with {}", reply.describe())))
     } else {
-        Finding::Broken(format!(
+        Observed::Broken(format!(
             "reading an unknown resource got {}",
             reply.describe()
         ))
     })
 }
 
-pub(crate) async fn missing_prompt_argument(p: &mut Probe, facts: &ClassicFacts) -> Outcome {
+pub(crate) async fn missing_prompt_argument(p: &mut Probe, facts: &ClassicFacts) -> Checked {
     if !declares(&facts.capabilities, "prompts") {
-        return Ok(Finding::NotApplicable(
+        return Ok(Observed::NotApplicable(
             "the server does not declare the prompts capability".into(),
         ));
     }
@@ -510,7 +513,7 @@ pub(crate) async fn missing_prompt_argument(p: &mut Probe, facts: &ClassicFacts)
         required.then(|| prompt.get("name")?.as_str().map(str::to_owned))?
     });
     let Some(name) = with_required else {
-        return Ok(Finding::NotApplicable(
+        return Ok(Observed::NotApplicable(
             "no prompt has a required argument".into(),
         ));
     };
@@ -519,9 +522,9 @@ pub(crate) async fn missing_prompt_argument(p: &mut Probe, facts: &ClassicFacts)
         .call(ch, request(id, "prompts/get", json!({ "name": name })))
         .await;
     Ok(if reply.error().is_some() {
-        Finding::Holds(Some(format!("prompt {name:?}: {}", reply.describe())))
+        Observed::Holds(Some(format!("prompt {name:?}: {}", reply.describe())))
     } else {
-        Finding::Broken(format!(
+        Observed::Broken(format!(
             "prompts/get {name:?} without its required argument got {}",
             reply.describe()
         ))
@@ -531,7 +534,7 @@ pub(crate) async fn missing_prompt_argument(p: &mut Probe, facts: &ClassicFacts)
 pub(crate) async fn tool_input_error_is_tool_result(
     p: &mut Probe,
     facts: &ClassicFacts,
-) -> Outcome {
+) -> Checked {
     tools_declared(facts)?;
     let (ch, _) = p.classic_session().await?;
     let (tools, _) = list_all(p, ch, "tools/list", "tools", None, false).await?;
@@ -540,7 +543,7 @@ pub(crate) async fn tool_input_error_is_tool_result(
         (!required.is_empty()).then(|| tool.get("name")?.as_str().map(str::to_owned))?
     });
     let Some(name) = with_required else {
-        return Ok(Finding::NotApplicable(
+        return Ok(Observed::NotApplicable(
             "no tool has a required argument".into(),
         ));
     };
@@ -552,11 +555,11 @@ pub(crate) async fn tool_input_error_is_tool_result(
         )
         .await;
     Ok(match reply.result() {
-        Some(result) if result.get("isError") == Some(&Value::Bool(true)) => Finding::holds(),
-        Some(_) => Finding::Broken(format!(
+        Some(result) if result.get("isError") == Some(&Value::Bool(true)) => Observed::holds(),
+        Some(_) => Observed::Broken(format!(
             "tool {name:?} succeeded without its required arguments"
         )),
-        None => Finding::Broken(format!(
+        None => Observed::Broken(format!(
             "tool {name:?} called without its required arguments got {}, \
              not a result with isError: true",
             reply.describe()
@@ -564,7 +567,7 @@ pub(crate) async fn tool_input_error_is_tool_result(
     })
 }
 
-pub(crate) async fn error_id(p: &mut Probe) -> Outcome {
+pub(crate) async fn error_id(p: &mut Probe) -> Checked {
     let (ch, _) = p.classic_session().await?;
     let requests = [
         request(9001, "mcptest/no-such-method", Value::Null),
@@ -589,7 +592,7 @@ pub(crate) async fn error_id(p: &mut Probe) -> Outcome {
 
 /// Checks a reply to a malformed message: error `code` with a null id (or
 /// `id` when the server could read it); over HTTP a 400 status.
-fn malformed_answer(reply: &Reply, what: &str, code: i64, id: Option<&Value>) -> Finding {
+fn malformed_answer(reply: &Reply, what: &str, code: i64, id: Option<&Value>) -> Observed {
     let mut problems = Problems::default();
     match reply.status {
         Some(status) => {
@@ -616,7 +619,7 @@ fn malformed_answer(reply: &Reply, what: &str, code: i64, id: Option<&Value>) ->
     problems.into_finding()
 }
 
-pub(crate) async fn invalid_json(p: &mut Probe) -> Outcome {
+pub(crate) async fn invalid_json(p: &mut Probe) -> Checked {
     let (ch, _) = p.classic_session().await?;
     let sentinel_id = p.id();
     let sentinel = request(sentinel_id, "ping", Value::Null);
@@ -631,7 +634,7 @@ pub(crate) async fn invalid_json(p: &mut Probe) -> Outcome {
     ))
 }
 
-pub(crate) async fn invalid_request(p: &mut Probe) -> Outcome {
+pub(crate) async fn invalid_request(p: &mut Probe) -> Checked {
     let (ch, _) = p.classic_session().await?;
     let sentinel_id = p.id();
     let sentinel = request(sentinel_id, "ping", Value::Null);
@@ -651,13 +654,13 @@ pub(crate) async fn invalid_request(p: &mut Probe) -> Outcome {
     ))
 }
 
-pub(crate) async fn pagination(p: &mut Probe, facts: &ClassicFacts) -> Outcome {
+pub(crate) async fn pagination(p: &mut Probe, facts: &ClassicFacts) -> Checked {
     let lists: Vec<_> = LISTS
         .iter()
         .filter(|(capability, _, _)| declares(&facts.capabilities, capability))
         .collect();
     if lists.is_empty() {
-        return Ok(Finding::NotApplicable(
+        return Ok(Observed::NotApplicable(
             "the server declares no capability with a list".into(),
         ));
     }
@@ -670,18 +673,18 @@ pub(crate) async fn pagination(p: &mut Probe, facts: &ClassicFacts) -> Outcome {
         }
     }
     Ok(if paged.is_empty() {
-        Finding::NotApplicable("no list returned a nextCursor".into())
+        Observed::NotApplicable("no list returned a nextCursor".into())
     } else {
-        Finding::Holds(Some(paged.join(", ")))
+        Observed::Holds(Some(paged.join(", ")))
     })
 }
 
-pub(crate) async fn invalid_cursor(p: &mut Probe, facts: &ClassicFacts) -> Outcome {
+pub(crate) async fn invalid_cursor(p: &mut Probe, facts: &ClassicFacts) -> Checked {
     let Some((_, method, _)) = LISTS
         .iter()
         .find(|(capability, _, _)| declares(&facts.capabilities, capability))
     else {
-        return Ok(Finding::NotApplicable(
+        return Ok(Observed::NotApplicable(
             "the server declares no capability with a list".into(),
         ));
     };
@@ -694,11 +697,11 @@ pub(crate) async fn invalid_cursor(p: &mut Probe, facts: &ClassicFacts) -> Outco
         )
         .await;
     Ok(match reply.code() {
-        Some(-32602) => Finding::holds(),
-        _ if reply.result().is_some() => Finding::Broken(format!(
+        Some(-32602) => Observed::holds(),
+        _ if reply.result().is_some() => Observed::Broken(format!(
             "{method} accepted a cursor the server never issued"
         )),
-        _ => Finding::Broken(format!(
+        _ => Observed::Broken(format!(
             "{method} with a cursor the server never issued got {}, not error -32602",
             reply.describe()
         )),

@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 use super::{
     adaptive,
     catalogue::CheckId,
-    check::{Finding, Problems},
-    classic::{Outcome, declares},
+    check::{Observed, Problems},
+    classic::{Checked, declares},
     listen,
     mrtr::{self, list_items, send},
     probe::{Probe, meta},
@@ -50,7 +50,7 @@ pub(crate) fn owns(id: CheckId) -> bool {
 }
 
 /// Runs one of this module's checks.
-pub(crate) async fn run(id: CheckId, p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn run(id: CheckId, p: &mut Probe, facts: &StatelessFacts) -> Checked {
     use CheckId::*;
     match id {
         FeatureResultType => mrtr::result_type(p, facts).await,
@@ -88,7 +88,7 @@ async fn cacheable_results(
     p: &mut Probe,
     facts: &StatelessFacts,
     problems: &mut Problems,
-) -> Result<Vec<(&'static str, Value)>, Finding> {
+) -> Result<Vec<(&'static str, Value)>, Observed> {
     let capabilities = facts.capabilities();
     let mut methods = Vec::new();
     if declares(&capabilities, "tools") {
@@ -101,7 +101,7 @@ async fn cacheable_results(
         methods.extend(["resources/list", "resources/templates/list"]);
     }
     if methods.is_empty() {
-        return Err(Finding::NotApplicable(
+        return Err(Observed::NotApplicable(
             "server/discover declares none of tools, prompts and resources".into(),
         ));
     }
@@ -143,7 +143,7 @@ async fn cacheable_results(
     Ok(results)
 }
 
-pub(crate) async fn caching_hints(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn caching_hints(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let mut problems = Problems::default();
     let results = cacheable_results(p, facts, &mut problems).await?;
     for (method, result) in &results {
@@ -161,7 +161,7 @@ pub(crate) async fn caching_hints(p: &mut Probe, facts: &StatelessFacts) -> Outc
     Ok(problems.into_finding())
 }
 
-pub(crate) async fn caching_types(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn caching_types(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let mut problems = Problems::default();
     let results = cacheable_results(p, facts, &mut problems).await?;
     let mut seen = 0;
@@ -184,7 +184,7 @@ pub(crate) async fn caching_types(p: &mut Probe, facts: &StatelessFacts) -> Outc
         }
     }
     if seen == 0 && problems.is_empty() {
-        return Ok(Finding::Broken(format!(
+        return Ok(Observed::Broken(format!(
             "no result carried ttlMs or cacheScope to check (asked: {})",
             results
                 .iter()
@@ -200,7 +200,7 @@ pub(crate) async fn caching_types(p: &mut Probe, facts: &StatelessFacts) -> Outc
 const UNKNOWN_URI: &str = "mcptest://no-such-resource/conformance";
 
 /// Reads [`UNKNOWN_URI`] (recorded).
-async fn read_unknown(p: &mut Probe) -> Result<super::probe::Reply, Finding> {
+async fn read_unknown(p: &mut Probe) -> Result<super::probe::Reply, Observed> {
     let ch = p.open().await?;
     Ok(send(
         p,
@@ -212,7 +212,7 @@ async fn read_unknown(p: &mut Probe) -> Result<super::probe::Reply, Finding> {
     .await)
 }
 
-pub(crate) async fn not_found_no_empty_contents(p: &mut Probe) -> Outcome {
+pub(crate) async fn not_found_no_empty_contents(p: &mut Probe) -> Checked {
     let reply = read_unknown(p).await?;
     if let Some(result) = reply.result() {
         let empty = result
@@ -220,7 +220,7 @@ pub(crate) async fn not_found_no_empty_contents(p: &mut Probe) -> Outcome {
             .and_then(Value::as_array)
             .is_none_or(Vec::is_empty);
         if empty && !mrtr::is_input_required(result) {
-            return Ok(Finding::Broken(format!(
+            return Ok(Observed::Broken(format!(
                 "reading {UNKNOWN_URI} got a result with {}",
                 match result.get("contents") {
                     Some(_) => "an empty contents array",
@@ -229,43 +229,43 @@ pub(crate) async fn not_found_no_empty_contents(p: &mut Probe) -> Outcome {
             )));
         }
     } else if reply.error().is_none() {
-        return Ok(Finding::Broken(format!(
+        return Ok(Observed::Broken(format!(
             "reading {UNKNOWN_URI} got {}",
             reply.describe()
         )));
     }
-    Ok(Finding::holds())
+    Ok(Observed::holds())
 }
 
-pub(crate) async fn not_found_error_code(p: &mut Probe) -> Outcome {
+pub(crate) async fn not_found_error_code(p: &mut Probe) -> Checked {
     let reply = read_unknown(p).await?;
     Ok(match reply.code() {
-        Some(-32602) => Finding::holds(),
-        Some(-32002) => Finding::Broken(format!(
+        Some(-32602) => Observed::holds(),
+        Some(-32002) => Observed::Broken(format!(
             "reading {UNKNOWN_URI} got {}: -32002 is the code of earlier revisions, \
              2026-07-28 uses -32602",
             reply.describe()
         )),
-        _ => Finding::Broken(format!(
+        _ => Observed::Broken(format!(
             "reading {UNKNOWN_URI} got {}, not error -32602",
             reply.describe()
         )),
     })
 }
 
-pub(crate) async fn not_found_data_uri(p: &mut Probe) -> Outcome {
+pub(crate) async fn not_found_data_uri(p: &mut Probe) -> Checked {
     let reply = read_unknown(p).await?;
     let Some(error) = reply.error() else {
-        return Ok(Finding::Broken(format!(
+        return Ok(Observed::Broken(format!(
             "reading {UNKNOWN_URI} got {}, not a JSON-RPC error whose data could name the URI",
             reply.describe()
         )));
     };
     let uri = error.get("data").and_then(|d| d.get("uri"));
     Ok(if uri == Some(&json!(UNKNOWN_URI)) {
-        Finding::holds()
+        Observed::holds()
     } else {
-        Finding::Broken(format!(
+        Observed::Broken(format!(
             "the error for {UNKNOWN_URI} has data.uri {}, not the requested URI",
             uri.cloned().unwrap_or(Value::Null)
         ))
@@ -385,17 +385,17 @@ fn completion_problems(problems: &mut Problems, label: &str, result: &Value) {
     }
 }
 
-pub(crate) async fn completion(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn completion(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let capabilities = facts.capabilities();
     if !declares(&capabilities, "completions") {
-        return Ok(Finding::NotApplicable(
+        return Ok(Observed::NotApplicable(
             "server/discover does not declare completions".into(),
         ));
     }
     let ch = p.open().await?;
     let subjects = completion_subjects(p, ch, &capabilities).await;
     if subjects.is_empty() {
-        return Ok(Finding::NotApplicable(
+        return Ok(Observed::NotApplicable(
             "completions are declared, but no listed prompt has an argument and no listed \
              resource template has a variable to complete"
                 .into(),
@@ -410,7 +410,7 @@ pub(crate) async fn completion(p: &mut Probe, facts: &StatelessFacts) -> Outcome
         }
     }
     Ok(match problems.into_finding() {
-        Finding::Holds(_) => Finding::Holds(Some(format!(
+        Observed::Holds(_) => Observed::Holds(Some(format!(
             "completed the {}",
             subjects
                 .iter()
@@ -442,6 +442,6 @@ mod tests {
         assert!(problems.is_empty());
         let bad = json!({ "completion": { "values": [1, "b"], "total": "2", "hasMore": "no" } });
         completion_problems(&mut problems, "x", &bad);
-        assert!(matches!(problems.into_finding(), Finding::Broken(_)));
+        assert!(matches!(problems.into_finding(), Observed::Broken(_)));
     }
 }

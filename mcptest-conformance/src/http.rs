@@ -11,8 +11,8 @@ use serde_json::Value;
 
 use super::{
     catalogue::CheckId,
-    check::{Finding, Problems},
-    classic::{ClassicFacts, Outcome, declares, list_all},
+    check::{Observed, Problems},
+    classic::{Checked, ClassicFacts, declares, list_all},
     probe::Probe,
     stateless::StatelessFacts,
 };
@@ -22,9 +22,9 @@ use super::{
 pub(crate) async fn run(
     id: CheckId,
     p: &mut Probe,
-    classic: &Option<Result<ClassicFacts, Finding>>,
+    classic: &Option<Result<ClassicFacts, Observed>>,
     stateless: &Option<Result<StatelessFacts, String>>,
-) -> Option<Finding> {
+) -> Option<Observed> {
     use CheckId::*;
     let classic_facts = || match classic {
         Some(Ok(facts)) => Ok(facts),
@@ -33,7 +33,7 @@ pub(crate) async fn run(
     };
     let stateless_facts = || match stateless {
         Some(Ok(facts)) => Ok(facts),
-        Some(Err(reason)) => Err(Finding::NotApplicable(reason.clone())),
+        Some(Err(reason)) => Err(Observed::NotApplicable(reason.clone())),
         None => unreachable!("the stateless gate runs when a 2026-07-28 check is selected"),
     };
     let outcome = match id {
@@ -76,10 +76,10 @@ pub(crate) async fn run(
     })
 }
 
-fn tools_declared(facts: &ClassicFacts) -> Result<(), Finding> {
+fn tools_declared(facts: &ClassicFacts) -> Result<(), Observed> {
     match declares(&facts.capabilities, "tools") {
         true => Ok(()),
-        false => Err(Finding::NotApplicable(
+        false => Err(Observed::NotApplicable(
             "the server does not declare the tools capability".into(),
         )),
     }
@@ -91,12 +91,12 @@ fn tool_name(tool: &Value) -> &str {
         .unwrap_or("(unnamed)")
 }
 
-async fn tools_list_order(p: &mut Probe, facts: &ClassicFacts) -> Outcome {
+async fn tools_list_order(p: &mut Probe, facts: &ClassicFacts) -> Checked {
     tools_declared(facts)?;
     let (ch, _) = p.classic_session().await?;
     let (first, _) = list_all(p, ch, "tools/list", "tools", None, true).await?;
     if first.len() < 2 {
-        return Ok(Finding::NotApplicable(format!(
+        return Ok(Observed::NotApplicable(format!(
             "the server lists {} tool{}: there is no order to compare",
             first.len(),
             if first.len() == 1 { "" } else { "s" }
@@ -108,9 +108,9 @@ async fn tools_list_order(p: &mut Probe, facts: &ClassicFacts) -> Outcome {
     };
     let (first, second) = (names(&first), names(&second));
     if first == second {
-        return Ok(Finding::holds());
+        return Ok(Observed::holds());
     }
-    Ok(Finding::Broken(format!(
+    Ok(Observed::Broken(format!(
         "tools/list listed {first:?} and then {second:?}"
     )))
 }
@@ -137,12 +137,12 @@ fn dialect_problem(schema: &Value) -> Option<String> {
     }
 }
 
-async fn tool_schemas_2020_12(p: &mut Probe, facts: &ClassicFacts) -> Outcome {
+async fn tool_schemas_2020_12(p: &mut Probe, facts: &ClassicFacts) -> Checked {
     tools_declared(facts)?;
     let (ch, _) = p.classic_session().await?;
     let (tools, _) = list_all(p, ch, "tools/list", "tools", None, true).await?;
     if tools.is_empty() {
-        return Ok(Finding::NotApplicable("the server lists no tools".into()));
+        return Ok(Observed::NotApplicable("the server lists no tools".into()));
     }
     let mut problems = Problems::default();
     for tool in &tools {
@@ -189,29 +189,29 @@ mod transport {
     //! checks (for Streamable HTTP only) never run.
     use super::*;
 
-    fn never() -> Outcome {
+    fn never() -> Checked {
         unreachable!("HTTP checks run only over HTTP, which needs the http feature")
     }
 
-    pub(super) async fn method_header(_: &mut Probe, _: &StatelessFacts) -> Outcome {
+    pub(super) async fn method_header(_: &mut Probe, _: &StatelessFacts) -> Checked {
         never()
     }
-    pub(super) async fn name_header(_: &mut Probe, _: &StatelessFacts) -> Outcome {
+    pub(super) async fn name_header(_: &mut Probe, _: &StatelessFacts) -> Checked {
         never()
     }
-    pub(super) async fn custom_headers(_: &mut Probe) -> Outcome {
+    pub(super) async fn custom_headers(_: &mut Probe) -> Checked {
         never()
     }
-    pub(super) async fn dns_rebinding(_: &mut Probe) -> Outcome {
+    pub(super) async fn dns_rebinding(_: &mut Probe) -> Checked {
         never()
     }
-    pub(super) async fn session_terminated(_: &mut Probe) -> Outcome {
+    pub(super) async fn session_terminated(_: &mut Probe) -> Checked {
         never()
     }
-    pub(super) async fn session_id_visible_ascii(_: &mut Probe) -> Outcome {
+    pub(super) async fn session_id_visible_ascii(_: &mut Probe) -> Checked {
         never()
     }
-    pub(super) async fn multiple_streams(_: &mut Probe, _: &ClassicFacts) -> Outcome {
+    pub(super) async fn multiple_streams(_: &mut Probe, _: &ClassicFacts) -> Checked {
         never()
     }
 }
@@ -279,14 +279,14 @@ mod transport {
         }
     }
 
-    fn finding(problems: Problems, notes: Vec<String>) -> Finding {
+    fn finding(problems: Problems, notes: Vec<String>) -> Observed {
         match problems.into_finding() {
-            Finding::Holds(_) if !notes.is_empty() => Finding::Holds(Some(notes.join("; "))),
+            Observed::Holds(_) if !notes.is_empty() => Observed::Holds(Some(notes.join("; "))),
             other => other,
         }
     }
 
-    pub(super) async fn method_header(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+    pub(super) async fn method_header(p: &mut Probe, facts: &StatelessFacts) -> Checked {
         let method = facts.list_method();
         let other = match method {
             "tools/list" => "prompts/list",
@@ -327,14 +327,14 @@ mod transport {
         Ok(finding(problems, notes))
     }
 
-    pub(super) async fn name_header(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+    pub(super) async fn name_header(p: &mut Probe, facts: &StatelessFacts) -> Checked {
         let declared = facts
             .discover
             .as_ref()
             .and_then(|d| d.get("capabilities"))
             .is_some_and(|c| declares(c, "tools"));
         if !declared {
-            return Err(Finding::NotApplicable(
+            return Err(Observed::NotApplicable(
                 "server/discover does not declare the tools capability".into(),
             ));
         }
@@ -349,7 +349,7 @@ mod transport {
             .and_then(|tools| harmless_tool(tools))
             .map(|t| tool_name(t).to_owned());
         let Some(tool) = tool else {
-            return Err(Finding::NotApplicable(format!(
+            return Err(Observed::NotApplicable(format!(
                 "tools/list gave no tool to call (it got {})",
                 reply.describe()
             )));
@@ -463,18 +463,18 @@ mod transport {
         (arguments, headers)
     }
 
-    pub(super) async fn custom_headers(p: &mut Probe) -> Outcome {
+    pub(super) async fn custom_headers(p: &mut Probe) -> Checked {
         let ch = p.open().await?;
         let (tools, _) = list_all(p, ch, "tools/list", "tools", Some(&meta(VERSION)), false)
             .await
             .map_err(|finding| match finding {
-                Finding::Broken(why) => {
-                    Finding::NotApplicable(format!("no tools to look at: {why}"))
+                Observed::Broken(why) => {
+                    Observed::NotApplicable(format!("no tools to look at: {why}"))
                 }
                 other => other,
             })?;
         let Some((tool, argument, suffix)) = routed_tool(&tools) else {
-            return Err(Finding::NotApplicable(
+            return Err(Observed::NotApplicable(
                 "no tool has a string argument annotated x-mcp-header".into(),
             ));
         };
@@ -528,10 +528,10 @@ mod transport {
         })
     }
 
-    pub(super) async fn dns_rebinding(p: &mut Probe) -> Outcome {
+    pub(super) async fn dns_rebinding(p: &mut Probe) -> Checked {
         let http = p.raw_http().expect("an HTTP probe has a client");
         if !is_localhost(http.url()) {
-            return Err(Finding::NotApplicable(format!(
+            return Err(Observed::NotApplicable(format!(
                 "{} is not on localhost; the rule protects local servers",
                 http.url()
             )));
@@ -543,8 +543,8 @@ mod transport {
         let sent = headers(&[("Host", evil), ("Origin", &format!("http://{evil}"))]);
         let reply = p.call_with_headers(ch, init, sent).await;
         match reply.status {
-            Some(status) if (400..500).contains(&status) => Ok(Finding::holds()),
-            _ => Ok(Finding::Broken(format!(
+            Some(status) if (400..500).contains(&status) => Ok(Observed::holds()),
+            _ => Ok(Observed::Broken(format!(
                 "initialize with Host: {evil} and Origin: http://{evil} got {}, not HTTP 4xx",
                 reply.describe()
             ))),
@@ -553,17 +553,17 @@ mod transport {
 
     /// `initialize` on a fresh channel, recorded, and the session id it
     /// handed out; the channel then carries the session.
-    async fn session(p: &mut Probe) -> Result<(super::super::probe::Ch, String), Finding> {
+    async fn session(p: &mut Probe) -> Result<(super::super::probe::Ch, String), Observed> {
         let (ch, _) = p.classic_session().await?;
         match p.session_id(ch) {
             Some(session) => Ok((ch, session)),
-            None => Err(Finding::NotApplicable(
+            None => Err(Observed::NotApplicable(
                 "initialize gave no Mcp-Session-Id: the server keeps no sessions".into(),
             )),
         }
     }
 
-    pub(super) async fn session_terminated(p: &mut Probe) -> Outcome {
+    pub(super) async fn session_terminated(p: &mut Probe) -> Checked {
         let (ch, _) = session(p).await?;
         let http = p.raw_http().expect("an HTTP probe has a client");
         let sent = p.session_headers(ch);
@@ -579,13 +579,13 @@ mod transport {
         });
         match reply.status {
             Some(405) => {
-                return Err(Finding::NotApplicable(
+                return Err(Observed::NotApplicable(
                     "DELETE got HTTP 405: the server does not let clients end sessions".into(),
                 ));
             }
             Some(status) if (200..300).contains(&status) => {}
             _ => {
-                return Ok(Finding::Broken(format!(
+                return Ok(Observed::Broken(format!(
                     "DELETE with the session id got {}, not 2xx (or 405)",
                     reply.describe()
                 )));
@@ -594,15 +594,15 @@ mod transport {
         let id = p.id();
         let reply = p.call(ch, request(id, "ping", Value::Null)).await;
         match reply.status {
-            Some(404) => Ok(Finding::holds()),
-            _ => Ok(Finding::Broken(format!(
+            Some(404) => Ok(Observed::holds()),
+            _ => Ok(Observed::Broken(format!(
                 "ping with the ended session's id got {}, not HTTP 404",
                 reply.describe()
             ))),
         }
     }
 
-    pub(super) async fn session_id_visible_ascii(p: &mut Probe) -> Outcome {
+    pub(super) async fn session_id_visible_ascii(p: &mut Probe) -> Checked {
         let ch = p.open().await?;
         let id = p.id();
         let reply = p
@@ -612,7 +612,7 @@ mod transport {
             )
             .await;
         if reply.result().is_none() {
-            return Ok(Finding::Broken(format!(
+            return Ok(Observed::Broken(format!(
                 "initialize got {}",
                 reply.describe()
             )));
@@ -623,7 +623,7 @@ mod transport {
             .find(|(n, _)| n.eq_ignore_ascii_case("mcp-session-id"))
             .map(|(_, v)| v.clone());
         let Some(session) = session else {
-            return Err(Finding::NotApplicable(
+            return Err(Observed::NotApplicable(
                 "initialize gave no Mcp-Session-Id: the server keeps no sessions".into(),
             ));
         };
@@ -633,18 +633,18 @@ mod transport {
             .map(|c| format!("U+{:04X}", c as u32))
             .collect();
         match bad.is_empty() && !session.is_empty() {
-            true => Ok(Finding::holds()),
-            false if session.is_empty() => Ok(Finding::Broken(
+            true => Ok(Observed::holds()),
+            false if session.is_empty() => Ok(Observed::Broken(
                 "initialize gave an empty Mcp-Session-Id".into(),
             )),
-            false => Ok(Finding::Broken(format!(
+            false => Ok(Observed::Broken(format!(
                 "initialize gave Mcp-Session-Id {session:?}, which holds {}",
                 bad.join(", ")
             ))),
         }
     }
 
-    pub(super) async fn multiple_streams(p: &mut Probe, facts: &ClassicFacts) -> Outcome {
+    pub(super) async fn multiple_streams(p: &mut Probe, facts: &ClassicFacts) -> Checked {
         let (ch, _) = session(p).await?;
         let http = p.raw_http().expect("an HTTP probe has a client");
         let method = match declares(&facts.capabilities, "tools") {

@@ -7,7 +7,7 @@
 //! and a level: a broken MUST rule is a failure, a broken SHOULD rule a
 //! warning. A check that does not apply is skipped with the reason (a server
 //! that does not speak 2026-07-28 gets every SEP-2575 check skipped, saying
-//! what `server/discover` was answered with). Each verdict carries its
+//! what `server/discover` was answered with). Each status carries its
 //! evidence: the exact requests sent and what came back, HTTP status
 //! included.
 //!
@@ -69,7 +69,7 @@ pub use report::ConformanceReport;
 use mcptest_core::Error;
 
 use catalogue::{CLASSIC, CheckId};
-use check::Finding;
+use check::Observed;
 use classic::ClassicFacts;
 use mcptest_core::Server;
 use probe::{Probe, Settings};
@@ -96,8 +96,8 @@ use stateless::StatelessFacts;
 ///     .only(["classic-initialize-result", "classic-ping", "sep-2575-unknown-method"])
 ///     .run()
 ///     .await?;
-/// assert_eq!(report.verdict("classic-ping"), Some(Status::Pass));
-/// assert_eq!(report.verdict("sep-2575-unknown-method"), Some(Status::Pass));
+/// assert_eq!(report.status("classic-ping"), Some(Status::Pass));
+/// assert_eq!(report.status("sep-2575-unknown-method"), Some(Status::Pass));
 /// report.assert_conforms();
 /// # Ok(()) }
 /// ```
@@ -114,7 +114,7 @@ use stateless::StatelessFacts;
 ///     .capability_tool("confirm_delete", json!({"path": "a.txt"}))
 ///     .run()
 ///     .await?;
-/// assert_eq!(report.verdict("sep-2575-unknown-method"), Some(Status::Pass));
+/// assert_eq!(report.status("sep-2575-unknown-method"), Some(Status::Pass));
 /// println!("{}", report.to_json());
 /// # Ok(()) }
 /// ```
@@ -312,7 +312,7 @@ impl Conformance {
             .clone()
             .unwrap_or_else(|| self.server.to_string());
         let mut probe = Probe::new(self.server.clone(), self.settings.clone())?;
-        // Nothing listening is no verdict on the server: every check would
+        // Nothing listening is no status on the server: every check would
         // fail for the same reason, none of them the server's.
         #[cfg(feature = "http")]
         if let Some(http) = probe.raw_http() {
@@ -343,12 +343,12 @@ impl Conformance {
             let check = id.check();
             let check_started = Instant::now();
             let finding = if !check.applies.includes(transport) {
-                Finding::NotApplicable(format!("the rule is for {}", applies_text(check.applies)))
+                Observed::NotApplicable(format!("the rule is for {}", applies_text(check.applies)))
             } else {
                 let run = run_server_check(id, &mut probe, &classic_facts, &stateless_facts);
                 match tokio::time::timeout(limit, run).await {
                     Ok(finding) => finding,
-                    Err(_) => Finding::Broken(format!(
+                    Err(_) => Observed::Broken(format!(
                         "the check did not finish within {}",
                         mcptest_core::report::fmt_duration(limit)
                     )),
@@ -360,14 +360,14 @@ impl Conformance {
                 .iter()
                 .any(|e| matches!(e.response, RawResponse::Failed { .. }));
             let finding = match finding {
-                Finding::Broken(reason) if crashed => Finding::Crashed(reason),
+                Observed::Broken(reason) if crashed => Observed::Crashed(reason),
                 other => other,
             };
-            let (verdict, reason) = finding.verdict(check.level);
+            let (status, reason) = finding.status(check.level);
             results.push(CheckResult {
                 rule: *check,
                 transport,
-                verdict,
+                status,
                 reason,
                 evidence,
                 official: official_ids(check.id),
@@ -398,9 +398,9 @@ fn applies_text(applies: Applies) -> &'static str {
 async fn run_server_check(
     id: CheckId,
     p: &mut Probe,
-    classic: &Option<Result<ClassicFacts, Finding>>,
+    classic: &Option<Result<ClassicFacts, Observed>>,
     stateless: &Option<Result<StatelessFacts, String>>,
-) -> Finding {
+) -> Observed {
     use CheckId::*;
     if let Some(finding) = http::run(id, p, classic, stateless).await {
         return finding;
@@ -441,7 +441,7 @@ async fn run_server_check(
     } else {
         let facts = match stateless {
             Some(Ok(facts)) => facts,
-            Some(Err(reason)) => return Finding::NotApplicable(reason.clone()),
+            Some(Err(reason)) => return Observed::NotApplicable(reason.clone()),
             None => unreachable!("the stateless gate runs when a SEP-2575 check is selected"),
         };
         match id {

@@ -16,8 +16,8 @@
 use serde_json::{Value, json};
 
 use super::{
-    check::{Finding, Problems},
-    classic::{Outcome, declares},
+    check::{Observed, Problems},
+    classic::{Checked, declares},
     probe::{Ch, Probe, meta, stateless},
     stateless::{StatelessFacts, VERSION},
 };
@@ -203,14 +203,14 @@ async fn listen(
     facts: &StatelessFacts,
     filter: Value,
     change: Option<Change>,
-) -> Result<Listened, Finding> {
+) -> Result<Listened, Observed> {
     let ch = p.open().await?;
     let id = p.id();
     let trigger = match change {
         Some(change) => Some(
             change_trigger(p, ch, facts, change)
                 .await
-                .ok_or_else(|| Finding::NotApplicable(no_trigger(change)))?,
+                .ok_or_else(|| Observed::NotApplicable(no_trigger(change)))?,
         ),
         None => None,
     };
@@ -231,20 +231,20 @@ async fn listen(
         let capabilities = facts.capabilities();
         return Err(
             if code == Some(-32601) && !declares_subscriptions(&capabilities) {
-                Finding::NotApplicable(
+                Observed::NotApplicable(
                     "the server declares no listChanged or subscribe capability and answers \
                      subscriptions/listen with -32601"
                         .into(),
                 )
             } else {
-                Finding::Broken(format!("{METHOD} was answered with error {error}"))
+                Observed::Broken(format!("{METHOD} was answered with error {error}"))
             },
         );
     }
     if let Some(trigger) = &listened.trigger
         && trigger.result().is_none()
     {
-        return Err(Finding::Broken(format!(
+        return Err(Observed::Broken(format!(
             "the tool that {} got {}",
             change.map_or("changes the tool list", Change::what),
             trigger.describe()
@@ -253,17 +253,17 @@ async fn listen(
     Ok(listened)
 }
 
-pub(crate) async fn acknowledged(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn acknowledged(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let listened = listen(p, facts, json!({ "toolsListChanged": true }), None).await?;
     Ok(match listened.messages.first() {
-        None => Finding::Broken(format!(
+        None => Observed::Broken(format!(
             "nothing arrived on the {METHOD} stream within {}",
             mcptest_core::report::fmt_duration(p.settings.timeout)
         )),
         Some(first) if first.get("method").and_then(Value::as_str) == Some(ACKNOWLEDGED) => {
-            Finding::holds()
+            Observed::holds()
         }
-        Some(first) => Finding::Broken(format!(
+        Some(first) => Observed::Broken(format!(
             "the first message on the stream is {}, not {ACKNOWLEDGED}",
             first
                 .get("method")
@@ -274,20 +274,20 @@ pub(crate) async fn acknowledged(p: &mut Probe, facts: &StatelessFacts) -> Outco
     })
 }
 
-pub(crate) async fn subscription_id(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn subscription_id(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let with_trigger =
         p.settings.list_change_tool.is_some() || declares_tools_list_changed(&facts.capabilities());
     let change = with_trigger.then_some(Change::Tools);
     let listened = match listen(p, facts, json!({ "toolsListChanged": true }), change).await {
         // Without a way to change the list, the acknowledgement alone is judged.
-        Err(Finding::NotApplicable(reason)) if reason == NO_TRIGGER => {
+        Err(Observed::NotApplicable(reason)) if reason == NO_TRIGGER => {
             listen(p, facts, json!({ "toolsListChanged": true }), None).await?
         }
         other => other?,
     };
     let notifications: Vec<&Value> = listened.notifications().collect();
     if notifications.is_empty() {
-        return Ok(Finding::Broken(format!(
+        return Ok(Observed::Broken(format!(
             "no notification arrived on the {METHOD} stream to look at"
         )));
     }
@@ -310,7 +310,7 @@ pub(crate) async fn subscription_id(p: &mut Probe, facts: &StatelessFacts) -> Ou
     Ok(problems.into_finding())
 }
 
-pub(crate) async fn filter(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn filter(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let listened = listen(
         p,
         facts,
@@ -319,17 +319,17 @@ pub(crate) async fn filter(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
     )
     .await?;
     Ok(if listened.has(TOOLS_CHANGED) {
-        Finding::Broken(format!(
+        Observed::Broken(format!(
             "{TOOLS_CHANGED} arrived on a stream whose filter asked only for promptsListChanged"
         ))
     } else {
-        Finding::holds()
+        Observed::holds()
     })
 }
 
-pub(crate) async fn list_changed(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn list_changed(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     if !declares_tools_list_changed(&facts.capabilities()) {
-        return Ok(Finding::NotApplicable(
+        return Ok(Observed::NotApplicable(
             "server/discover does not declare tools.listChanged".into(),
         ));
     }
@@ -341,9 +341,9 @@ pub(crate) async fn list_changed(p: &mut Probe, facts: &StatelessFacts) -> Outco
     )
     .await?;
     Ok(if listened.has(TOOLS_CHANGED) {
-        Finding::holds()
+        Observed::holds()
     } else {
-        Finding::Broken(format!(
+        Observed::Broken(format!(
             "the tool list was changed but no {TOOLS_CHANGED} arrived on the listen stream \
              that asked for it (within {} after the change)",
             mcptest_core::report::fmt_duration(p.settings.quiet)
@@ -351,7 +351,7 @@ pub(crate) async fn list_changed(p: &mut Probe, facts: &StatelessFacts) -> Outco
     })
 }
 
-pub(crate) async fn no_requests(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn no_requests(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let listened = listen(p, facts, json!({ "toolsListChanged": true }), None).await?;
     let requests: Vec<&str> = listened
         .messages
@@ -360,18 +360,18 @@ pub(crate) async fn no_requests(p: &mut Probe, facts: &StatelessFacts) -> Outcom
         .filter_map(|m| m["method"].as_str())
         .collect();
     Ok(if requests.is_empty() {
-        Finding::holds()
+        Observed::holds()
     } else {
-        Finding::Broken(format!(
+        Observed::Broken(format!(
             "the server sent requests on the listen stream: {}",
             requests.join(", ")
         ))
     })
 }
 
-pub(crate) async fn prompts_list_changed(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn prompts_list_changed(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     if !declares_prompts_list_changed(&facts.capabilities()) {
-        return Ok(Finding::NotApplicable(
+        return Ok(Observed::NotApplicable(
             "server/discover does not declare prompts.listChanged".into(),
         ));
     }
@@ -383,9 +383,9 @@ pub(crate) async fn prompts_list_changed(p: &mut Probe, facts: &StatelessFacts) 
     )
     .await?;
     Ok(if listened.has(PROMPTS_CHANGED) {
-        Finding::holds()
+        Observed::holds()
     } else {
-        Finding::Broken(format!(
+        Observed::Broken(format!(
             "the prompt list was changed but no {PROMPTS_CHANGED} arrived on the listen stream \
              that asked for it (within {} after the change)",
             mcptest_core::report::fmt_duration(p.settings.quiet)
@@ -396,9 +396,9 @@ pub(crate) async fn prompts_list_changed(p: &mut Probe, facts: &StatelessFacts) 
 /// The most listed resources a stream subscribes to.
 const MAX_SUBSCRIBED: usize = 3;
 
-pub(crate) async fn resource_updated(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn resource_updated(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     if !declares_resource_subscriptions(&facts.capabilities()) {
-        return Ok(Finding::NotApplicable(
+        return Ok(Observed::NotApplicable(
             "server/discover does not declare resources.subscribe".into(),
         ));
     }
@@ -410,7 +410,7 @@ pub(crate) async fn resource_updated(p: &mut Probe, facts: &StatelessFacts) -> O
         .take(MAX_SUBSCRIBED)
         .collect();
     if uris.is_empty() {
-        return Ok(Finding::NotApplicable(
+        return Ok(Observed::NotApplicable(
             "resources.subscribe is declared but resources/list lists no resource to subscribe to"
                 .into(),
         ));
@@ -427,7 +427,7 @@ pub(crate) async fn resource_updated(p: &mut Probe, facts: &StatelessFacts) -> O
         .filter(|m| m.get("method").and_then(Value::as_str) == Some(RESOURCE_UPDATED))
         .collect();
     if updates.is_empty() {
-        return Ok(Finding::Broken(format!(
+        return Ok(Observed::Broken(format!(
             "the resources were updated but no {RESOURCE_UPDATED} arrived on the listen stream \
              subscribed to {} (within {} after the update)",
             Value::Array(uris),

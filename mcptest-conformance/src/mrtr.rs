@@ -14,8 +14,8 @@
 use serde_json::{Map, Value, json};
 
 use super::{
-    check::{Finding, Problems},
-    classic::{Outcome, declares},
+    check::{Observed, Problems},
+    classic::{Checked, declares},
     probe::{Ch, META_CAPABILITIES, Probe, Reply, meta, stateless},
     stateless::{StatelessFacts, VERSION},
 };
@@ -117,7 +117,7 @@ pub(crate) async fn find_subject(
     p: &mut Probe,
     ch: Ch,
     facts: &StatelessFacts,
-) -> Result<Subject, Finding> {
+) -> Result<Subject, Observed> {
     if let Some((name, arguments)) = p.settings.input_tool.clone() {
         let (method, params, label) = tool_call(&name, arguments);
         let reply = send(p, ch, method, params.clone(), meta_with(all_capabilities())).await;
@@ -128,7 +128,7 @@ pub(crate) async fn find_subject(
                 label,
                 first: result.clone(),
             }),
-            _ => Err(Finding::Broken(format!(
+            _ => Err(Observed::Broken(format!(
                 "the input tool {name:?} (Conformance::input_tool), called with every client \
                  capability declared, got {}, not a result with resultType \"input_required\"",
                 describe_result(&reply)
@@ -165,7 +165,7 @@ pub(crate) async fn find_subject(
     if let Some(subject) = first_asking(p, ch, candidates, &mut tried).await {
         return Ok(subject);
     }
-    Err(Finding::NotApplicable(if tried.is_empty() {
+    Err(Observed::NotApplicable(if tried.is_empty() {
         "no tool or prompt that asks for input was found (none named with \
          Conformance::input_tool, and no description mentions elicitation, sampling, roots \
          or confirmation on one without required arguments)"
@@ -314,7 +314,7 @@ fn capability_of(method: &str) -> &'static str {
 
 // ---- the checks ----
 
-pub(crate) async fn result_type(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn result_type(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let mut problems = Problems::default();
     let mut seen = 0;
@@ -331,7 +331,7 @@ pub(crate) async fn result_type(p: &mut Probe, facts: &StatelessFacts) -> Outcom
         }
     }
     if seen == 0 {
-        return Ok(Finding::Broken(
+        return Ok(Observed::Broken(
             "no request got a result, so no resultType could be seen".into(),
         ));
     }
@@ -378,7 +378,7 @@ async fn safe_requests(
     requests
 }
 
-pub(crate) async fn not_on_unsupported_requests(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn not_on_unsupported_requests(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let mut problems = Problems::default();
     for (method, params) in safe_requests(p, ch, facts).await {
@@ -397,7 +397,7 @@ pub(crate) async fn not_on_unsupported_requests(p: &mut Probe, facts: &Stateless
     Ok(problems.into_finding())
 }
 
-pub(crate) async fn input_required(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn input_required(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let subject = find_subject(p, ch, facts).await?;
     let mut problems = Problems::default();
@@ -496,16 +496,16 @@ fn retries(round: usize) -> String {
     format!("{round} retr{}", if round == 1 { "y" } else { "ies" })
 }
 
-pub(crate) async fn input_round_trip(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn input_round_trip(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let subject = find_subject(p, ch, facts).await?;
     Ok(match complete_round_trip(p, ch, &subject).await {
-        Ok((round, _)) => Finding::Holds(Some(format!(
+        Ok((round, _)) => Observed::Holds(Some(format!(
             "{} completed after {}",
             subject.label,
             retries(round)
         ))),
-        Err(reason) => Finding::Broken(reason),
+        Err(reason) => Observed::Broken(reason),
     })
 }
 
@@ -592,11 +592,11 @@ async fn first_asking(
     None
 }
 
-pub(crate) async fn non_tool_round_trip(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn non_tool_round_trip(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let (subjects, tried) = non_tool_subjects(p, ch, facts).await;
     if subjects.is_empty() {
-        return Ok(Finding::NotApplicable(if tried.is_empty() {
+        return Ok(Observed::NotApplicable(if tried.is_empty() {
             "no prompt without required arguments and no resource mentions elicitation, \
              sampling, roots or confirmation in its description"
                 .into()
@@ -647,16 +647,18 @@ pub(crate) async fn non_tool_round_trip(p: &mut Probe, facts: &StatelessFacts) -
         }
     }
     Ok(match problems.into_finding() {
-        Finding::Holds(_) => Finding::Holds(Some(format!("completed {}", completed.join(" and ")))),
+        Observed::Holds(_) => {
+            Observed::Holds(Some(format!("completed {}", completed.join(" and "))))
+        }
         other => other,
     })
 }
 
-pub(crate) async fn missing_response_rerequests(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn missing_response_rerequests(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let subject = find_subject(p, ch, facts).await?;
     if subject.requests().is_none_or(Map::is_empty) {
-        return Ok(Finding::NotApplicable(format!(
+        return Ok(Observed::NotApplicable(format!(
             "{} asked for no input request that could be left unanswered",
             subject.label
         )));
@@ -665,8 +667,8 @@ pub(crate) async fn missing_response_rerequests(p: &mut Probe, facts: &Stateless
     let params = subject.retry(responses, subject.request_state());
     let reply = send(p, ch, subject.method, params, meta_with(all_capabilities())).await;
     Ok(match reply.result() {
-        Some(result) if is_input_required(result) => Finding::holds(),
-        _ => Finding::Broken(format!(
+        Some(result) if is_input_required(result) => Observed::holds(),
+        _ => Observed::Broken(format!(
             "retrying {} with inputResponses that answer none of its input requests got {}, \
              not a new input_required result",
             subject.label,
@@ -675,11 +677,11 @@ pub(crate) async fn missing_response_rerequests(p: &mut Probe, facts: &Stateless
     })
 }
 
-pub(crate) async fn validate_input_responses(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn validate_input_responses(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let subject = find_subject(p, ch, facts).await?;
     let Some(requests) = subject.requests().filter(|r| !r.is_empty()).cloned() else {
-        return Ok(Finding::NotApplicable(format!(
+        return Ok(Observed::NotApplicable(format!(
             "{} asked for no input request whose answer could be malformed",
             subject.label
         )));
@@ -689,19 +691,19 @@ pub(crate) async fn validate_input_responses(p: &mut Probe, facts: &StatelessFac
     let params = subject.retry(Value::Object(responses), subject.request_state());
     let reply = send(p, ch, subject.method, params, meta_with(all_capabilities())).await;
     Ok(match reply.result() {
-        Some(result) if !is_input_required(result) => Finding::Broken(format!(
+        Some(result) if !is_input_required(result) => Observed::Broken(format!(
             "retrying {} with the number 12345 as every input response got a complete result",
             subject.label
         )),
-        _ => Finding::holds(),
+        _ => Observed::holds(),
     })
 }
 
-pub(crate) async fn reject_tampered_state(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn reject_tampered_state(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let subject = find_subject(p, ch, facts).await?;
     let Some(state) = subject.request_state() else {
-        return Ok(Finding::NotApplicable(format!(
+        return Ok(Observed::NotApplicable(format!(
             "{} issued no requestState to tamper with",
             subject.label
         )));
@@ -711,9 +713,9 @@ pub(crate) async fn reject_tampered_state(p: &mut Probe, facts: &StatelessFacts)
     let params = subject.retry(responses_for(&requests), Some(&tampered));
     let reply = send(p, ch, subject.method, params, meta_with(all_capabilities())).await;
     Ok(if reply.error().is_some() {
-        Finding::holds()
+        Observed::holds()
     } else {
-        Finding::Broken(format!(
+        Observed::Broken(format!(
             "retrying {} with a tampered requestState got {}, not a JSON-RPC error",
             subject.label,
             describe_result(&reply)
@@ -721,7 +723,7 @@ pub(crate) async fn reject_tampered_state(p: &mut Probe, facts: &StatelessFacts)
     })
 }
 
-pub(crate) async fn respect_client_capabilities(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn respect_client_capabilities(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let subject = find_subject(p, ch, facts).await?;
     let reply = send(
@@ -733,7 +735,7 @@ pub(crate) async fn respect_client_capabilities(p: &mut Probe, facts: &Stateless
     )
     .await;
     let Some(result) = reply.result().filter(|r| is_input_required(r)) else {
-        return Ok(Finding::holds());
+        return Ok(Observed::holds());
     };
     let mut problems = Problems::default();
     if let Some(requests) = result.get("inputRequests").and_then(Value::as_object) {

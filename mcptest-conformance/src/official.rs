@@ -1,7 +1,7 @@
 //! Which checks of the official conformance suite
 //! (`@modelcontextprotocol/conformance`, 0.2.0-alpha.12) judge the same
 //! requirement as one of ours, so a user can set the two reports side by
-//! side verdict by verdict.
+//! side status by status.
 //!
 //! A mapping is listed only where both checks pass and fail on the same
 //! server behaviour. Several of ours may share one official check when the

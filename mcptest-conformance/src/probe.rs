@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
-use super::check::{Exchange, Finding, RawRequest, RawResponse, Transport};
+use super::check::{Exchange, Observed, RawRequest, RawResponse, Transport};
 use mcptest_core::Error;
 use mcptest_core::RawConnection;
 use mcptest_core::Server;
@@ -268,10 +268,10 @@ impl Probe {
     }
 
     /// Opens a channel: over stdio a fresh server process.
-    pub(crate) async fn open(&mut self) -> Result<Ch, Finding> {
+    pub(crate) async fn open(&mut self) -> Result<Ch, Observed> {
         self.open_raw()
             .await
-            .map_err(|error| Finding::Crashed(format!("the server could not be started: {error}")))
+            .map_err(|error| Observed::Crashed(format!("the server could not be started: {error}")))
     }
 
     /// [`open`](Self::open) with the error as it came.
@@ -302,14 +302,14 @@ impl Probe {
 
     /// Opens a channel and performs the `initialize` handshake (2025-11-25).
     /// Set-up is evidence only when it fails.
-    pub(crate) async fn classic_session(&mut self) -> Result<(Ch, Value), Finding> {
+    pub(crate) async fn classic_session(&mut self) -> Result<(Ch, Value), Observed> {
         let ch = self.open().await?;
         let id = self.id();
         let init = request(id, "initialize", initialize_params("2025-11-25"));
         let (reply, exchange) = self.exchange(ch, &init, None).await;
         let Some(result) = reply.result().cloned() else {
             self.evidence.push(exchange);
-            return Err(Finding::Broken(format!(
+            return Err(Observed::Broken(format!(
                 "initialize failed: it got {}",
                 reply.describe()
             )));

@@ -65,7 +65,7 @@ pub(crate) fn check_listed_ids(ids: &[String]) -> Result<(), Error> {
 }
 
 impl ConformanceReport {
-    /// Turns the verdicts of the listed checks: a failure becomes an
+    /// Turns the statuses of the listed checks: a failure becomes an
     /// expected failure (a warning that does not fail the run), a pass or a
     /// warning becomes a failure that asks for the entry to be removed.
     pub(crate) fn apply_expected_failures(&mut self, listed: &[String]) {
@@ -73,9 +73,9 @@ impl ConformanceReport {
             if !listed.iter().any(|id| id == result.rule.id) {
                 continue;
             }
-            match result.verdict {
+            match result.status {
                 Status::Fail => {
-                    result.verdict = Status::Warn;
+                    result.status = Status::Warn;
                     result.expected_failure = true;
                     result.reason = Some(match result.reason.take() {
                         Some(reason) => format!("expected failure (listed): {reason}"),
@@ -83,11 +83,11 @@ impl ConformanceReport {
                     });
                 }
                 Status::Pass | Status::Warn => {
-                    let now = match result.verdict {
+                    let now = match result.status {
                         Status::Pass => "passes",
                         _ => "only warns",
                     };
-                    result.verdict = Status::Fail;
+                    result.status = Status::Fail;
                     result.reason = Some(format!(
                         "{} is listed as an expected failure and now {now}: remove it from the list",
                         result.rule.id
@@ -98,11 +98,11 @@ impl ConformanceReport {
         }
     }
 
-    /// How many checks ended in each verdict.
+    /// How many checks ended in each status.
     pub fn counts(&self) -> Counts {
         let mut counts = Counts::default();
         for result in &self.results {
-            counts.add(result.verdict);
+            counts.add(result.status);
         }
         counts
     }
@@ -112,9 +112,9 @@ impl ConformanceReport {
         self.results.iter().find(|r| r.rule.id == id)
     }
 
-    /// The verdict of the check with this id, if it ran.
-    pub fn verdict(&self, id: &str) -> Option<Status> {
-        self.result(id).map(|r| r.verdict)
+    /// The status of the check with this id, if it ran.
+    pub fn status(&self, id: &str) -> Option<Status> {
+        self.result(id).map(|r| r.status)
     }
 
     /// The results that broke a MUST rule.
@@ -127,8 +127,8 @@ impl ConformanceReport {
         self.with(Status::Warn)
     }
 
-    fn with(&self, verdict: Status) -> impl Iterator<Item = &CheckResult> {
-        self.results.iter().filter(move |r| r.verdict == verdict)
+    fn with(&self, status: Status) -> impl Iterator<Item = &CheckResult> {
+        self.results.iter().filter(move |r| r.status == status)
     }
 
     /// True when no MUST rule is broken (warnings and skips allowed).
@@ -184,7 +184,7 @@ impl ConformanceReport {
                     ServerOutput::default(),
                 )
             };
-            let outcome = match result.verdict {
+            let outcome = match result.status {
                 Status::Pass => Outcome::Pass,
                 Status::Fail => Outcome::fail(failure()),
                 Status::Warn => Outcome::warn(failure()),
@@ -298,41 +298,41 @@ impl fmt::Display for ConformanceReport {
             .map(|r| r.rule.id.len())
             .max()
             .unwrap_or(0);
-        let verdict_of = |result: &CheckResult| match result.expected_failure {
+        let status_of = |result: &CheckResult| match result.expected_failure {
             true => "XFAIL".to_owned(),
-            false => result.verdict.to_string(),
+            false => result.status.to_string(),
         };
         // Four columns (PASS, FAIL, WARN, SKIP), five when an XFAIL is there.
-        let verdict_width = self
+        let status_width = self
             .results
             .iter()
-            .map(|r| verdict_of(r).len())
+            .map(|r| status_of(r).len())
             .max()
             .unwrap_or(0)
             .max(4);
         for result in &self.results {
-            let verdict = verdict_of(result);
+            let status = status_of(result);
             let official = match result.official {
                 [] => String::new(),
                 ids => format!(" (official: {})", ids.join(", ")),
             };
             writeln!(
                 f,
-                "{:<verdict_width$}  {:<6}  {:<id_width$}  {} {}{official}",
-                verdict,
+                "{:<status_width$}  {:<6}  {:<id_width$}  {} {}{official}",
+                status,
                 result.rule.level.to_string(),
                 result.rule.id,
                 result.rule.revision,
                 result.rule.section,
             )?;
-            if result.verdict == Status::Pass {
+            if result.status == Status::Pass {
                 continue;
             }
             let indent = "      ";
             if let Some(reason) = &result.reason {
                 writeln!(f, "{indent}{reason}")?;
             }
-            if matches!(result.verdict, Status::Fail | Status::Warn) {
+            if matches!(result.status, Status::Fail | Status::Warn) {
                 let mut text = String::new();
                 write_evidence(
                     &mut text,
@@ -427,11 +427,11 @@ mod tests {
     use crate::check::RawRequest;
     use serde_json::json;
 
-    fn result(id: CheckId, verdict: Status, reason: Option<&str>) -> CheckResult {
+    fn result(id: CheckId, status: Status, reason: Option<&str>) -> CheckResult {
         CheckResult {
             rule: *id.check(),
             transport: Transport::Stdio,
-            verdict,
+            status,
             reason: reason.map(str::to_owned),
             evidence: vec![Exchange {
                 transport: Transport::Stdio,
@@ -524,7 +524,7 @@ mod tests {
             json!({"passed": 1, "failed": 1, "warned": 1, "skipped": 1})
         );
         assert_eq!(json["results"][1]["check"]["id"], "classic-ping");
-        assert_eq!(json["results"][1]["verdict"], "fail");
+        assert_eq!(json["results"][1]["status"], "fail");
         assert_eq!(
             json["results"][1]["evidence"][0]["response"],
             json!({"kind": "nothing", "waited_ms": 10000})
@@ -559,14 +559,14 @@ mod tests {
             "classic-pagination".into(),
         ]);
         let ping = report.result("classic-ping").unwrap();
-        assert_eq!(ping.verdict, Status::Warn);
+        assert_eq!(ping.status, Status::Warn);
         assert!(ping.expected_failure);
         assert_eq!(
             ping.reason.as_deref(),
             Some("expected failure (listed): ping was not answered")
         );
         let init = report.result("classic-initialize-result").unwrap();
-        assert_eq!(init.verdict, Status::Fail);
+        assert_eq!(init.status, Status::Fail);
         assert!(!init.expected_failure);
         assert_eq!(
             init.reason.as_deref(),
@@ -575,7 +575,7 @@ mod tests {
                  remove it from the list"
             )
         );
-        assert_eq!(report.verdict("classic-pagination"), Some(Status::Skip));
+        assert_eq!(report.status("classic-pagination"), Some(Status::Skip));
         let table = report.table();
         assert!(table.contains("XFAIL  MUST    classic-ping "), "{table}");
         assert!(

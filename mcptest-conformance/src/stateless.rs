@@ -11,8 +11,8 @@ use std::collections::BTreeSet;
 use serde_json::{Value, json};
 
 use super::{
-    check::{Finding, Problems},
-    classic::{Outcome, UNSUPPORTED_VERSION, declares},
+    check::{Observed, Problems},
+    classic::{Checked, UNSUPPORTED_VERSION, declares},
     probe::{
         Ch, META_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO, META_VERSION, Probe, Reply,
         meta, stateless,
@@ -140,7 +140,7 @@ fn check_version_error(problems: &mut Problems, what: &str, reply: &Reply, reque
 
 /// A fresh channel and a stateless request on it that fixes its revision
 /// (a server that speaks both decides from the first request).
-async fn pinned_channel(p: &mut Probe, facts: &StatelessFacts) -> Result<Ch, Finding> {
+async fn pinned_channel(p: &mut Probe, facts: &StatelessFacts) -> Result<Ch, Observed> {
     let ch = p.open().await?;
     let id = p.id();
     let reply = p
@@ -150,7 +150,7 @@ async fn pinned_channel(p: &mut Probe, facts: &StatelessFacts) -> Result<Ch, Fin
         )
         .await;
     if reply.response.is_none() {
-        return Err(Finding::Broken(format!(
+        return Err(Observed::Broken(format!(
             "a valid {} got {}",
             facts.list_method(),
             reply.describe()
@@ -159,7 +159,7 @@ async fn pinned_channel(p: &mut Probe, facts: &StatelessFacts) -> Result<Ch, Fin
     Ok(ch)
 }
 
-pub(crate) async fn discover(p: &mut Probe) -> Outcome {
+pub(crate) async fn discover(p: &mut Probe) -> Checked {
     let ch = p.open().await?;
     let id = p.id();
     let reply = p
@@ -169,7 +169,7 @@ pub(crate) async fn discover(p: &mut Probe) -> Outcome {
         )
         .await;
     let Some(result) = reply.result() else {
-        return Ok(Finding::Broken(format!(
+        return Ok(Observed::Broken(format!(
             "server/discover got {}",
             reply.describe()
         )));
@@ -207,7 +207,7 @@ pub(crate) async fn discover(p: &mut Probe) -> Outcome {
 
 /// A list request with `meta` (HTTP: `MCP-Protocol-Version: 2026-07-28`)
 /// that must be rejected with -32602 and HTTP 400.
-async fn rejected_meta(p: &mut Probe, facts: &StatelessFacts, meta: Value, what: &str) -> Outcome {
+async fn rejected_meta(p: &mut Probe, facts: &StatelessFacts, meta: Value, what: &str) -> Checked {
     let ch = p.open().await?;
     let id = p.id();
     let message = stateless(id, facts.list_method(), Value::Null, meta);
@@ -217,14 +217,14 @@ async fn rejected_meta(p: &mut Probe, facts: &StatelessFacts, meta: Value, what:
     Ok(problems.into_finding())
 }
 
-pub(crate) async fn meta_required(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn meta_required(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     rejected_meta(p, facts, Value::Null, "a request without _meta").await
 }
 
 pub(crate) async fn meta_protocol_version_required(
     p: &mut Probe,
     facts: &StatelessFacts,
-) -> Outcome {
+) -> Checked {
     rejected_meta(
         p,
         facts,
@@ -237,7 +237,7 @@ pub(crate) async fn meta_protocol_version_required(
 pub(crate) async fn meta_client_capabilities_required(
     p: &mut Probe,
     facts: &StatelessFacts,
-) -> Outcome {
+) -> Checked {
     rejected_meta(
         p,
         facts,
@@ -247,7 +247,7 @@ pub(crate) async fn meta_client_capabilities_required(
     .await
 }
 
-pub(crate) async fn meta_client_info_optional(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn meta_client_info_optional(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let id = p.id();
     let method = facts.list_method();
@@ -258,11 +258,11 @@ pub(crate) async fn meta_client_info_optional(p: &mut Probe, facts: &StatelessFa
         )
         .await;
     Ok(match (reply.result(), reply.status) {
-        (Some(_), None | Some(200)) => Finding::holds(),
-        (Some(_), Some(status)) => Finding::Broken(format!(
+        (Some(_), None | Some(200)) => Observed::holds(),
+        (Some(_), Some(status)) => Observed::Broken(format!(
             "{method} without clientInfo got HTTP {status}, not 200"
         )),
-        (None, _) => Finding::Broken(format!(
+        (None, _) => Observed::Broken(format!(
             "{method} without clientInfo got {}",
             reply.describe()
         )),
@@ -270,7 +270,7 @@ pub(crate) async fn meta_client_info_optional(p: &mut Probe, facts: &StatelessFa
 }
 
 /// Sends `method` with an unsupported version in `_meta` and in the header.
-async fn unsupported_call(p: &mut Probe, method: &str) -> Result<Reply, Finding> {
+async fn unsupported_call(p: &mut Probe, method: &str) -> Result<Reply, Observed> {
     let ch = p.open().await?;
     let id = p.id();
     let message = stateless(id, method, Value::Null, meta_version(UNSUPPORTED_VERSION));
@@ -283,7 +283,7 @@ fn meta_version(version: &str) -> Value {
     meta
 }
 
-pub(crate) async fn unsupported_version(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn unsupported_version(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let method = facts.list_method();
     let reply = unsupported_call(p, method).await?;
     let what = format!("{method} with version {UNSUPPORTED_VERSION:?}");
@@ -294,7 +294,7 @@ pub(crate) async fn unsupported_version(p: &mut Probe, facts: &StatelessFacts) -
 }
 
 /// `supportedVersions` of a fresh `server/discover` (recorded).
-async fn discovered_versions(p: &mut Probe) -> Result<Vec<String>, Finding> {
+async fn discovered_versions(p: &mut Probe) -> Result<Vec<String>, Observed> {
     let ch = p.open().await?;
     let id = p.id();
     let reply = p
@@ -314,19 +314,19 @@ async fn discovered_versions(p: &mut Probe) -> Result<Vec<String>, Finding> {
                 .collect()
         })
         .ok_or_else(|| {
-            Finding::Broken(format!(
+            Observed::Broken(format!(
                 "server/discover gave no supportedVersions: it got {}",
                 reply.describe()
             ))
         })
 }
 
-pub(crate) async fn unsupported_version_no_drift(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn unsupported_version_no_drift(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let advertised = discovered_versions(p).await?;
     let method = facts.list_method();
     let reply = unsupported_call(p, method).await?;
     let Some(supported) = supported_in(&reply) else {
-        return Ok(Finding::Broken(format!(
+        return Ok(Observed::Broken(format!(
             "{method} with an unsupported version got {}, which lists no data.supported",
             reply.describe()
         )));
@@ -334,22 +334,22 @@ pub(crate) async fn unsupported_version_no_drift(p: &mut Probe, facts: &Stateles
     let advertised_set: BTreeSet<&String> = advertised.iter().collect();
     let supported_set: BTreeSet<&String> = supported.iter().collect();
     Ok(if advertised_set == supported_set {
-        Finding::holds()
+        Observed::holds()
     } else {
-        Finding::Broken(format!(
+        Observed::Broken(format!(
             "server/discover advertises {advertised:?} but -32022 lists data.supported {supported:?}"
         ))
     })
 }
 
-pub(crate) async fn supported_versions_accepted(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn supported_versions_accepted(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let advertised = discovered_versions(p).await?;
     let stateless_era: Vec<&String> = advertised
         .iter()
         .filter(|v| v.as_str() >= VERSION)
         .collect();
     if stateless_era.is_empty() {
-        return Ok(Finding::NotApplicable(format!(
+        return Ok(Observed::NotApplicable(format!(
             "server/discover advertises no 2026-07-28-era version ({advertised:?})"
         )));
     }
@@ -374,7 +374,7 @@ pub(crate) async fn supported_versions_accepted(p: &mut Probe, facts: &Stateless
     Ok(problems.into_finding())
 }
 
-pub(crate) async fn discover_unsupported_version(p: &mut Probe) -> Outcome {
+pub(crate) async fn discover_unsupported_version(p: &mut Probe) -> Checked {
     let reply = unsupported_call(p, "server/discover").await?;
     let what = format!("server/discover with version {UNSUPPORTED_VERSION:?}");
     let mut problems = Problems::default();
@@ -383,7 +383,7 @@ pub(crate) async fn discover_unsupported_version(p: &mut Probe) -> Outcome {
     Ok(problems.into_finding())
 }
 
-pub(crate) async fn http_header_mismatch(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn http_header_mismatch(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let method = facts.list_method();
     let mut problems = Problems::default();
     for (header, what) in [
@@ -402,9 +402,9 @@ pub(crate) async fn http_header_mismatch(p: &mut Probe, facts: &StatelessFacts) 
     Ok(problems.into_finding())
 }
 
-pub(crate) async fn missing_client_capability(p: &mut Probe) -> Outcome {
+pub(crate) async fn missing_client_capability(p: &mut Probe) -> Checked {
     let Some((tool, arguments)) = p.settings.capability_tool.clone() else {
-        return Ok(Finding::NotApplicable(
+        return Ok(Observed::NotApplicable(
             "no tool that needs a client capability was named (Conformance::capability_tool)"
                 .into(),
         ));
@@ -437,7 +437,7 @@ pub(crate) async fn missing_client_capability(p: &mut Probe) -> Outcome {
     Ok(problems.into_finding())
 }
 
-pub(crate) async fn removed_methods(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn removed_methods(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let ch = pinned_channel(p, facts).await?;
     let removed = [
         (
@@ -466,7 +466,7 @@ pub(crate) async fn removed_methods(p: &mut Probe, facts: &StatelessFacts) -> Ou
     Ok(problems.into_finding())
 }
 
-pub(crate) async fn unknown_method(p: &mut Probe) -> Outcome {
+pub(crate) async fn unknown_method(p: &mut Probe) -> Checked {
     let ch = p.open().await?;
     let id = p.id();
     let reply = p
@@ -480,7 +480,7 @@ pub(crate) async fn unknown_method(p: &mut Probe) -> Outcome {
     Ok(problems.into_finding())
 }
 
-pub(crate) async fn capabilities_honored(p: &mut Probe) -> Outcome {
+pub(crate) async fn capabilities_honored(p: &mut Probe) -> Checked {
     let ch = p.open().await?;
     let id = p.id();
     let reply = p
@@ -490,7 +490,7 @@ pub(crate) async fn capabilities_honored(p: &mut Probe) -> Outcome {
         )
         .await;
     let Some(capabilities) = reply.result().and_then(|r| r.get("capabilities")).cloned() else {
-        return Ok(Finding::Broken(format!(
+        return Ok(Observed::Broken(format!(
             "server/discover gave no capabilities: it got {}",
             reply.describe()
         )));
@@ -532,9 +532,9 @@ pub(crate) async fn capabilities_honored(p: &mut Probe) -> Outcome {
     Ok(problems.into_finding())
 }
 
-pub(crate) async fn no_log_without_level(p: &mut Probe) -> Outcome {
+pub(crate) async fn no_log_without_level(p: &mut Probe) -> Checked {
     let Some((tool, arguments)) = p.settings.log_tool.clone() else {
-        return Ok(Finding::NotApplicable(
+        return Ok(Observed::NotApplicable(
             "no tool that logs was named (Conformance::log_tool)".into(),
         ));
     };
@@ -548,7 +548,7 @@ pub(crate) async fn no_log_without_level(p: &mut Probe) -> Outcome {
     );
     let reply = p.call(ch, message).await;
     if reply.result().is_none() {
-        return Ok(Finding::Broken(format!(
+        return Ok(Observed::Broken(format!(
             "the log tool {tool:?} got {}",
             reply.describe()
         )));
@@ -562,15 +562,15 @@ pub(crate) async fn no_log_without_level(p: &mut Probe) -> Outcome {
         .filter(|m| m.get("method") == Some(&json!("notifications/message")))
         .count();
     Ok(if logs == 0 {
-        Finding::holds()
+        Observed::holds()
     } else {
-        Finding::Broken(format!(
+        Observed::Broken(format!(
             "tool {tool:?} called without a logLevel in _meta sent {logs} notifications/message"
         ))
     })
 }
 
-pub(crate) async fn error_id(p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn error_id(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let method = facts.list_method();
     let requests = [

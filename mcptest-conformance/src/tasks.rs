@@ -27,8 +27,8 @@ use serde_json::{Value, json};
 
 use super::{
     catalogue::CheckId,
-    check::{Finding, Problems, Transport},
-    classic::Outcome,
+    check::{Observed, Problems, Transport},
+    classic::Checked,
     mrtr::{self, describe_result, meta_with, send},
     probe::{self, Ch, Probe, Reply, meta, stateless},
     stateless::{StatelessFacts, VERSION},
@@ -94,7 +94,7 @@ pub(crate) fn owns(id: CheckId) -> bool {
 }
 
 /// Runs one of this module's checks.
-pub(crate) async fn run(id: CheckId, p: &mut Probe, facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn run(id: CheckId, p: &mut Probe, facts: &StatelessFacts) -> Checked {
     use CheckId::*;
     if id != TasksExtensionDeclared {
         gate(facts)?;
@@ -123,16 +123,16 @@ fn declared(capabilities: &Value) -> Option<&Value> {
 }
 
 /// Skips a check when the server does not declare the extension.
-fn gate(facts: &StatelessFacts) -> Result<(), Finding> {
+fn gate(facts: &StatelessFacts) -> Result<(), Observed> {
     if facts.discover.is_none() {
-        return Err(Finding::NotApplicable(
+        return Err(Observed::NotApplicable(
             "server/discover gave no capabilities in which the tasks extension could be declared"
                 .into(),
         ));
     }
     match declared(&facts.capabilities()) {
         Some(_) => Ok(()),
-        None => Err(Finding::NotApplicable(format!(
+        None => Err(Observed::NotApplicable(format!(
             "server/discover does not declare the tasks extension \
              (capabilities.extensions[\"{EXTENSION}\"])"
         ))),
@@ -235,9 +235,9 @@ impl Created {
     }
 
     /// The task id, or the finding of a check that needs one.
-    fn require_id(&self) -> Result<String, Finding> {
+    fn require_id(&self) -> Result<String, Observed> {
         self.task_id().map(str::to_owned).ok_or_else(|| {
-            Finding::Broken(format!(
+            Observed::Broken(format!(
                 "the task {} created has no taskId (a string) at the top level of its result",
                 self.label()
             ))
@@ -260,7 +260,7 @@ impl Created {
 ///
 /// `Err` is the finding of a check without a subject: broken when the tool
 /// the user named makes no task, skipped when nothing suitable was found.
-async fn create_task(p: &mut Probe, ch: Ch) -> Result<Created, Finding> {
+async fn create_task(p: &mut Probe, ch: Ch) -> Result<Created, Observed> {
     let named = p.settings.task_tool.is_some();
     let mut tried = Vec::new();
     for tool in candidates(p, ch).await {
@@ -280,20 +280,20 @@ async fn create_task(p: &mut Probe, ch: Ch) -> Result<Created, Finding> {
         }
     }
     Err(if named {
-        Finding::Broken(format!(
+        Observed::Broken(format!(
             "the task tool (Conformance::task_tool), called with the tasks extension declared, \
              got no result with resultType \"task\": {}",
             tried.join("; ")
         ))
     } else if tried.is_empty() {
-        Finding::NotApplicable(
+        Observed::NotApplicable(
             "no tool that may run as a task was found (none named with Conformance::task_tool, \
              none declares execution.taskSupport, and no description speaks of tasks on one \
              without required arguments)"
                 .into(),
         )
     } else {
-        Finding::NotApplicable(format!(
+        Observed::NotApplicable(format!(
             "no tool answered with a task: {} (name one with Conformance::task_tool)",
             tried.join("; ")
         ))
@@ -348,7 +348,7 @@ async fn poll(
     ch: Ch,
     created: &Created,
     stop: &dyn Fn(&Value) -> bool,
-) -> Result<Polled, Finding> {
+) -> Result<Polled, Observed> {
     let task_id = created.require_id()?;
     let interval = created.interval();
     let deadline = Instant::now() + p.settings.timeout;
@@ -356,14 +356,14 @@ async fn poll(
     for _ in 0..MAX_POLLS {
         let reply = get(p, ch, &task_id).await;
         let Some(task) = reply.result() else {
-            return Err(Finding::Broken(format!(
+            return Err(Observed::Broken(format!(
                 "tasks/get for the task {} created got {}",
                 created.label(),
                 reply.describe()
             )));
         };
         let Some(now) = status(task) else {
-            return Err(Finding::Broken(format!(
+            return Err(Observed::Broken(format!(
                 "tasks/get answered without a status (a string): {task}"
             )));
         };
@@ -441,11 +441,11 @@ fn field_problems(what: &str, task: &Value, problems: &mut Problems) {
 
 // ---- the checks ----
 
-pub(crate) async fn extension_declared(p: &mut Probe) -> Outcome {
+pub(crate) async fn extension_declared(p: &mut Probe) -> Checked {
     let ch = p.open().await?;
     let reply = send(p, ch, "server/discover", Value::Null, meta(VERSION)).await;
     let Some(result) = reply.result() else {
-        return Ok(Finding::NotApplicable(format!(
+        return Ok(Observed::NotApplicable(format!(
             "server/discover got {}, so no declaration could be read",
             reply.describe()
         )));
@@ -453,27 +453,27 @@ pub(crate) async fn extension_declared(p: &mut Probe) -> Outcome {
     let capabilities = result.get("capabilities").cloned().unwrap_or(Value::Null);
     let v1 = capabilities.get("tasks").is_some_and(|t| !t.is_null());
     Ok(match declared(&capabilities) {
-        None if v1 => Finding::Broken(format!(
+        None if v1 => Observed::Broken(format!(
             "server/discover declares tasks in capabilities.tasks, the slot of the first tasks \
              revision; 2026-07-28 declares them as capabilities.extensions[\"{EXTENSION}\"]"
         )),
-        None => Finding::NotApplicable(format!(
+        None => Observed::NotApplicable(format!(
             "server/discover does not declare the tasks extension \
              (capabilities.extensions[\"{EXTENSION}\"])"
         )),
-        Some(settings) if !settings.is_object() => Finding::Broken(format!(
+        Some(settings) if !settings.is_object() => Observed::Broken(format!(
             "capabilities.extensions[\"{EXTENSION}\"] is {settings}, not an object of settings"
         )),
-        Some(_) if v1 => Finding::Broken(
+        Some(_) if v1 => Observed::Broken(
             "server/discover declares the tasks extension and also capabilities.tasks, the slot \
              of the first tasks revision, which the extension replaces"
                 .into(),
         ),
-        Some(_) => Finding::holds(),
+        Some(_) => Observed::holds(),
     })
 }
 
-pub(crate) async fn create_result(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn create_result(p: &mut Probe, _facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let created = create_task(p, ch).await?;
     let result = &created.result;
@@ -506,7 +506,7 @@ pub(crate) async fn create_result(p: &mut Probe, _facts: &StatelessFacts) -> Out
     Ok(problems.into_finding())
 }
 
-pub(crate) async fn wire_fields(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn wire_fields(p: &mut Probe, _facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let created = create_task(p, ch).await?;
     let mut problems = Problems::default();
@@ -522,14 +522,14 @@ pub(crate) async fn wire_fields(p: &mut Probe, _facts: &StatelessFacts) -> Outco
     Ok(problems.into_finding())
 }
 
-pub(crate) async fn get_after_create(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn get_after_create(p: &mut Probe, _facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let created = create_task(p, ch).await?;
     let task_id = created.require_id()?;
     // No pause: the task must exist once its CreateTaskResult is sent.
     let reply = get(p, ch, &task_id).await;
     let Some(task) = reply.result() else {
-        return Ok(Finding::Broken(format!(
+        return Ok(Observed::Broken(format!(
             "tasks/get sent right after the task was created got {}",
             reply.describe()
         )));
@@ -558,13 +558,13 @@ pub(crate) async fn get_after_create(p: &mut Probe, _facts: &StatelessFacts) -> 
     Ok(problems.into_finding())
 }
 
-pub(crate) async fn completes(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn completes(p: &mut Probe, _facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let created = create_task(p, ch).await?;
     let polled = poll(p, ch, &created, &|_| false).await?;
     let seen = polled.statuses.join(" → ");
     let Some(terminal) = polled.terminal else {
-        return Ok(Finding::Broken(format!(
+        return Ok(Observed::Broken(format!(
             "the task {} created did not reach a terminal status within {} \
              ({} polls of tasks/get saw: {seen}); name a faster tool with \
              Conformance::task_tool",
@@ -642,8 +642,8 @@ pub(crate) async fn completes(p: &mut Probe, _facts: &StatelessFacts) -> Outcome
         )),
     }
     Ok(match (problems.is_empty(), note) {
-        (true, Some(note)) => Finding::Holds(Some(note)),
-        (true, None) => Finding::Holds(Some(format!(
+        (true, Some(note)) => Observed::Holds(Some(note)),
+        (true, None) => Observed::Holds(Some(format!(
             "the task {} created went {seen}",
             created.label()
         ))),
@@ -676,7 +676,7 @@ fn ack_problems(what: &str, reply: &Reply, problems: &mut Problems) {
     }
 }
 
-pub(crate) async fn cancel(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn cancel(p: &mut Probe, _facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let created = create_task(p, ch).await?;
     let task_id = created.require_id()?;
@@ -701,7 +701,7 @@ pub(crate) async fn cancel(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
     let again = send(p, ch, "tasks/cancel", params, with_tasks()).await;
     ack_problems("tasks/cancel of the finished task", &again, &mut problems);
     Ok(if problems.is_empty() {
-        Finding::Holds(Some(format!(
+        Observed::Holds(Some(format!(
             "the cancelled task ended {:?}",
             status(&terminal).unwrap_or_default()
         )))
@@ -710,7 +710,7 @@ pub(crate) async fn cancel(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
     })
 }
 
-pub(crate) async fn unknown_task(p: &mut Probe) -> Outcome {
+pub(crate) async fn unknown_task(p: &mut Probe) -> Checked {
     let ch = p.open().await?;
     let mut problems = Problems::default();
     for method in ["tasks/get", "tasks/cancel"] {
@@ -732,7 +732,7 @@ pub(crate) async fn unknown_task(p: &mut Probe) -> Outcome {
     Ok(problems.into_finding())
 }
 
-pub(crate) async fn removed_methods(p: &mut Probe) -> Outcome {
+pub(crate) async fn removed_methods(p: &mut Probe) -> Checked {
     let ch = p.open().await?;
     let mut problems = Problems::default();
     for (method, params) in [
@@ -751,12 +751,12 @@ pub(crate) async fn removed_methods(p: &mut Probe) -> Outcome {
     Ok(problems.into_finding())
 }
 
-pub(crate) async fn methods_need_extension(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn methods_need_extension(p: &mut Probe, _facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     // A real task when one can be made, so an id check cannot answer first.
     let (task_id, real) = match create_task(p, ch).await {
         Ok(created) => (created.require_id()?, true),
-        Err(Finding::NotApplicable(_)) => (UNKNOWN_TASK.to_owned(), false),
+        Err(Observed::NotApplicable(_)) => (UNKNOWN_TASK.to_owned(), false),
         Err(other) => return Err(other),
     };
     let mut problems = Problems::default();
@@ -776,7 +776,7 @@ pub(crate) async fn methods_need_extension(p: &mut Probe, _facts: &StatelessFact
     Ok(problems.into_finding())
 }
 
-pub(crate) async fn no_task_without_extension(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn no_task_without_extension(p: &mut Probe, _facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let created = create_task(p, ch).await?;
     release(p, ch, created.task_id()).await;
@@ -818,13 +818,13 @@ pub(crate) async fn no_task_without_extension(p: &mut Probe, _facts: &StatelessF
         }
     }
     Ok(if problems.is_empty() {
-        Finding::Holds(Some(format!("{label}: {}", notes.join("; "))))
+        Observed::Holds(Some(format!("{label}: {}", notes.join("; "))))
     } else {
         problems.into_finding()
     })
 }
 
-pub(crate) async fn required_task_error(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn required_task_error(p: &mut Probe, _facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     // Whether or not a task tool is named, every listed tool that runs only
     // as a task (with the named arguments when it is the named one).
@@ -845,7 +845,7 @@ pub(crate) async fn required_task_error(p: &mut Probe, _facts: &StatelessFacts) 
         .take(MAX_CANDIDATES)
         .collect();
     if required.is_empty() {
-        return Ok(Finding::NotApplicable(
+        return Ok(Observed::NotApplicable(
             "no tool declares task support \"required\" (execution.taskSupport) or says in its \
              description that it runs only as a task"
                 .into(),
@@ -884,7 +884,7 @@ pub(crate) async fn required_task_error(p: &mut Probe, _facts: &StatelessFacts) 
 /// Words that say a tool's work fails.
 const FAIL_WORDS: &[&str] = &["fail", "tool error", "iserror"];
 
-pub(crate) async fn tool_error_completed(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn tool_error_completed(p: &mut Probe, _facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let tools = task_tools_mentioning(p, ch, FAIL_WORDS).await;
     let mut tried = Vec::new();
@@ -915,13 +915,13 @@ pub(crate) async fn tool_error_completed(p: &mut Probe, _facts: &StatelessFacts)
             .is_some_and(|e| e == &json!(true));
         match status(&terminal) {
             Some("completed") if is_error => {
-                return Ok(Finding::Holds(Some(format!(
+                return Ok(Observed::Holds(Some(format!(
                     "the task {} created completed with a tool error",
                     created.label()
                 ))));
             }
             Some("failed") => {
-                return Ok(Finding::Broken(format!(
+                return Ok(Observed::Broken(format!(
                     "the task {} created, whose tool reports failure, ended \"failed\" ({seen}): \
                      a tool error is a completed task whose result has isError: true; \"failed\" \
                      is for protocol errors",
@@ -934,7 +934,7 @@ pub(crate) async fn tool_error_completed(p: &mut Probe, _facts: &StatelessFacts)
             )),
         }
     }
-    Ok(Finding::NotApplicable(if tried.is_empty() {
+    Ok(Observed::NotApplicable(if tried.is_empty() {
         "no task tool whose description says it fails was found".into()
     } else {
         format!("no task reported a tool error: {}", tried.join("; "))
@@ -944,7 +944,7 @@ pub(crate) async fn tool_error_completed(p: &mut Probe, _facts: &StatelessFacts)
 /// A task id that is not the one a request names.
 const OTHER_TASK: &str = "mcptest-other-task";
 
-pub(crate) async fn routing_headers(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn routing_headers(p: &mut Probe, _facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let created = create_task(p, ch).await?;
     let task_id = created.require_id()?;
@@ -1020,7 +1020,7 @@ async fn task_tools_mentioning(p: &mut Probe, ch: Ch, words: &[&str]) -> Vec<Can
 /// A task that asks for input, found among the task tools whose description
 /// speaks of input (or the named task tool): its tool, the task, and the
 /// `tasks/get` answer with status `input_required`.
-async fn input_task(p: &mut Probe, ch: Ch) -> Result<(Created, Value), Finding> {
+async fn input_task(p: &mut Probe, ch: Ch) -> Result<(Created, Value), Observed> {
     let tools = task_tools_mentioning(p, ch, mrtr::INPUT_WORDS).await;
     let mut tried = Vec::new();
     for tool in tools {
@@ -1047,7 +1047,7 @@ async fn input_task(p: &mut Probe, ch: Ch) -> Result<(Created, Value), Finding> 
             )),
         }
     }
-    Err(Finding::NotApplicable(if tried.is_empty() {
+    Err(Observed::NotApplicable(if tried.is_empty() {
         "no task tool whose description speaks of input (elicitation, sampling, roots, \
          confirmation) was found, and none was named with Conformance::task_tool"
             .into()
@@ -1056,7 +1056,7 @@ async fn input_task(p: &mut Probe, ch: Ch) -> Result<(Created, Value), Finding> 
     }))
 }
 
-pub(crate) async fn input_required(p: &mut Probe, _facts: &StatelessFacts) -> Outcome {
+pub(crate) async fn input_required(p: &mut Probe, _facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let (created, mut parked) = input_task(p, ch).await?;
     let task_id = created.require_id()?;
@@ -1107,7 +1107,7 @@ pub(crate) async fn input_required(p: &mut Probe, _facts: &StatelessFacts) -> Ou
         match polled.terminal {
             Some(task) if status(&task) == Some("input_required") => parked = task,
             Some(task) if status(&task) == Some("completed") => {
-                return Ok(Finding::Holds(Some(format!(
+                return Ok(Observed::Holds(Some(format!(
                     "the task {} created asked for input {round} time{}, resumed after \
                      tasks/update and completed",
                     created.label(),
@@ -1115,14 +1115,14 @@ pub(crate) async fn input_required(p: &mut Probe, _facts: &StatelessFacts) -> Ou
                 ))));
             }
             Some(task) => {
-                return Ok(Finding::Broken(format!(
+                return Ok(Observed::Broken(format!(
                     "after tasks/update answered every input request the task ended {:?}, not \
                      \"completed\" ({seen})",
                     status(&task).unwrap_or_default()
                 )));
             }
             None => {
-                return Ok(Finding::Broken(format!(
+                return Ok(Observed::Broken(format!(
                     "the task did not resume after tasks/update answered every input request \
                      (within {}: {seen})",
                     mcptest_core::report::fmt_duration(p.settings.timeout)
@@ -1130,7 +1130,7 @@ pub(crate) async fn input_required(p: &mut Probe, _facts: &StatelessFacts) -> Ou
             }
         }
     }
-    Ok(Finding::Broken(format!(
+    Ok(Observed::Broken(format!(
         "the task still asked for input after {MAX_ROUNDS} rounds of tasks/update"
     )))
 }
@@ -1166,7 +1166,7 @@ mod tests {
             &json!({ "createdAt": 5, "ttl": 1, "ttlMs": 1.5, "requestState": "x" }),
             &mut problems,
         );
-        let Finding::Broken(reason) = problems.into_finding() else {
+        let Observed::Broken(reason) = problems.into_finding() else {
             panic!("problems were found")
         };
         for part in [

@@ -34,7 +34,7 @@ pub use client::mocks::{Elicitation, Roots, Sampling};
 pub use client::options::{DEFAULT_PROTOCOL_VERSION, STATELESS_PROTOCOL_VERSION};
 pub use client::{
     CompletionRef, McpClient, Origin, PendingToolCall, Reply, Request, RpcError, ServerInfo,
-    ToolCall, ToolCallStart, ToolOutcome,
+    ToolCall, ToolOutcome,
 };
 pub use definitions::Definitions;
 pub use error::{Error, ServerOutput};

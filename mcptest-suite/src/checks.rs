@@ -29,7 +29,7 @@ use mcptest_core::expect::quoted_list;
 /// What a suite expectation judges: the text mcp-assert compares (text
 /// blocks joined, other content as the JSON the server sent) and what it
 /// looks at besides.
-pub(crate) struct Answer<'a> {
+pub(crate) struct Judged<'a> {
     pub(crate) text: &'a str,
     pub(crate) is_error: bool,
     /// Where `{{fixture}}` points, if anywhere.
@@ -41,7 +41,7 @@ pub(crate) struct Answer<'a> {
     pub(crate) progress: Option<usize>,
 }
 
-impl HasText for Answer<'_> {
+impl HasText for Judged<'_> {
     fn text_for_checks(&self) -> Result<LabelledText, Shown> {
         Ok(LabelledText {
             label: "text".into(),
@@ -51,7 +51,7 @@ impl HasText for Answer<'_> {
 }
 
 /// A check of an answer, whatever the lifetime of the answer.
-type AnswerCheck = Box<dyn for<'a> Check<Answer<'a>> + Send + Sync>;
+type AnswerCheck = Box<dyn for<'a> Check<Judged<'a>> + Send + Sync>;
 
 /// A check under the `expect` key it was written as: `text contains "a"
 /// (contains)`.
@@ -132,7 +132,7 @@ pub(crate) fn notifications(block: &NotificationsBlock) -> Vec<LogCheck> {
 
 fn keyed<C>(key: &'static str, check: C) -> AnswerCheck
 where
-    C: for<'a> Check<Answer<'a>> + Send + Sync + 'static,
+    C: for<'a> Check<Judged<'a>> + Send + Sync + 'static,
 {
     Box::new(Keyed { key, check })
 }
@@ -247,7 +247,7 @@ pub(crate) fn compile(expect: &Expect) -> Vec<AnswerCheck> {
 }
 
 /// Runs the block's checks on `answer`; the first that fails is the miss.
-pub(crate) fn check(expect: &Expect, answer: &Answer<'_>) -> Result<(), Miss> {
+pub(crate) fn check(expect: &Expect, answer: &Judged<'_>) -> Result<(), Miss> {
     first_miss(&compile(expect), answer)
 }
 
@@ -360,7 +360,7 @@ pub(crate) fn file_path(path: &str, fixture: Option<&Path>) -> PathBuf {
 /// `is_error: true` (`IsError(true)`) or `not_error: true`.
 struct IsError(bool);
 
-impl Check<Answer<'_>> for IsError {
+impl Check<Judged<'_>> for IsError {
     fn describe(&self) -> String {
         if self.0 {
             "a result with isError: true".into()
@@ -368,7 +368,7 @@ impl Check<Answer<'_>> for IsError {
             "a result without isError".into()
         }
     }
-    fn evaluate(&self, answer: &Answer<'_>) -> Verdict {
+    fn evaluate(&self, answer: &Judged<'_>) -> Verdict {
         let evidence = Evidence::new().actual(Shown::plain("isError", answer.is_error.to_string()));
         Verdict::from_bool(answer.is_error == self.0, evidence)
     }
@@ -377,11 +377,11 @@ impl Check<Answer<'_>> for IsError {
 /// `not_contains` on a result without text checks nothing, so it fails.
 struct HasSomeText(Vec<String>);
 
-impl Check<Answer<'_>> for HasSomeText {
+impl Check<Judged<'_>> for HasSomeText {
     fn describe(&self) -> String {
         format!("text not containing {}", quoted_list(&self.0))
     }
-    fn evaluate(&self, answer: &Answer<'_>) -> Verdict {
+    fn evaluate(&self, answer: &Judged<'_>) -> Verdict {
         Verdict::from_bool(
             !answer.text.is_empty(),
             Evidence::new().note("the result has no text, so there is nothing to check"),
@@ -395,7 +395,7 @@ struct JsonPathText {
     want: Value,
 }
 
-impl Check<Answer<'_>> for JsonPathText {
+impl Check<Judged<'_>> for JsonPathText {
     fn describe(&self) -> String {
         format!(
             "{} = {}, compared as text",
@@ -403,7 +403,7 @@ impl Check<Answer<'_>> for JsonPathText {
             as_compared(&self.want)
         )
     }
-    fn evaluate(&self, answer: &Answer<'_>) -> Verdict {
+    fn evaluate(&self, answer: &Judged<'_>) -> Verdict {
         let shown = Shown::text("text", answer.text);
         let Some(document) = json_document(answer.text) else {
             return Verdict::fail(
@@ -432,7 +432,7 @@ struct ResultCount {
     max: Option<usize>,
 }
 
-impl Check<Answer<'_>> for ResultCount {
+impl Check<Judged<'_>> for ResultCount {
     fn describe(&self) -> String {
         match (self.min, self.max) {
             (Some(min), Some(max)) => format!("between {min} and {max} results"),
@@ -441,7 +441,7 @@ impl Check<Answer<'_>> for ResultCount {
             (None, None) => "any number of results".into(),
         }
     }
-    fn evaluate(&self, answer: &Answer<'_>) -> Verdict {
+    fn evaluate(&self, answer: &Judged<'_>) -> Verdict {
         let evidence = Evidence::new().actual(Shown::text("text", answer.text));
         let Some(count) = result_count(answer.text) else {
             return Verdict::fail(evidence.note(
@@ -458,11 +458,11 @@ impl Check<Answer<'_>> for ResultCount {
 /// `net_delta: n`: the text is a JSON object whose `net_delta` is `n`.
 struct NetDelta(i64);
 
-impl Check<Answer<'_>> for NetDelta {
+impl Check<Judged<'_>> for NetDelta {
     fn describe(&self) -> String {
         format!("net_delta = {}", self.0)
     }
-    fn evaluate(&self, answer: &Answer<'_>) -> Verdict {
+    fn evaluate(&self, answer: &Judged<'_>) -> Verdict {
         let evidence = Evidence::new().actual(Shown::text("text", answer.text));
         let found = serde_json::from_str::<Value>(answer.text)
             .ok()
@@ -487,7 +487,7 @@ struct FileText {
     present: bool,
 }
 
-impl Check<Answer<'_>> for FileText {
+impl Check<Judged<'_>> for FileText {
     fn describe(&self) -> String {
         format!(
             "{} {} {}",
@@ -500,7 +500,7 @@ impl Check<Answer<'_>> for FileText {
             quoted(&self.needle)
         )
     }
-    fn evaluate(&self, answer: &Answer<'_>) -> Verdict {
+    fn evaluate(&self, answer: &Judged<'_>) -> Verdict {
         let resolved = file_path(&self.path, answer.fixture);
         let label = resolved.display().to_string();
         match std::fs::read(&resolved) {
@@ -524,11 +524,11 @@ impl Check<Answer<'_>> for FileText {
 /// `file_not_exists`.
 struct FileAbsent(String);
 
-impl Check<Answer<'_>> for FileAbsent {
+impl Check<Judged<'_>> for FileAbsent {
     fn describe(&self) -> String {
         format!("{} not to exist", self.0)
     }
-    fn evaluate(&self, answer: &Answer<'_>) -> Verdict {
+    fn evaluate(&self, answer: &Judged<'_>) -> Verdict {
         let resolved = file_path(&self.0, answer.fixture);
         let label = resolved.display().to_string();
         match std::fs::symlink_metadata(&resolved) {
@@ -547,11 +547,11 @@ impl Check<Answer<'_>> for FileAbsent {
 /// been (a file that did not exist has nothing to compare).
 struct FileUnchanged(String);
 
-impl Check<Answer<'_>> for FileUnchanged {
+impl Check<Judged<'_>> for FileUnchanged {
     fn describe(&self) -> String {
         format!("{} to be unchanged by the call", self.0)
     }
-    fn evaluate(&self, answer: &Answer<'_>) -> Verdict {
+    fn evaluate(&self, answer: &Judged<'_>) -> Verdict {
         let resolved = file_path(&self.0, answer.fixture);
         let Some(before) = answer.snapshots.get(&self.0).cloned().flatten() else {
             return Verdict::fail(Evidence::new().note(format!(
@@ -581,11 +581,11 @@ impl Check<Answer<'_>> for FileUnchanged {
 /// `min_progress: n`: at least `n` progress notifications for the call.
 struct MinProgress(usize);
 
-impl Check<Answer<'_>> for MinProgress {
+impl Check<Judged<'_>> for MinProgress {
     fn describe(&self) -> String {
         format!("at least {} progress notifications", self.0)
     }
-    fn evaluate(&self, answer: &Answer<'_>) -> Verdict {
+    fn evaluate(&self, answer: &Judged<'_>) -> Verdict {
         let count = answer.progress.unwrap_or_default();
         Verdict::from_bool(
             answer.progress.is_some_and(|n| n >= self.0),
@@ -868,7 +868,7 @@ mod tests {
         ];
         let snapshots = BTreeMap::from([("/no/such/file".to_owned(), None)]);
         for progress in [None, Some(0)] {
-            let answer = Answer {
+            let answer = Judged {
                 text: "",
                 is_error: false,
                 fixture: None,
@@ -897,7 +897,7 @@ mod tests {
     #[test]
     fn file_unchanged_needs_the_file_before_the_call() {
         let snapshots = BTreeMap::from([("/tmp/x".to_owned(), None)]);
-        let answer = Answer {
+        let answer = Judged {
             text: "",
             is_error: false,
             fixture: None,

@@ -23,7 +23,7 @@ use serde_json::{Value, json};
 
 use super::{
     LoadError,
-    checks::Answer,
+    checks::Judged,
     fields::{self, Fields},
     yaml::{Kind, Node, ToJson},
 };
@@ -97,7 +97,7 @@ pub(crate) fn load(file: &str, node: Option<&Node>) -> Result<Vec<PluginExpect>,
         .collect()
 }
 
-impl PluginSubject for Answer<'_> {
+impl PluginSubject for Judged<'_> {
     fn plugin_request(&self) -> Option<&Request> {
         None
     }
@@ -120,7 +120,7 @@ pub(crate) fn check(entry: &PluginExpect) -> PluginEntryCheck {
     }
 }
 
-impl<'a> Check<Answer<'a>> for PluginEntryCheck {
+impl<'a> Check<Judged<'a>> for PluginEntryCheck {
     fn describe(&self) -> String {
         let mut words = format!(
             "plugin `{}` {:?} passes",
@@ -132,7 +132,7 @@ impl<'a> Check<Answer<'a>> for PluginEntryCheck {
         words
     }
 
-    fn evaluate(&self, answer: &Answer<'a>) -> Verdict {
+    fn evaluate(&self, answer: &Judged<'a>) -> Verdict {
         let started = self.plugin.get_or_init(|| {
             Plugin::command(&self.entry.command)
                 .timeout(self.entry.timeout)

@@ -11,7 +11,7 @@ use super::{
         PromptsBlock, ResourceAction, ResourcesBlock, ServerSpec, SetupStep, ToolBlock, TraceEntry,
         TraceSource, TrajectoryBlock,
     },
-    checks::{self, Answer, as_compared},
+    checks::{self, Judged, as_compared},
     substitute,
 };
 use mcptest_core::CompletionRef;
@@ -318,7 +318,7 @@ async fn tool(
     }
     let call = mcp.call_tool(&block.tool, args).await;
     let (text, is_error) = answered(&call).map_err(|f| f.called(&called))?;
-    let answer = Answer {
+    let answer = Judged {
         text: &text,
         is_error,
         fixture,
@@ -341,7 +341,7 @@ fn check_text(
     mcp: &McpClient,
     fixture: Option<&Path>,
 ) -> Result<(), Failure> {
-    let answer = Answer {
+    let answer = Judged {
         text,
         is_error: false,
         fixture,

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::mock::{ASKABLE, Event, UNTYPED_TOOL};
 use crate::catalogue::CheckId;
 use crate::check::Exchange;
-use crate::check::Finding;
+use crate::check::Observed;
 use crate::check::Problems;
 use crate::check::RawRequest;
 use crate::check::RawResponse;
@@ -194,7 +194,7 @@ async fn decode_answer(_bytes: &[u8], _content_type: Option<&str>) -> Vec<Value>
 }
 
 /// Judges one client check; returns the finding and its evidence.
-pub(crate) fn evaluate(id: CheckId, sent: &[Sent], events: &[Event]) -> (Finding, Vec<Exchange>) {
+pub(crate) fn evaluate(id: CheckId, sent: &[Sent], events: &[Event]) -> (Observed, Vec<Exchange>) {
     let requests: Vec<&Sent> = sent.iter().filter(|s| s.is_request()).collect();
     match id {
         CheckId::ClientRequestStateEchoed => request_state_echoed(&requests),
@@ -234,10 +234,10 @@ fn all(requests: &[&Sent]) -> Vec<Exchange> {
 fn every_request(
     requests: &[&Sent],
     problem: impl Fn(&Sent) -> Option<String>,
-) -> (Finding, Vec<Exchange>) {
+) -> (Observed, Vec<Exchange>) {
     if requests.is_empty() {
         return (
-            Finding::NotApplicable("the client sent no request".into()),
+            Observed::NotApplicable("the client sent no request".into()),
             Vec::new(),
         );
     }
@@ -254,16 +254,16 @@ fn every_request(
         }
     }
     if problems.is_empty() {
-        (Finding::holds(), all(requests))
+        (Observed::holds(), all(requests))
     } else {
         (problems.into_finding(), offending)
     }
 }
 
-fn request_meta(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+fn request_meta(requests: &[&Sent]) -> (Observed, Vec<Exchange>) {
     if requests.is_empty() {
         return (
-            Finding::Broken("the client sent no request to the mock server".into()),
+            Observed::Broken("the client sent no request to the mock server".into()),
             Vec::new(),
         );
     }
@@ -282,7 +282,7 @@ fn request_meta(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     })
 }
 
-fn client_info(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+fn client_info(requests: &[&Sent]) -> (Observed, Vec<Exchange>) {
     every_request(requests, |request| {
         let info = request.meta().and_then(|m| m.get(META_CLIENT_INFO));
         match info {
@@ -299,13 +299,15 @@ fn client_info(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     })
 }
 
-fn consistent_version(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+fn consistent_version(requests: &[&Sent]) -> (Observed, Vec<Exchange>) {
     let Some(first) = requests
         .iter()
         .position(|r| r.answer.is_some() && r.answer_code() != Some(-32022))
     else {
         return (
-            Finding::NotApplicable("the mock accepted no request, so no version was chosen".into()),
+            Observed::NotApplicable(
+                "the mock accepted no request, so no version was chosen".into(),
+            ),
             all(requests),
         );
     };
@@ -326,7 +328,7 @@ fn consistent_version(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     }
     if problems.is_empty() {
         (
-            Finding::Holds(Some(format!("every request used {}", json!(chosen)))),
+            Observed::Holds(Some(format!("every request used {}", json!(chosen)))),
             all(requests),
         )
     } else {
@@ -334,7 +336,7 @@ fn consistent_version(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     }
 }
 
-fn version_retry(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+fn version_retry(requests: &[&Sent]) -> (Observed, Vec<Exchange>) {
     let mut problems = Problems::default();
     let mut evidence = Vec::new();
     let mut rejections = 0;
@@ -372,7 +374,7 @@ fn version_retry(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     }
     if rejections == 0 {
         return (
-            Finding::NotApplicable(
+            Observed::NotApplicable(
                 "the mock never answered -32022: the client's first version was supported".into(),
             ),
             Vec::new(),
@@ -384,7 +386,7 @@ fn version_retry(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
 /// Judges only the requests that carry both versions: a missing header is
 /// `sep-2575-client-http-sends-version-header`'s, a missing `_meta` one
 /// `sep-2575-client-request-meta`'s.
-fn http_version_header(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+fn http_version_header(requests: &[&Sent]) -> (Observed, Vec<Exchange>) {
     let both: Vec<&Sent> = requests
         .iter()
         .copied()
@@ -392,7 +394,7 @@ fn http_version_header(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
         .collect();
     if both.is_empty() && !requests.is_empty() {
         return (
-            Finding::NotApplicable(
+            Observed::NotApplicable(
                 "no request carried both an MCP-Protocol-Version header and a _meta \
                  protocolVersion to compare"
                     .into(),
@@ -420,11 +422,11 @@ fn posts(sent: &[Sent]) -> Vec<&Sent> {
         .collect()
 }
 
-fn http_sends_version_header(sent: &[Sent]) -> (Finding, Vec<Exchange>) {
+fn http_sends_version_header(sent: &[Sent]) -> (Observed, Vec<Exchange>) {
     let posts = posts(sent);
     if posts.is_empty() {
         return (
-            Finding::NotApplicable("the client sent no request over HTTP".into()),
+            Observed::NotApplicable("the client sent no request over HTTP".into()),
             Vec::new(),
         );
     }
@@ -441,7 +443,7 @@ fn http_sends_version_header(sent: &[Sent]) -> (Finding, Vec<Exchange>) {
     }
     if problems.is_empty() {
         (
-            Finding::holds(),
+            Observed::holds(),
             posts.iter().map(|p| p.exchange()).collect(),
         )
     } else {
@@ -449,7 +451,7 @@ fn http_sends_version_header(sent: &[Sent]) -> (Finding, Vec<Exchange>) {
     }
 }
 
-fn capability_objects(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+fn capability_objects(requests: &[&Sent]) -> (Observed, Vec<Exchange>) {
     let declaring: Vec<&Sent> = requests
         .iter()
         .copied()
@@ -462,7 +464,7 @@ fn capability_objects(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
         .collect();
     if declaring.is_empty() {
         return (
-            Finding::NotApplicable("no request of the client declared a client capability".into()),
+            Observed::NotApplicable("no request of the client declared a client capability".into()),
             Vec::new(),
         );
     }
@@ -482,7 +484,7 @@ fn capability_objects(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     })
 }
 
-fn stdio_cancellation(sent: &[Sent]) -> (Finding, Vec<Exchange>) {
+fn stdio_cancellation(sent: &[Sent]) -> (Observed, Vec<Exchange>) {
     let mut problems = Problems::default();
     let mut evidence = Vec::new();
     let mut slow_calls = 0;
@@ -511,14 +513,14 @@ fn stdio_cancellation(sent: &[Sent]) -> (Finding, Vec<Exchange>) {
     }
     if slow_calls == 0 {
         return (
-            Finding::NotApplicable("the client never called the mock's `slow` tool".into()),
+            Observed::NotApplicable("the client never called the mock's `slow` tool".into()),
             Vec::new(),
         );
     }
     (problems.into_finding(), evidence)
 }
 
-fn honest_capabilities(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+fn honest_capabilities(requests: &[&Sent]) -> (Observed, Vec<Exchange>) {
     let mut problems = Problems::default();
     let mut evidence = Vec::new();
     let mut rounds = 0;
@@ -573,7 +575,7 @@ fn honest_capabilities(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
             "the client declared none of elicitation, sampling, roots (the mock answered -32021)"
                 .to_owned()
         };
-        return (Finding::NotApplicable(reason), declined);
+        return (Observed::NotApplicable(reason), declined);
     }
     (problems.into_finding(), evidence)
 }
@@ -617,16 +619,16 @@ fn rounds<'a>(requests: &[&'a Sent]) -> Vec<Round<'a>> {
 }
 
 /// The reason a round-trip check has nothing to judge.
-fn no_rounds(requests: &[&Sent], what: &str) -> Finding {
+fn no_rounds(requests: &[&Sent], what: &str) -> Observed {
     let asked = requests.iter().any(|r| input_required(r).is_some());
-    Finding::NotApplicable(if asked {
+    Observed::NotApplicable(if asked {
         format!("the client never retried {what}")
     } else {
         format!("no request of the client was answered input_required ({what})")
     })
 }
 
-fn request_state_echoed(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+fn request_state_echoed(requests: &[&Sent]) -> (Observed, Vec<Exchange>) {
     let mut problems = Problems::default();
     let mut evidence = Vec::new();
     let mut judged = 0;
@@ -663,7 +665,7 @@ fn request_state_echoed(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     (problems.into_finding(), evidence)
 }
 
-fn default_result_type(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+fn default_result_type(requests: &[&Sent]) -> (Observed, Vec<Exchange>) {
     let untyped: Vec<(usize, &Sent)> = requests
         .iter()
         .copied()
@@ -678,7 +680,7 @@ fn default_result_type(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
         .collect();
     if untyped.is_empty() {
         return (
-            Finding::NotApplicable(format!(
+            Observed::NotApplicable(format!(
                 "no answer to the client was a result without resultType (the mock's \
                  `{UNTYPED_TOOL}` tool gives one)"
             )),
@@ -704,7 +706,7 @@ fn default_result_type(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     (problems.into_finding(), evidence)
 }
 
-fn retry_new_id(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+fn retry_new_id(requests: &[&Sent]) -> (Observed, Vec<Exchange>) {
     let mut problems = Problems::default();
     let mut evidence = Vec::new();
     let mut judged = 0;
@@ -727,7 +729,7 @@ fn retry_new_id(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     (problems.into_finding(), evidence)
 }
 
-fn no_invented_state(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+fn no_invented_state(requests: &[&Sent]) -> (Observed, Vec<Exchange>) {
     let mut problems = Problems::default();
     let mut evidence = Vec::new();
     let mut judged = 0;
@@ -758,7 +760,7 @@ fn no_invented_state(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     (problems.into_finding(), evidence)
 }
 
-fn input_isolation(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+fn input_isolation(requests: &[&Sent]) -> (Observed, Vec<Exchange>) {
     let rounds = rounds(requests);
     if rounds.is_empty() {
         return (no_rounds(requests, "an input_required result"), Vec::new());
@@ -784,7 +786,7 @@ fn input_isolation(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
             all.extend(round.retry.map(Sent::exchange));
         }
         return (
-            Finding::Holds(Some(format!(
+            Observed::Holds(Some(format!(
                 "{} request(s) carried input, each the retry that was asked for",
                 retries.len()
             ))),
@@ -794,7 +796,7 @@ fn input_isolation(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     (problems.into_finding(), evidence)
 }
 
-fn no_network_ref(requests: &[&Sent], events: &[Event]) -> (Finding, Vec<Exchange>) {
+fn no_network_ref(requests: &[&Sent], events: &[Event]) -> (Observed, Vec<Exchange>) {
     let listings: Vec<Exchange> = requests
         .iter()
         .filter(|r| r.method() == "tools/list" && r.answer.is_some())
@@ -809,7 +811,7 @@ fn no_network_ref(requests: &[&Sent], events: &[Event]) -> (Finding, Vec<Exchang
         .collect();
     if !hits.is_empty() {
         return (
-            Finding::Broken(format!(
+            Observed::Broken(format!(
                 "the network $ref in `lookup`'s inputSchema was fetched ({} connection(s) to \
                  the canary URL, from {})",
                 hits.len(),
@@ -820,25 +822,25 @@ fn no_network_ref(requests: &[&Sent], events: &[Event]) -> (Finding, Vec<Exchang
     }
     if listings.is_empty() {
         return (
-            Finding::NotApplicable(
+            Observed::NotApplicable(
                 "the client never listed the mock's tools, so it never saw the $ref".into(),
             ),
             Vec::new(),
         );
     }
     (
-        Finding::Holds(Some(
+        Observed::Holds(Some(
             "the client listed the tools and never connected to the $ref's URL".into(),
         )),
         listings,
     )
 }
 
-fn standard_headers(sent: &[Sent]) -> (Finding, Vec<Exchange>) {
+fn standard_headers(sent: &[Sent]) -> (Observed, Vec<Exchange>) {
     let posts = posts(sent);
     if posts.is_empty() {
         return (
-            Finding::NotApplicable("the client sent no request over HTTP".into()),
+            Observed::NotApplicable("the client sent no request over HTTP".into()),
             Vec::new(),
         );
     }
@@ -888,7 +890,7 @@ fn standard_headers(sent: &[Sent]) -> (Finding, Vec<Exchange>) {
             )),
         };
         (
-            Finding::Holds(note),
+            Observed::Holds(note),
             posts.iter().map(|s| s.exchange()).collect(),
         )
     } else {
@@ -909,7 +911,7 @@ fn has_remote_ref(schema: &Value) -> bool {
     }
 }
 
-fn tool_call_arguments(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+fn tool_call_arguments(requests: &[&Sent]) -> (Observed, Vec<Exchange>) {
     let calls: Vec<&Sent> = requests
         .iter()
         .copied()
@@ -917,14 +919,14 @@ fn tool_call_arguments(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
         .collect();
     if calls.is_empty() {
         return (
-            Finding::NotApplicable("the client called no tool".into()),
+            Observed::NotApplicable("the client called no tool".into()),
             Vec::new(),
         );
     }
     let listed = listed_tools(requests);
     if listed.is_empty() {
         return (
-            Finding::NotApplicable(
+            Observed::NotApplicable(
                 "the client never listed the mock's tools, so its calls cannot be judged \
                  against their definitions"
                     .into(),
@@ -960,7 +962,7 @@ fn tool_call_arguments(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     }
     if problems.is_empty() {
         (
-            Finding::holds(),
+            Observed::holds(),
             calls.iter().map(|c| c.exchange()).collect(),
         )
     } else {
@@ -1036,7 +1038,7 @@ struct MarkedArgument<'a> {
 /// judge when the client made no such call.
 fn marked_calls<'a>(
     requests: &[&'a Sent],
-) -> Result<(Vec<&'a Sent>, Vec<MarkedArgument<'a>>), Finding> {
+) -> Result<(Vec<&'a Sent>, Vec<MarkedArgument<'a>>), Observed> {
     let listed = listed_tools(requests);
     let mut calls = Vec::new();
     let mut arguments = Vec::new();
@@ -1074,7 +1076,7 @@ fn marked_calls<'a>(
         }
     }
     if calls.is_empty() {
-        return Err(Finding::NotApplicable(
+        return Err(Observed::NotApplicable(
             "the client never called, over HTTP, a listed tool with arguments marked \
              x-mcp-header (the mock's `forecast`)"
                 .into(),
@@ -1116,7 +1118,7 @@ fn judge_marked(
     requests: &[&Sent],
     nothing: &str,
     judge: impl Fn(&MarkedArgument) -> Option<Option<String>>,
-) -> (Finding, Vec<Exchange>) {
+) -> (Observed, Vec<Exchange>) {
     let (calls, arguments) = match marked_calls(requests) {
         Ok(found) => found,
         Err(finding) => return (finding, Vec::new()),
@@ -1125,11 +1127,11 @@ fn judge_marked(
     let mut problems = Problems::default();
     let mut offending: Vec<&Sent> = Vec::new();
     for argument in &arguments {
-        let Some(verdict) = judge(argument) else {
+        let Some(status) = judge(argument) else {
             continue;
         };
         judged += 1;
-        if let Some(problem) = verdict {
+        if let Some(problem) = status {
             problems.push(format!(
                 "tools/call (id {}) `{}`: {problem}",
                 argument.call.message["id"], argument.property
@@ -1141,16 +1143,19 @@ fn judge_marked(
     }
     let evidence = |calls: &[&Sent]| calls.iter().map(|c| c.exchange()).collect();
     if judged == 0 {
-        return (Finding::NotApplicable(nothing.to_owned()), evidence(&calls));
+        return (
+            Observed::NotApplicable(nothing.to_owned()),
+            evidence(&calls),
+        );
     }
     if problems.is_empty() {
-        (Finding::holds(), evidence(&calls))
+        (Observed::holds(), evidence(&calls))
     } else {
         (problems.into_finding(), evidence(&offending))
     }
 }
 
-fn param_headers_mirrored<'a>(requests: &[&'a Sent]) -> (Finding, Vec<Exchange>) {
+fn param_headers_mirrored<'a>(requests: &[&'a Sent]) -> (Observed, Vec<Exchange>) {
     let (calls, arguments) = match marked_calls(requests) {
         Ok(found) => found,
         Err(finding) => return (finding, Vec::new()),
@@ -1217,7 +1222,7 @@ fn param_headers_mirrored<'a>(requests: &[&'a Sent]) -> (Finding, Vec<Exchange>)
     (problems.into_finding(), evidence)
 }
 
-fn param_header_values(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+fn param_header_values(requests: &[&Sent]) -> (Observed, Vec<Exchange>) {
     judge_marked(
         requests,
         "no integer or boolean argument marked x-mcp-header was mirrored",
@@ -1249,7 +1254,7 @@ fn param_header_values(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     )
 }
 
-fn param_header_base64(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+fn param_header_base64(requests: &[&Sent]) -> (Observed, Vec<Exchange>) {
     judge_marked(
         requests,
         "no string argument marked x-mcp-header needed Base64 (non-ASCII or control \
@@ -1274,7 +1279,7 @@ fn param_header_base64(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     )
 }
 
-fn param_header_omit_null(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+fn param_header_omit_null(requests: &[&Sent]) -> (Observed, Vec<Exchange>) {
     judge_marked(
         requests,
         "every argument marked x-mcp-header had a value in every call",
@@ -1337,7 +1342,7 @@ fn invalid_annotation(schema: &Value) -> Option<String> {
     walk(schema, &mut Vec::new())
 }
 
-fn invalid_header_tools_unused(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
+fn invalid_header_tools_unused(requests: &[&Sent]) -> (Observed, Vec<Exchange>) {
     let listed = listed_tools(requests);
     let invalid: Vec<(&str, String)> = listed
         .iter()
@@ -1345,7 +1350,7 @@ fn invalid_header_tools_unused(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
         .collect();
     if invalid.is_empty() {
         return (
-            Finding::NotApplicable(
+            Observed::NotApplicable(
                 "the client never listed a tool with invalid x-mcp-header annotations (the \
                  mock's `tag_*`)"
                     .into(),
@@ -1371,14 +1376,14 @@ fn invalid_header_tools_unused(requests: &[&Sent]) -> (Finding, Vec<Exchange>) {
     let names: Vec<&str> = invalid.iter().map(|(n, _)| *n).collect();
     match marked_calls(requests) {
         Ok((calls, _)) => (
-            Finding::Holds(Some(format!(
+            Observed::Holds(Some(format!(
                 "the client called tools with valid x-mcp-header annotations and none of {}",
                 names.join(", ")
             ))),
             calls.iter().map(|c| c.exchange()).collect(),
         ),
         Err(_) => (
-            Finding::NotApplicable(format!(
+            Observed::NotApplicable(format!(
                 "the client called no tool with arguments marked x-mcp-header, so leaving {} \
                  alone shows nothing",
                 names.join(", ")
@@ -1440,7 +1445,7 @@ fn kept(listed: &Value, echoed: &Value) -> bool {
     }
 }
 
-fn schema_preserved(requests: &[&Sent], keywords: &[&str]) -> (Finding, Vec<Exchange>) {
+fn schema_preserved(requests: &[&Sent], keywords: &[&str]) -> (Observed, Vec<Exchange>) {
     let echoes: Vec<&Sent> = requests
         .iter()
         .copied()
@@ -1448,7 +1453,7 @@ fn schema_preserved(requests: &[&Sent], keywords: &[&str]) -> (Finding, Vec<Exch
         .collect();
     if echoes.is_empty() {
         return (
-            Finding::NotApplicable(
+            Observed::NotApplicable(
                 "the client never passed a tool's inputSchema back through the mock's \
                  `schema_echo` tool"
                     .into(),
@@ -1499,7 +1504,7 @@ fn schema_preserved(requests: &[&Sent], keywords: &[&str]) -> (Finding, Vec<Exch
     evidence.extend(echoes.iter().map(|e| e.exchange()));
     if judged == 0 && problems.is_empty() {
         return (
-            Finding::NotApplicable(format!(
+            Observed::NotApplicable(format!(
                 "no schema the client echoed has any of {} (the mock's `contact` has them)",
                 keywords.join(", ")
             )),
@@ -1555,11 +1560,11 @@ mod tests {
         assert!(sent[1].answer.is_some());
         assert!(sent[2].answer.is_none());
         let (finding, _) = evaluate(CheckId::ClientVersionRetry, &sent, &events);
-        assert_eq!(finding, Finding::holds());
+        assert_eq!(finding, Observed::holds());
         let (finding, _) = evaluate(CheckId::ClientConsistentVersion, &sent, &events);
-        assert!(matches!(finding, Finding::Holds(_)), "{finding:?}");
+        assert!(matches!(finding, Observed::Holds(_)), "{finding:?}");
         let (finding, _) = evaluate(CheckId::ClientRequestMeta, &sent, &events);
-        assert_eq!(finding, Finding::holds());
+        assert_eq!(finding, Observed::holds());
     }
 
     #[tokio::test]
@@ -1576,7 +1581,7 @@ mod tests {
         let sent = sent_messages(&events).await;
         let (finding, evidence) = evaluate(CheckId::ClientConsistentVersion, &sent, &events);
         assert!(
-            matches!(&finding, Finding::Broken(r) if r.contains("uses version \"2025-11-25\" after \"2026-07-28\"")),
+            matches!(&finding, Observed::Broken(r) if r.contains("uses version \"2025-11-25\" after \"2026-07-28\"")),
             "{finding:?}"
         );
         assert_eq!(evidence.len(), 2);
@@ -1667,7 +1672,7 @@ mod tests {
         ]
     }
 
-    fn verdicts(sent: &[Sent]) -> Vec<bool> {
+    fn statuses(sent: &[Sent]) -> Vec<bool> {
         let requests: Vec<&Sent> = sent.iter().collect();
         [
             param_headers_mirrored(&requests),
@@ -1676,7 +1681,7 @@ mod tests {
             param_header_omit_null(&requests),
         ]
         .into_iter()
-        .map(|(finding, _)| !matches!(finding, Finding::Broken(_)))
+        .map(|(finding, _)| !matches!(finding, Observed::Broken(_)))
         .collect()
     }
 
@@ -1691,20 +1696,20 @@ mod tests {
             ("mcp-param-label", "=?base64?w6k=?="),
         ];
         assert_eq!(
-            verdicts(&forecast_call(arguments.clone(), &good)),
+            statuses(&forecast_call(arguments.clone(), &good)),
             [true; 4]
         );
         let mut wrong = good;
         wrong[1] = ("mcp-param-days", "4");
         wrong[3] = ("mcp-param-label", "é");
         assert_eq!(
-            verdicts(&forecast_call(arguments.clone(), &wrong)),
+            statuses(&forecast_call(arguments.clone(), &wrong)),
             [true, false, false, true]
         );
         // A null argument has no header; a header for it breaks the rule.
         let null = json!({"region": "r", "metric": null});
         assert_eq!(
-            verdicts(&forecast_call(null.clone(), &[("mcp-param-region", "r")])),
+            statuses(&forecast_call(null.clone(), &[("mcp-param-region", "r")])),
             [true, true, true, true]
         );
         let (finding, _) = param_header_omit_null(
@@ -1713,7 +1718,7 @@ mod tests {
                 .collect::<Vec<_>>(),
         );
         assert!(
-            matches!(&finding, Finding::Broken(r) if r.contains("`metric`")),
+            matches!(&finding, Observed::Broken(r) if r.contains("`metric`")),
             "{finding:?}"
         );
     }

@@ -99,7 +99,7 @@ impl Recording {
 
 /// The mock's MCP behaviour.
 #[derive(Debug, Clone)]
-pub(crate) struct MockServer {
+pub(crate) struct MockHandler {
     /// Where `lookup`'s network `$ref` points: the canary's URL.
     pub(crate) canary_url: Arc<str>,
 }
@@ -237,7 +237,7 @@ fn input_request(capability: &str) -> Value {
 /// The client capabilities `ask` asks for, in the order it asks.
 pub(crate) const ASKABLE: &[&str] = &["elicitation", "sampling", "roots"];
 
-impl ServerHandler for MockServer {
+impl ServerHandler for MockHandler {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()
@@ -543,7 +543,7 @@ pub(crate) fn serve_stdio<R, W>(
     from_client: R,
     to_client: W,
     recording: Arc<Recording>,
-    mock: MockServer,
+    mock: MockHandler,
 ) -> Vec<JoinHandle<()>>
 where
     R: AsyncRead + Send + Unpin + 'static,
@@ -620,7 +620,7 @@ pub(crate) mod http {
     };
     use tokio::{net::TcpListener, task::JoinHandle};
 
-    use super::{Event, MockServer, Recording};
+    use super::{Event, MockHandler, Recording};
     use mcptest_core::Error;
 
     /// A running HTTP mock: its URL and the task serving it. Dropping it
@@ -643,7 +643,7 @@ pub(crate) mod http {
     /// Binds 127.0.0.1 on a free port and serves the mock there.
     pub(crate) async fn serve(
         recording: Arc<Recording>,
-        mock: MockServer,
+        mock: MockHandler,
     ) -> Result<HttpMock, Error> {
         let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
             .await
@@ -720,7 +720,7 @@ pub(crate) mod http {
     }
 
     async fn record(
-        service: &StreamableHttpService<MockServer, LocalSessionManager>,
+        service: &StreamableHttpService<MockHandler, LocalSessionManager>,
         recording: &Recording,
         request: Request<Incoming>,
     ) -> Response<BoxBody<Bytes, Infallible>> {

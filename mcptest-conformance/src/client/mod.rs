@@ -14,13 +14,13 @@ use tokio::io::DuplexStream;
 
 use super::{
     ConformanceReport, Filter,
-    check::{Applies, CheckResult, Finding, Role, Transport},
+    check::{Applies, CheckResult, Observed, Role, Transport},
 };
 use mcptest_core::Error;
 use mcptest_core::process::ChildProcess;
 use mcptest_core::process::Launch;
 use mcptest_core::process::split_command;
-use mock::{Canary, MockServer, Recording};
+use mock::{Canary, MockHandler, Recording};
 
 /// Stands for the mock server's URL in a client's command line.
 pub const URL_PLACEHOLDER: &str = "{{url}}";
@@ -90,9 +90,9 @@ pub enum MockLink {
 ///         assert!(answer.unwrap().contains("supportedVersions"));
 ///     })
 ///     .await?;
-/// assert_eq!(report.verdict("sep-2575-client-request-meta"), Some(Status::Pass));
+/// assert_eq!(report.status("sep-2575-client-request-meta"), Some(Status::Pass));
 /// // No clientInfo in _meta: a SHOULD rule, so a warning.
-/// assert_eq!(report.verdict("sep-2575-client-info"), Some(Status::Warn));
+/// assert_eq!(report.status("sep-2575-client-info"), Some(Status::Warn));
 /// # Ok(()) }
 /// ```
 #[derive(Debug, Clone)]
@@ -177,7 +177,7 @@ impl ClientConformance {
     ///     .await?;
     /// let result = report.result("sep-2575-client-request-meta").unwrap();
     /// assert!(result.expected_failure);
-    /// assert_eq!(result.verdict, Status::Warn);
+    /// assert_eq!(result.status, Status::Warn);
     /// # Ok(()) }
     /// ```
     pub fn expected_failures<I, S>(mut self, ids: I) -> Self
@@ -326,15 +326,15 @@ impl ClientConformance {
                         _ => "stdio; this client is checked over Streamable HTTP",
                     };
                     (
-                        Finding::NotApplicable(format!("the rule is for {other}")),
+                        Observed::NotApplicable(format!("the rule is for {other}")),
                         Vec::new(),
                     )
                 };
-                let (verdict, reason) = finding.verdict(check.level);
+                let (status, reason) = finding.status(check.level);
                 CheckResult {
                     rule: *check,
                     transport: self.transport,
-                    verdict,
+                    status,
                     reason,
                     evidence,
                     official: crate::official_ids(check.id),
@@ -356,9 +356,9 @@ impl ClientConformance {
 }
 
 /// The mock's canary listener and the mock server pointing at it.
-async fn mock_server(recording: &Arc<Recording>) -> Result<(Canary, MockServer), Error> {
+async fn mock_server(recording: &Arc<Recording>) -> Result<(Canary, MockHandler), Error> {
     let canary = Canary::start(recording.clone()).await?;
-    let server = MockServer {
+    let server = MockHandler {
         canary_url: Arc::from(canary.url.as_str()),
     };
     Ok((canary, server))

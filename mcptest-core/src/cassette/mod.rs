@@ -202,7 +202,7 @@ mod tests {
 
 /// One request a client sent in a recorded session, with the answer it got.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Exchange {
+pub struct Interaction {
     /// The request's method.
     pub method: String,
     /// Its params, without `_meta` (`null` when it had none).
@@ -221,11 +221,11 @@ pub struct Exchange {
 /// # Errors
 ///
 /// The file cannot be read, or is not a cassette this version reads.
-pub fn exchanges(path: &Path, redact_fields: &[String]) -> Result<Vec<Exchange>, Error> {
+pub fn interactions(path: &Path, redact_fields: &[String]) -> Result<Vec<Interaction>, Error> {
     let tape = Tape::load(path, redact_fields)?;
     // The two directions are recorded by different threads, so an answer
     // can be written down before its request: pair them by id, not order.
-    let mut requests: Vec<(Value, Exchange)> = Vec::new();
+    let mut requests: Vec<(Value, Interaction)> = Vec::new();
     let mut answers: Vec<(Value, Value)> = Vec::new();
     for entry in &tape.messages {
         let message = &entry.message;
@@ -242,7 +242,7 @@ pub fn exchanges(path: &Path, redact_fields: &[String]) -> Result<Vec<Exchange>,
                 redact(&mut params, &tape.redact);
                 requests.push((
                     id.clone(),
-                    Exchange {
+                    Interaction {
                         method: method.to_owned(),
                         params,
                         answer: Value::Null,

@@ -252,7 +252,7 @@ impl McpClient {
     /// `arguments` must be a JSON object (or `null` for none); to send
     /// malformed arguments on purpose, use [`request_raw`](Self::request_raw).
     pub async fn call_tool(&self, name: &str, arguments: Value) -> ToolCall {
-        match self.start_tool_call(name, arguments).await {
+        match self.begin_tool_call(name, arguments).await {
             Ok(pending) => pending.finish().await,
             Err((call, error)) => call.failed(error),
         }
@@ -265,7 +265,7 @@ impl McpClient {
         arguments: Value,
         timeout: Duration,
     ) -> ToolCall {
-        match self.start_tool_call(name, arguments).await {
+        match self.begin_tool_call(name, arguments).await {
             Ok(mut pending) => {
                 pending.timeout = timeout;
                 pending.finish().await
@@ -280,11 +280,28 @@ impl McpClient {
     /// ```no_run
     /// # async fn demo(mcp: mcptest::McpClient) -> Result<(), mcptest::Error> {
     /// use serde_json::json;
-    /// let pending = mcp.start_tool_call("slow", json!({"ms": 60_000})).await.map_err(|(_, e)| e)?;
+    /// let pending = mcp.start_tool_call("slow", json!({"ms": 60_000})).await?;
     /// pending.cancel("the test changed its mind").await?;
     /// # Ok(()) }
     /// ```
+    ///
+    /// It fails only when the request cannot be sent (arguments that are not
+    /// an object, a closed connection); how the call itself ends is in the
+    /// [`ToolCall`] that [`PendingToolCall::finish`] returns.
     pub async fn start_tool_call(
+        &self,
+        name: &str,
+        arguments: Value,
+    ) -> Result<PendingToolCall, Error> {
+        self.begin_tool_call(name, arguments)
+            .await
+            .map_err(|(_, error)| error)
+    }
+
+    /// [`start_tool_call`](Self::start_tool_call), keeping what is known of
+    /// the call when it cannot be sent, so that it can still end as a
+    /// failed [`ToolCall`].
+    async fn begin_tool_call(
         &self,
         name: &str,
         arguments: Value,
@@ -878,7 +895,7 @@ pub struct PendingToolCall {
 
 /// What is known about a tool call before it is answered.
 #[derive(Debug)]
-pub struct ToolCallStart {
+struct ToolCallStart {
     name: String,
     arguments: Value,
     tool: Option<Tool>,
@@ -914,7 +931,7 @@ impl ToolCallStart {
     }
 
     /// The call as a failed [`ToolCall`], for an error before anything was sent.
-    pub fn failed(self, error: Error) -> ToolCall {
+    fn failed(self, error: Error) -> ToolCall {
         self.into_call(ToolOutcome::Failed(error), None, Duration::ZERO)
     }
 }

@@ -71,7 +71,7 @@ pub enum CoprocessError {
 /// drift and fails the call.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Verdict {
+pub struct CallReply {
     /// The tool ran and did not answer `isError: true`.
     pub success: bool,
     /// The tool's `structuredContent`, if any.
@@ -261,7 +261,7 @@ impl Client {
         &mut self,
         tool: &str,
         arguments: Value,
-    ) -> Result<Verdict, CoprocessError> {
+    ) -> Result<CallReply, CoprocessError> {
         let result = self
             .request(
                 "mcp.call",
@@ -270,7 +270,7 @@ impl Client {
             .await?;
         serde_json::from_value(result.clone()).map_err(|e| CoprocessError::InvalidResponse {
             method: "mcp.call".into(),
-            reason: format!("not a verdict: {e}"),
+            reason: format!("not a reply: {e}"),
             frame: result.to_string(),
         })
     }
@@ -368,11 +368,11 @@ mod tests {
 
     #[test]
     fn a_verdict_with_an_unknown_field_is_drift() {
-        let verdict =
+        let reply =
             json!({"success": true, "data": null, "text": "ok", "error": null, "duration_ms": 3});
-        assert!(serde_json::from_value::<Verdict>(verdict.clone()).is_ok());
-        let mut drifted = verdict;
+        assert!(serde_json::from_value::<CallReply>(reply.clone()).is_ok());
+        let mut drifted = reply;
         drifted["score"] = json!(1);
-        assert!(serde_json::from_value::<Verdict>(drifted).is_err());
+        assert!(serde_json::from_value::<CallReply>(drifted).is_err());
     }
 }

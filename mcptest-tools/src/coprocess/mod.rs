@@ -33,8 +33,8 @@
 //!     ["exec", "--connection-server", "--server-command", "my-server --stdio"],
 //! )
 //! .await?;
-//! let verdict = engine.call_tool("get_weather", json!({"city": "Paris"})).await?;
-//! assert!(verdict.success, "{:?}", verdict.error);
+//! let reply = engine.call_tool("get_weather", json!({"city": "Paris"})).await?;
+//! assert!(reply.success, "{:?}", reply.error);
 //! engine.shutdown().await?;
 //! # Ok(()) }
 //! ```
@@ -42,7 +42,7 @@
 mod client;
 mod serve;
 
-pub use client::{Client, CoprocessError, Verdict};
+pub use client::{CallReply, Client, CoprocessError};
 pub use serve::{ExecOptions, serve};
 
 /// The coprocess protocol version this crate speaks, on both sides. Any

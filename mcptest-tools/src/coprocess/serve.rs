@@ -261,7 +261,7 @@ impl Session {
         let duration = started.elapsed();
         let duration_ms = duration.as_millis() as u64;
         let name = format!("tools/call {tool}");
-        let verdict = match call.outcome() {
+        let reply = match call.outcome() {
             ToolOutcome::Success(_) => json!({
                 "success": true,
                 "data": call.structured().cloned(),
@@ -295,13 +295,13 @@ impl Session {
                 return Err(fault);
             }
         };
-        let outcome = if verdict["success"] == true {
+        let outcome = if reply["success"] == true {
             Ok(())
         } else {
-            Err(verdict["error"].as_str().unwrap_or_default())
+            Err(reply["error"].as_str().unwrap_or_default())
         };
         self.record(&name, outcome, duration);
-        Ok(verdict)
+        Ok(reply)
     }
 
     fn record(&mut self, name: &str, outcome: Result<(), &str>, duration: Duration) {

@@ -109,7 +109,7 @@ impl fmt::Display for Severity {
 /// definition looks like and why it matters. See [`RULES`].
 #[derive(Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct Rule {
+pub struct LintRule {
     /// `MCPT-L001`; never reused.
     pub id: &'static str,
     /// `hidden-instructions`.
@@ -127,7 +127,7 @@ pub struct Rule {
 #[non_exhaustive]
 pub struct Finding {
     /// The rule.
-    pub rule: &'static Rule,
+    pub rule: &'static LintRule,
     /// What it is about: `tool "add"`, `prompt "greet"`, `server instructions`.
     pub subject: String,
     /// The offending field, as a JSON pointer into [`Definitions::to_json`].
@@ -140,7 +140,7 @@ pub struct Finding {
 
 impl Finding {
     pub(crate) fn new(
-        rule: &'static Rule,
+        rule: &'static LintRule,
         subject: &str,
         pointer: &str,
         detail: String,

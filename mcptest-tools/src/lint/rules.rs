@@ -7,14 +7,14 @@ use regex::Regex;
 use serde_json::{Map, Value};
 
 use super::{
-    Finding, Rule, Severity,
+    Finding, LintRule, Severity,
     confusables::{invisible, lookalikes, skeleton},
 };
 
 /// Every rule, in id order. Ids are stable: a rule that is retired keeps
 /// its number unused.
-pub const RULES: &[Rule] = &[
-    Rule {
+pub const RULES: &[LintRule] = &[
+    LintRule {
         id: "MCPT-L001",
         name: "hidden-instructions",
         severity: Severity::Error,
@@ -23,7 +23,7 @@ pub const RULES: &[Rule] = &[
               model to ignore its instructions, keep something from the user or read \
               secrets is a prompt injection (tool poisoning)",
     },
-    Rule {
+    LintRule {
         id: "MCPT-L002",
         name: "invisible-unicode",
         severity: Severity::Error,
@@ -31,7 +31,7 @@ pub const RULES: &[Rule] = &[
         why: "zero-width, bidirectional and tag characters make the text a person reviews \
               differ from the text the model reads",
     },
-    Rule {
+    LintRule {
         id: "MCPT-L003",
         name: "confusable-tool-name",
         severity: Severity::Error,
@@ -39,7 +39,7 @@ pub const RULES: &[Rule] = &[
         why: "two names that differ only by case, separators or lookalike letters let one \
               tool pass for another, and a person approving a call cannot see which one runs",
     },
-    Rule {
+    LintRule {
         id: "MCPT-L004",
         name: "well-known-tool-name",
         severity: Severity::Warning,
@@ -47,7 +47,7 @@ pub const RULES: &[Rule] = &[
         why: "with several servers connected, a tool named like a well-known one can shadow \
               it, and calls meant for the other server reach this one; prefix the name",
     },
-    Rule {
+    LintRule {
         id: "MCPT-L005",
         name: "secret-in-definition",
         severity: Severity::Error,
@@ -55,7 +55,7 @@ pub const RULES: &[Rule] = &[
         why: "definitions are sent to every client and into the model's context; a key or \
               token there is published",
     },
-    Rule {
+    LintRule {
         id: "MCPT-L006",
         name: "unconstrained-parameter",
         severity: Severity::Warning,
@@ -63,7 +63,7 @@ pub const RULES: &[Rule] = &[
         why: "an injected model can pass any command, path or URL to a free-form string; \
               constrain it in the schema (and check it in the server)",
     },
-    Rule {
+    LintRule {
         id: "MCPT-L007",
         name: "permissive-schema",
         severity: Severity::Warning,
@@ -71,7 +71,7 @@ pub const RULES: &[Rule] = &[
         why: "a schema without types, or that admits any extra property, lets a client send \
               anything, and gives neither the model nor the server a contract to hold to",
     },
-    Rule {
+    LintRule {
         id: "MCPT-L008",
         name: "destructive-without-hint",
         severity: Severity::Warning,
@@ -79,7 +79,7 @@ pub const RULES: &[Rule] = &[
         why: "clients ask the user before calling a destructive tool only when its \
               annotations say so",
     },
-    Rule {
+    LintRule {
         id: "MCPT-L009",
         name: "long-description",
         severity: Severity::Warning,
@@ -92,7 +92,7 @@ pub const RULES: &[Rule] = &[
 /// Descriptions longer than this many characters are flagged (MCPT-L009).
 pub const LONG_DESCRIPTION: usize = 1024;
 
-fn rule(id: &str) -> &'static Rule {
+fn rule(id: &str) -> &'static LintRule {
     RULES.iter().find(|r| r.id == id).expect("a known rule id")
 }
 

@@ -61,12 +61,12 @@ async fn server_everything_over_stdio() {
         .unwrap();
     // It speaks only the classic revision.
     assert_eq!(
-        report.verdict("classic-initialize-result"),
+        report.status("classic-initialize-result"),
         Some(Status::Pass),
         "{report}"
     );
     assert_eq!(
-        report.verdict("sep-2575-discover"),
+        report.status("sep-2575-discover"),
         Some(Status::Skip),
         "{report}"
     );
@@ -85,12 +85,12 @@ async fn python_sdk_over_stdio() {
     .unwrap();
     // It speaks both revisions.
     assert_eq!(
-        report.verdict("classic-initialize-result"),
+        report.status("classic-initialize-result"),
         Some(Status::Pass),
         "{report}"
     );
     assert_eq!(
-        report.verdict("sep-2575-discover"),
+        report.status("sep-2575-discover"),
         Some(Status::Pass),
         "{report}"
     );
@@ -114,7 +114,7 @@ async fn python_sdk_over_http() {
     .await
     .unwrap();
     assert_eq!(
-        report.verdict("sep-2575-discover"),
+        report.status("sep-2575-discover"),
         Some(Status::Pass),
         "{report}"
     );
@@ -238,7 +238,7 @@ async fn python_sdk_over_http_agrees_with_the_official_suite() {
     let mut compared = 0;
     let mut disagreements = Vec::new();
     for result in &ours.results {
-        if result.verdict == Status::Skip {
+        if result.status == Status::Skip {
             continue;
         }
         for official in result.official {
@@ -249,7 +249,7 @@ async fn python_sdk_over_http_agrees_with_the_official_suite() {
                 continue;
             }
             compared += 1;
-            let we_pass = result.verdict == Status::Pass;
+            let we_pass = result.status == Status::Pass;
             let they_pass = status == "SUCCESS";
             let documented = DISAGREEMENTS
                 .iter()
@@ -258,7 +258,7 @@ async fn python_sdk_over_http_agrees_with_the_official_suite() {
                 disagreements.push(format!(
                     "{} {} vs {official} {status}: {}",
                     result.rule.id,
-                    result.verdict,
+                    result.status,
                     result.reason.as_deref().unwrap_or("")
                 ));
             }

@@ -185,8 +185,8 @@ fn assert_all_pass(report: &ConformanceReport) {
     let wrong: Vec<String> = report
         .results
         .iter()
-        .filter(|r| r.verdict != expected(report, r.rule.id))
-        .map(|r| format!("{}: {}", r.rule.id, r.verdict))
+        .filter(|r| r.status != expected(report, r.rule.id))
+        .map(|r| format!("{}: {}", r.rule.id, r.status))
         .collect();
     assert!(wrong.is_empty(), "{wrong:?}\n{report}");
     report.assert_conforms();
@@ -287,7 +287,7 @@ async fn expect_broken(flags: &str, id: &str, transport: Transport) {
         Level::Should => Status::Warn,
     };
     assert_eq!(
-        result.verdict, expected,
+        result.status, expected,
         "{flags} should break {id}\n{report}"
     );
     assert!(!result.evidence.is_empty(), "{report}");
@@ -403,17 +403,17 @@ async fn checks_without_their_situation_are_skipped_with_the_reason() {
             .unwrap_or_default()
     };
     assert_eq!(
-        report.verdict("sep-2575-client-request-meta"),
+        report.status("sep-2575-client-request-meta"),
         Some(Status::Pass),
         "{report}"
     );
     assert_eq!(
-        report.verdict("sep-2575-client-version-retry"),
+        report.status("sep-2575-client-version-retry"),
         Some(Status::Skip)
     );
     assert!(reason("sep-2575-client-version-retry").contains("never answered -32022"));
     assert_eq!(
-        report.verdict("sep-2575-client-stdio-cancellation"),
+        report.status("sep-2575-client-stdio-cancellation"),
         Some(Status::Skip)
     );
     assert!(
@@ -431,7 +431,7 @@ async fn checks_without_their_situation_are_skipped_with_the_reason() {
         "sep-2322-client-no-state-omitted",
         "sep-2322-client-parallel-isolation",
     ] {
-        assert_eq!(report.verdict(id), Some(Status::Skip), "{report}");
+        assert_eq!(report.status(id), Some(Status::Skip), "{report}");
         assert!(
             reason(id).contains("was answered input_required"),
             "{id}: {}",
@@ -439,13 +439,13 @@ async fn checks_without_their_situation_are_skipped_with_the_reason() {
         );
     }
     assert_eq!(
-        report.verdict("sep-2106-no-network-ref-deref"),
+        report.status("sep-2106-no-network-ref-deref"),
         Some(Status::Skip)
     );
     assert!(reason("sep-2106-no-network-ref-deref").contains("never listed the mock's tools"));
     assert!(reason("mcp-client-tool-call-arguments").contains("called no tool"));
     assert_eq!(
-        report.verdict("sep-2575-client-capabilities-are-objects"),
+        report.status("sep-2575-client-capabilities-are-objects"),
         Some(Status::Skip)
     );
     assert!(
@@ -523,7 +523,7 @@ async fn a_client_that_sends_nothing_fails() {
         .await
         .unwrap();
     let result = report.result("sep-2575-client-request-meta").unwrap();
-    assert_eq!(result.verdict, Status::Fail, "{report}");
+    assert_eq!(result.status, Status::Fail, "{report}");
     assert_eq!(
         result.reason.as_deref(),
         Some("the client sent no request to the mock server")
@@ -550,7 +550,7 @@ async fn a_listed_client_failure_is_expected_and_a_listed_pass_fails_the_run() {
         .unwrap();
     let result = report.result(id).unwrap();
     assert!(result.expected_failure, "{report}");
-    assert_eq!(result.verdict, Status::Warn, "{report}");
+    assert_eq!(result.status, Status::Warn, "{report}");
     assert!(report.conforms(), "{report}");
 
     // The same list against a client that is fixed: the entry is stale.
@@ -561,7 +561,7 @@ async fn a_listed_client_failure_is_expected_and_a_listed_pass_fails_the_run() {
         .await
         .unwrap();
     let result = report.result(id).unwrap();
-    assert_eq!(result.verdict, Status::Fail, "{report}");
+    assert_eq!(result.status, Status::Fail, "{report}");
     assert!(
         result
             .reason
@@ -676,7 +676,7 @@ async fn param_header_checks_without_a_marked_call_are_skipped() {
         "sep-2243-client-omit-null",
     ] {
         let result = report.result(id).unwrap();
-        assert_eq!(result.verdict, Status::Skip, "{report}");
+        assert_eq!(result.status, Status::Skip, "{report}");
         assert!(
             result
                 .reason
@@ -687,7 +687,7 @@ async fn param_header_checks_without_a_marked_call_are_skipped() {
         );
     }
     assert_eq!(
-        report.verdict("sep-2243-client-includes-standard-headers"),
+        report.status("sep-2243-client-includes-standard-headers"),
         Some(Status::Pass),
         "{report}"
     );
@@ -711,7 +711,7 @@ async fn each_schema_check_sees_only_its_own_keywords() {
         .await
         .unwrap();
     assert_eq!(
-        report.verdict("sep-1613-client-schema-preserved"),
+        report.status("sep-1613-client-schema-preserved"),
         Some(Status::Pass),
         "{report}"
     );
@@ -739,7 +739,7 @@ async fn the_mock_answers_with_the_result_fields_of_2026_07_28() {
             .await
             .unwrap();
         let result = report.result("sep-2575-client-request-meta").unwrap();
-        assert_eq!(result.verdict, Status::Pass, "{report}");
+        assert_eq!(result.status, Status::Pass, "{report}");
         let mut judged = 0;
         for exchange in &result.evidence {
             let request: serde_json::Value = serde_json::from_str(&exchange.request.body).unwrap();
@@ -793,7 +793,7 @@ async fn calling_a_tool_with_invalid_header_annotations_is_caught() {
         .await
         .unwrap();
     assert_eq!(
-        report.verdict("sep-2243-client-mirrors-designated-params"),
+        report.status("sep-2243-client-mirrors-designated-params"),
         Some(Status::Pass),
         "{report}"
     );

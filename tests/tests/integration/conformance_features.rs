@@ -190,7 +190,7 @@ async fn a_named_input_tool_that_asks_for_nothing_fails_the_input_checks() {
         .unwrap();
     for id in ["sep-2322-input-required", "sep-2322-input-round-trip"] {
         let result = report.result(id).unwrap();
-        assert_eq!(result.verdict, Status::Fail, "{report}");
+        assert_eq!(result.status, Status::Fail, "{report}");
         let reason = result.reason.as_deref().unwrap_or_default();
         assert!(
             reason.starts_with("the input tool \"echo\" (Conformance::input_tool)")
@@ -245,7 +245,7 @@ async fn checks_without_a_subject_are_skipped_with_the_reason_never_passed() {
         .await
         .unwrap();
     for result in &report.results {
-        assert_eq!(result.verdict, Status::Skip, "{report}");
+        assert_eq!(result.status, Status::Skip, "{report}");
     }
     let reason = |id: &str| report.result(id).unwrap().reason.clone().unwrap();
     assert!(
@@ -284,7 +284,7 @@ async fn a_prompt_and_a_resource_that_ask_for_input_are_found_and_completed() {
         .await
         .unwrap();
     let result = report.result("sep-2322-non-tool-round-trip").unwrap();
-    assert_eq!(result.verdict, Status::Pass, "{report}");
+    assert_eq!(result.status, Status::Pass, "{report}");
     assert_eq!(
         result.reason.as_deref(),
         Some(
@@ -303,7 +303,7 @@ async fn completions_are_asked_of_a_listed_prompt_argument_and_template_variable
         .await
         .unwrap();
     let result = report.result("mcp-completion-values").unwrap();
-    assert_eq!(result.verdict, Status::Pass, "{report}");
+    assert_eq!(result.status, Status::Pass, "{report}");
     assert_eq!(
         result.reason.as_deref(),
         Some(
@@ -347,7 +347,7 @@ async fn declared_features_with_nothing_listed_are_skipped_with_what_was_missing
         .await
         .unwrap();
     for result in &report.results {
-        assert_eq!(result.verdict, Status::Skip, "{report}");
+        assert_eq!(result.status, Status::Skip, "{report}");
     }
     let reason = |id: &str| report.result(id).unwrap().reason.clone().unwrap();
     assert!(
@@ -383,7 +383,7 @@ async fn named_change_tools_that_change_nothing_are_reported() {
         .await
         .unwrap();
     for result in &report.results {
-        assert_eq!(result.verdict, Status::Warn, "{report}");
+        assert_eq!(result.status, Status::Warn, "{report}");
     }
     let reason = |id: &str| report.result(id).unwrap().reason.clone().unwrap();
     assert!(

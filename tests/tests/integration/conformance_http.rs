@@ -83,13 +83,13 @@ async fn the_http_checks_pass_against_the_conforming_fixture_and_say_why_when_sk
         .await
         .unwrap();
     let dns = report.result("classic-http-dns-rebinding").unwrap();
-    assert_eq!(dns.verdict, Status::Skip, "{report}");
+    assert_eq!(dns.status, Status::Skip, "{report}");
     assert_eq!(
         dns.reason.as_deref(),
         Some("the rule is for Streamable HTTP; this server is reached over stdio")
     );
     assert_eq!(
-        report.verdict("classic-tool-schemas-2020-12"),
+        report.status("classic-tool-schemas-2020-12"),
         Some(Status::Pass),
         "{report}"
     );
@@ -105,7 +105,7 @@ async fn a_listed_failure_is_expected_and_a_listed_pass_fails_the_run() {
         .unwrap();
     let schemas = report.result("classic-tool-schemas-2020-12").unwrap();
     assert!(schemas.expected_failure, "{report}");
-    assert_eq!(schemas.verdict, Status::Warn);
+    assert_eq!(schemas.status, Status::Warn);
     assert!(
         schemas
             .reason
@@ -135,7 +135,7 @@ async fn a_listed_failure_is_expected_and_a_listed_pass_fails_the_run() {
         .run()
         .await
         .unwrap();
-    assert_eq!(report.verdict("classic-ping"), Some(Status::Fail));
+    assert_eq!(report.status("classic-ping"), Some(Status::Fail));
     assert!(!report.conforms());
     let message = report.check_conforms().unwrap_err();
     assert!(

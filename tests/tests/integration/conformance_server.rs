@@ -183,8 +183,8 @@ fn unexpected(report: &ConformanceReport, expected: Status) -> Vec<String> {
         .results
         .iter()
         .filter(|r| r.rule.applies == Applies::Any || r.rule.applies == applies(report))
-        .filter(|r| r.verdict != expected)
-        .map(|r| format!("{}: {}", r.rule.id, r.verdict))
+        .filter(|r| r.status != expected)
+        .map(|r| format!("{}: {}", r.rule.id, r.status))
         .collect()
 }
 
@@ -210,7 +210,7 @@ async fn the_conforming_fixture_passes_every_check_over_stdio() {
     let wrong = unexpected(&report, Status::Pass);
     assert!(wrong.is_empty(), "{wrong:?}\n{report}");
     let header = report.result("sep-2575-http-header-mismatch").unwrap();
-    assert_eq!(header.verdict, Status::Skip);
+    assert_eq!(header.status, Status::Skip);
     assert_eq!(
         header.reason.as_deref(),
         Some("the rule is for Streamable HTTP; this server is reached over stdio")
@@ -260,7 +260,7 @@ pub(super) async fn expect_broken(flag: &str, transport: Transport) {
             Level::Should => Status::Warn,
         };
         assert_eq!(
-            result.verdict, expected,
+            result.status, expected,
             "{flag} should make {id} {expected} over {transport}\n{report}"
         );
         assert!(result.reason.is_some(), "{report}");
@@ -347,7 +347,7 @@ async fn a_server_without_2026_07_28_gets_the_sep_2575_checks_skipped_with_the_r
         .await
         .unwrap();
     assert_eq!(
-        report.verdict("classic-ping"),
+        report.status("classic-ping"),
         Some(Status::Pass),
         "{report}"
     );
@@ -356,7 +356,7 @@ async fn a_server_without_2026_07_28_gets_the_sep_2575_checks_skipped_with_the_r
         .iter()
         .filter(|r| r.rule.id.starts_with("sep-2575-"))
     {
-        assert_eq!(result.verdict, Status::Skip, "{report}");
+        assert_eq!(result.status, Status::Skip, "{report}");
         let reason = result.reason.as_deref().unwrap_or_default();
         assert!(
             reason.starts_with("the server does not speak 2026-07-28: server/discover got")
@@ -375,7 +375,7 @@ async fn a_server_that_dies_fails_instead_of_being_skipped() {
         .await
         .unwrap();
     let ping = report.result("classic-ping").unwrap();
-    assert_eq!(ping.verdict, Status::Fail, "{report}");
+    assert_eq!(ping.status, Status::Fail, "{report}");
     assert!(
         ping.reason
             .as_deref()
@@ -443,7 +443,7 @@ async fn the_report_renders_as_a_table_as_json_and_as_a_failure_message() {
         .iter()
         .find(|r| r["check"]["id"] == "sep-2575-removed-methods")
         .unwrap();
-    assert_eq!(removed["verdict"], "fail");
+    assert_eq!(removed["status"], "fail");
     assert_eq!(removed["check"]["level"], "MUST");
     assert_eq!(removed["check"]["revision"], "2026-07-28");
     assert_eq!(removed["evidence"].as_array().unwrap().len(), 5);

@@ -120,7 +120,7 @@ async fn the_task_checks_pass_against_the_conforming_fixture_over_stdio() {
     // Every check passes but the one about HTTP headers.
     assert_eq!(report.counts().passed, ids.len() - 1, "{report}");
     let headers = report.result("sep-2663-routing-headers").unwrap();
-    assert_eq!(headers.verdict, Status::Skip, "{report}");
+    assert_eq!(headers.status, Status::Skip, "{report}");
     // The lifecycle is in the evidence: created, polled, completed.
     let completes = report.result("sep-2663-task-completes").unwrap();
     let reason = completes.reason.as_deref().unwrap_or_default();
@@ -185,7 +185,7 @@ async fn a_named_task_tool_that_makes_no_task_fails_the_task_checks() {
         .await
         .unwrap();
     for result in &report.results {
-        assert_eq!(result.verdict, Status::Fail, "{report}");
+        assert_eq!(result.status, Status::Fail, "{report}");
         let reason = result.reason.as_deref().unwrap_or_default();
         assert!(
             reason.starts_with("the task tool (Conformance::task_tool)")
@@ -204,7 +204,7 @@ async fn a_server_without_the_extension_gets_every_task_check_skipped_with_the_r
         .unwrap();
     assert_eq!(report.results.len(), 14, "{report}");
     for result in &report.results {
-        assert_eq!(result.verdict, Status::Skip, "{report}");
+        assert_eq!(result.status, Status::Skip, "{report}");
         let reason = result.reason.as_deref().unwrap_or_default();
         if result.rule.applies == mcptest::conformance::Applies::Http {
             continue; // skipped over stdio before the declaration is read

@@ -406,7 +406,6 @@ async fn cancellation(mcp: &McpClient) {
     let pending = mcp
         .start_tool_call("slow", json!({"ms": 3_600_000}))
         .await
-        .map_err(|(_, e)| e)
         .expect("sent");
     tokio::time::timeout(Duration::from_secs(60), pending.cancel("no longer needed"))
         .await

@@ -1,11 +1,11 @@
-//! `mcptest lint`: loads every file without running it and reports each
+//! `mcptest validate`: loads every file without running it and reports each
 //! file that cannot be used, as `file:line:column: message`.
 
 use mcptest::suite::Suite;
 
-use crate::{Exit, args::LintArgs, paths};
+use crate::{Exit, args::ValidateArgs, paths};
 
-pub fn lint(args: LintArgs) -> Exit {
+pub fn validate(args: ValidateArgs) -> Exit {
     let files = match paths::expand(&args.paths) {
         Ok(files) => files,
         Err(errors) => {
