@@ -712,7 +712,7 @@ mod trials_and_baselines {
     }
 }
 
-mod lint {
+mod validate {
     use super::*;
 
     #[test]
@@ -752,7 +752,7 @@ mod lint {
         let out = output(ws.mcptest(&["lint", "suite/add.yaml"]));
         assert_eq!(out.code, Some(0), "{out:?}");
         assert!(
-            out.stdout.contains("1 file, 2 tests, 0 problems"),
+            out.stdout.contains("1 file, 1 test, 0 problems"),
             "{out:?}"
         );
         let help = output(ws.mcptest(&["--help"]));
