@@ -182,15 +182,7 @@ fn server_builder(config: &Config, krate: &syn::Path) -> TokenStream {
         Source::Command(line) => quote_spanned! {line.span()=>
             #krate::Server::command(::core::convert::AsRef::<str>::as_ref(&(#line)))
         },
-        Source::Bin(bin) => {
-            let var = format!("CARGO_BIN_EXE_{}", bin.value());
-            let message = format!(
-                "no binary named `{}` in this package: `bin` names a [[bin]] target of the \
-                 package whose integration tests (or benches) use it",
-                bin.value()
-            );
-            quote_spanned!(bin.span()=> #krate::Server::program(::core::env!(#var, #message)))
-        }
+        Source::Bin(bin) => crate::options::bin_program(bin, &quote!(#krate)),
         Source::Url(url) => quote_spanned!(url.span()=> #krate::Server::url(#url)),
         Source::Handler(handler) => {
             quote_spanned!(handler.span()=> #krate::Server::in_process(#handler))

@@ -61,10 +61,16 @@ impl Keys {
         }
     }
 
+    /// "unknown option `servre` for `suite!`; did you mean `server`? the
+    /// options are: ..." — the same did-you-mean as suite files' keys.
     fn unknown(&self, key: &str) -> String {
         let keys: Vec<&str> = self.keys.iter().map(|(name, _)| *name).collect();
+        let near = match mcptest_suite_format::nearest(key, &keys) {
+            Some(near) => format!("did you mean `{near}`? "),
+            None => String::new(),
+        };
         format!(
-            "unknown option `{key}` for `{}`; the options are: {}",
+            "unknown option `{key}` for `{}`; {near}the options are: {}",
             self.macro_name,
             keys.join(", ")
         )
@@ -104,4 +110,65 @@ impl Keys {
 fn path_string(path: &Path) -> String {
     let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
     segments.join("::")
+}
+
+/// `Server::program` of the package's binary `bin`, its path read from
+/// `CARGO_BIN_EXE_<bin>` where the test is compiled; a binary the package
+/// does not have is a compile error on `bin` that lists the ones it has.
+pub(crate) fn bin_program(
+    bin: &LitStr,
+    krate: &proc_macro2::TokenStream,
+) -> proc_macro2::TokenStream {
+    let name = bin.value();
+    let var = format!("CARGO_BIN_EXE_{name}");
+    let message = missing_bin(&name, &package_bins());
+    quote::quote_spanned!(bin.span()=> #krate::Server::program(::core::env!(#var, #message)))
+}
+
+/// The binaries cargo tells an integration test (or bench) about.
+fn package_bins() -> Vec<String> {
+    let mut bins: Vec<String> = std::env::vars()
+        .filter_map(|(key, _)| key.strip_prefix("CARGO_BIN_EXE_").map(str::to_owned))
+        .collect();
+    bins.sort();
+    bins
+}
+
+/// What to say when `bin` names none of `bins`.
+fn missing_bin(bin: &str, bins: &[String]) -> String {
+    let has = match bins {
+        [] => "this package has no [[bin]] target its integration tests (or benches) can use"
+            .to_owned(),
+        _ => {
+            let names: Vec<&str> = bins.iter().map(String::as_str).collect();
+            let near = match mcptest_suite_format::nearest(bin, &names) {
+                Some(near) => format!("did you mean `{near}`? "),
+                None => String::new(),
+            };
+            format!("{near}its binaries are: {}", names.join(", "))
+        }
+    };
+    format!(
+        "no binary named `{bin}` in this package: `bin` names a [[bin]] target of the \
+         package whose integration tests (or benches) use it; {has}"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_binary_lists_the_package_s_binaries() {
+        let bins = ["notes-server".to_owned(), "other".to_owned()];
+        assert_eq!(
+            missing_bin("notes-sever", &bins),
+            "no binary named `notes-sever` in this package: `bin` names a [[bin]] target of \
+             the package whose integration tests (or benches) use it; did you mean \
+             `notes-server`? its binaries are: notes-server, other"
+        );
+        assert!(missing_bin("x", &[]).ends_with(
+            "this package has no [[bin]] target its integration tests (or benches) can use"
+        ));
+    }
 }

@@ -3,9 +3,12 @@
 //!
 //! Built like `#[mcp_test]`: the arguments go through a config builder
 //! ([`config`]) that collects every problem, each spanned on its tokens;
-//! the files are found ([`files`]) and their YAML parsed here ([`tree`]), so
-//! a missing directory, an empty match, an unreadable file or a YAML syntax
-//! error is a compile error on the path literal, with file:line:column. Each
+//! the files are found ([`files`]), parsed and checked here by the loader
+//! the tests run with (`mcptest-suite-format`), so a missing directory, an
+//! empty match, an unreadable file, a YAML syntax error, an unknown or
+//! misspelled key, a value of the wrong type or an unknown log level is a
+//! compile error on the path literal, with file:line:column and the words
+//! the loader uses at run time (the nearest key included). Each
 //! file is embedded as its parsed tree: a generated test loads its file from
 //! that constant and parses no YAML when it runs. Generated code
 //! reaches mcptest through `crate = path` (default `::mcptest`) and std
@@ -26,6 +29,7 @@ use syn::spanned::Spanned;
 
 use crate::mcp_test::Errors;
 use config::{Config, Source, Timeout};
+use mcptest_suite_format::Loaded;
 
 /// One generated test.
 struct Test {
@@ -42,7 +46,7 @@ struct File {
     shown: String,
     absolute: String,
     is_cases: bool,
-    docs: Vec<mcptest_yaml::Node>,
+    docs: Vec<mcptest_suite_format::Node>,
 }
 
 pub(crate) fn expand(input: TokenStream) -> syn::Result<TokenStream> {
@@ -107,49 +111,50 @@ fn read_files(
                 continue;
             }
         };
-        let docs = match tree::parse(&text) {
-            Ok(docs) if docs.is_empty() => {
-                errors.at(
-                    lit,
-                    format!(
-                        "{shown} is empty: expected an mcp-assert assertion or MCP Cases documents"
-                    ),
-                );
-                ok = false;
-                continue;
-            }
-            Ok(docs) => docs,
+        // The loader the tests run with checks the file now, so a misspelled
+        // key, a value of the wrong type or an unknown log level is this
+        // macro's error, in the words the loader would use at run time.
+        let loaded = mcptest_suite_format::parse_documents(&shown, &text).and_then(|docs| {
+            let loaded = mcptest_suite_format::load(&shown, &docs, None)?;
+            Ok((docs, loaded))
+        });
+        let (docs, loaded) = match loaded {
+            Ok(loaded) => loaded,
             Err(e) => {
-                errors.at(lit, format!("{shown}:{e}"));
+                errors.at(lit, e.to_string());
                 ok = false;
                 continue;
             }
         };
         let relative = path.strip_prefix(&base).unwrap_or(path).with_extension("");
         let stem = files::sanitize(&relative.to_string_lossy());
-        let is_cases = docs.len() > 1 || docs.iter().any(mcptest_yaml::Node::is_cases_document);
         let file = read.len();
-        if is_cases {
-            for (index, doc) in docs.iter().enumerate() {
-                let case = match tree::case(doc) {
-                    Some(name) => files::sanitize(name),
-                    None => format!("case_{}", index + 1),
-                };
-                tests.push(Test {
-                    name: files::unique(&format!("{stem}__{case}"), &mut used),
-                    file,
-                    index,
-                    skip: None,
-                });
+        let is_cases = match loaded {
+            Loaded::Cases(cases) => {
+                for (index, case) in cases.iter().enumerate() {
+                    let case = match &case.name {
+                        Some(name) => files::sanitize(name),
+                        None => format!("case_{}", case.number),
+                    };
+                    tests.push(Test {
+                        name: files::unique(&format!("{stem}__{case}"), &mut used),
+                        file,
+                        index,
+                        skip: None,
+                    });
+                }
+                true
             }
-        } else {
-            tests.push(Test {
-                name: files::unique(&stem, &mut used),
-                file,
-                index: 0,
-                skip: tree::skip(&docs[0]).then(|| format!("skip: true in {shown}")),
-            });
-        }
+            Loaded::Assertion(assertion) => {
+                tests.push(Test {
+                    name: files::unique(&stem, &mut used),
+                    file,
+                    index: 0,
+                    skip: assertion.skip.then(|| format!("skip: true in {shown}")),
+                });
+                false
+            }
+        };
         read.push(File {
             shown,
             absolute: path.display().to_string(),
@@ -195,15 +200,7 @@ fn generate(config: &Config, files: &[File], tests: &[Test], module: &syn::Ident
             Source::Server(expr) => quote_spanned! {expr.span()=>
                 #private::IntoServer::into_server(#expr)
             },
-            Source::Bin(bin) => {
-                let var = format!("CARGO_BIN_EXE_{}", bin.value());
-                let message = format!(
-                    "no binary named `{}` in this package: `bin` names a [[bin]] target of the \
-                     package whose integration tests (or benches) use it",
-                    bin.value()
-                );
-                quote_spanned!(bin.span()=> #krate::Server::program(::core::env!(#var, #message)))
-            }
+            Source::Bin(bin) => crate::options::bin_program(bin, &quote!(#krate)),
             Source::Handler(handler) => {
                 quote_spanned!(handler.span()=> #krate::Server::in_process(#handler))
             }
@@ -368,6 +365,50 @@ mod tests {
     }
 
     #[test]
+    fn the_loader_refuses_a_file_at_compile_time_in_its_run_time_words() {
+        let dir = scratch(&[
+            (
+                "typo/a.yaml",
+                "assert:\n  tool: echo\n  expect:\n    contians: [\"x\"]\n",
+            ),
+            (
+                "types/b.yaml",
+                "assert:\n  tool: echo\n  expect:\n    min_results: lots\n",
+            ),
+            (
+                "levels/c.yaml",
+                "assert_logging:\n  set_level: loud\n  expect: {min_messages: 1}\n",
+            ),
+        ]);
+        let err = expand_str(dir.path(), r#""typo""#).unwrap_err();
+        assert!(
+            err.starts_with(
+                "typo/a.yaml:4:5: unknown key `contians` in `expect`; did you mean `contains`?"
+            ),
+            "{err}"
+        );
+        let err = expand_str(dir.path(), r#""types""#).unwrap_err();
+        assert_eq!(
+            err,
+            "types/b.yaml:4:18: expected `min_results` to be a whole number of 0 or more, found a string"
+        );
+        let err = expand_str(dir.path(), r#""levels""#).unwrap_err();
+        assert!(
+            err.starts_with("levels/c.yaml:2:14: `set_level`: \"loud\" is not a log level"),
+            "{err}"
+        );
+        // The same words the runtime loader prints.
+        for (pattern, file) in [("typo", "typo/a.yaml"), ("types", "types/b.yaml")] {
+            let text = std::fs::read_to_string(dir.path().join(file)).unwrap();
+            let runtime = mcptest_suite_format::parse(file, &text, None).unwrap_err();
+            assert_eq!(
+                expand_str(dir.path(), &format!("{pattern:?}")).unwrap_err(),
+                runtime.to_string()
+            );
+        }
+    }
+
+    #[test]
     fn errors_point_at_the_path_and_say_why() {
         let dir = scratch(&[
             ("bad/x.yaml", "a: [1, 2\n"),
@@ -379,10 +420,9 @@ mod tests {
                 || err.contains("x.yaml:1:4: invalid YAML"),
             "{err}"
         );
-        assert!(
-            expand_str(dir.path(), r#""empty""#)
-                .unwrap_err()
-                .contains("e.yaml is empty")
+        assert_eq!(
+            expand_str(dir.path(), r#""empty""#).unwrap_err(),
+            "empty/e.yaml: the file is empty: expected an mcp-assert assertion or MCP Cases documents"
         );
         assert!(
             expand_str(dir.path(), r#""nowhere""#)
@@ -405,7 +445,7 @@ mod tests {
             r#""ok", servre = "x", server = "x", bin = "y", timeout = "soon", name = "n", ignore = 1, fixture = "f", fixture = "g", crate = 1"#,
         );
         let expected = [
-            "unknown option `servre` for `suite!`; the options are: server, bin, handler, fixture, timeout, shared, name, ignore, crate",
+            "unknown option `servre` for `suite!`; did you mean `server`? the options are: server, bin, handler, fixture, timeout, shared, name, ignore, crate",
             "invalid duration \"soon\"",
             "`name` takes the generated module's name, an identifier: name = evals",
             "`ignore` takes a string literal",
@@ -466,13 +506,13 @@ mod tests {
     fn each_file_is_embedded_as_a_parsed_tree() {
         let dir = scratch(&[(
             "cases/a.yaml",
-            "case: x\nout: {id: !!re \"[0-9]+\", n: 2.5, big: 18446744073709551615}\n",
+            "case: x\nin: {jsonrpc: '2.0', id: 1, method: ping}\nout: {id: !!re \"[0-9]+\", n: 2.5, big: 18446744073709551615}\n",
         )]);
         let out = expand_str(dir.path(), r#""cases""#).unwrap();
         for expected in [
             "docs : & [:: mcptest :: __private :: suite :: EmbeddedNode { kind : :: mcptest :: __private :: suite :: EmbeddedKind :: Map (& [(",
             "EmbeddedKind :: Str (\"case\")",
-            "tag : :: core :: option :: Option :: Some (\"!!re\") , line : 2u64 , column : 16u64",
+            "tag : :: core :: option :: Option :: Some (\"!!re\") , line : 3u64 , column : 16u64",
             "EmbeddedKind :: Float (:: core :: primitive :: f64 :: from_bits (4612811918334230528u64))",
             "EmbeddedKind :: UInt (18446744073709551615u64)",
             "format : :: mcptest :: __private :: suite :: Format :: McpCases",

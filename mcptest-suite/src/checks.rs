@@ -13,7 +13,7 @@ use std::{
 
 use serde_json::Value;
 
-use super::assertion::{Expect, LoggingBlock, NotificationsBlock, TraceEntry, TrajectoryCheck};
+use mcptest_core::LogLevel;
 use mcptest_core::Notifications;
 use mcptest_core::expect;
 use mcptest_core::expect::Check;
@@ -25,6 +25,9 @@ use mcptest_core::expect::Shown;
 use mcptest_core::expect::Verdict;
 use mcptest_core::expect::quoted;
 use mcptest_core::expect::quoted_list;
+use mcptest_suite_format::assertion::{
+    Expect, LoggingBlock, NotificationsBlock, TraceEntry, TrajectoryCheck,
+};
 
 /// What a suite expectation judges: the text mcp-assert compares (text
 /// blocks joined, other content as the JSON the server sent) and what it
@@ -82,6 +85,13 @@ where
     Box::new(Keyed { key, check })
 }
 
+/// A level by its name, as the loader checked it (one of
+/// [`LOG_LEVELS`](mcptest_suite_format::assertion::LOG_LEVELS)).
+pub(crate) fn log_level(name: &str) -> LogLevel {
+    serde_json::from_value(Value::String(name.to_owned()))
+        .expect("the loader accepts only the names of LOG_LEVELS, each a LogLevel")
+}
+
 /// The checks of an `assert_logging` block's `expect`, in mcp-assert's
 /// order, on everything the server sent.
 pub(crate) fn logging(block: &LoggingBlock) -> Vec<LogCheck> {
@@ -90,7 +100,10 @@ pub(crate) fn logging(block: &LoggingBlock) -> Vec<LogCheck> {
         checks.push(keyed_log("min_messages", MinLogMessages(min)));
     }
     for level in &block.contains_level {
-        checks.push(keyed_log("contains_level", expect::log_level_seen(*level)));
+        checks.push(keyed_log(
+            "contains_level",
+            expect::log_level_seen(log_level(level)),
+        ));
     }
     for needle in &block.contains_data {
         checks.push(keyed_log("contains_data", LogDataContains(needle.clone())));
@@ -137,113 +150,181 @@ where
     Box::new(Keyed { key, check })
 }
 
-/// The checks of an `expect` block, in the order mcp-assert checks them.
-pub(crate) fn compile(expect: &Expect) -> Vec<AnswerCheck> {
-    let mut checks: Vec<AnswerCheck> = Vec::new();
-    if expect.not_error {
-        checks.push(keyed("not_error", IsError(false)));
+/// Generates [`compile`] from the one table of `expect` keys: each key's
+/// checks come from the builder of the same name in [`build`], in the
+/// table's order (mcp-assert's).
+macro_rules! define_compile {
+    ($($key:ident: $reader:ident,)*) => {
+        /// The checks of an `expect` block, in the order mcp-assert checks them.
+        pub(crate) fn compile(expect: &Expect) -> Vec<AnswerCheck> {
+            let mut checks: Vec<AnswerCheck> = Vec::new();
+            $(build::$key(expect, &mut checks);)*
+            checks
+        }
+    };
+}
+
+mcptest_suite_format::expect_keys!(define_compile);
+
+/// Each `expect` key's check builder, named after the key: what the key's
+/// value becomes (nothing when it is unset).
+mod build {
+    use super::*;
+
+    pub(super) fn not_error(e: &Expect, out: &mut Vec<AnswerCheck>) {
+        if e.not_error {
+            out.push(keyed("not_error", IsError(false)));
+        }
     }
-    if expect.is_error {
-        checks.push(keyed("is_error", IsError(true)));
+
+    pub(super) fn is_error(e: &Expect, out: &mut Vec<AnswerCheck>) {
+        if e.is_error {
+            out.push(keyed("is_error", IsError(true)));
+        }
     }
-    if expect.not_empty {
-        checks.push(keyed("not_empty", expect::not_empty()));
+
+    pub(super) fn not_empty(e: &Expect, out: &mut Vec<AnswerCheck>) {
+        if e.not_empty {
+            out.push(keyed("not_empty", expect::not_empty()));
+        }
     }
-    if let Some(want) = &expect.equals {
-        checks.push(keyed("equals", expect::text_eq(want.clone())));
+
+    pub(super) fn equals(e: &Expect, out: &mut Vec<AnswerCheck>) {
+        if let Some(want) = &e.equals {
+            out.push(keyed("equals", expect::text_eq(want.clone())));
+        }
     }
-    for needle in &expect.contains {
-        checks.push(keyed("contains", expect::text_contains(needle.clone())));
+
+    pub(super) fn contains(e: &Expect, out: &mut Vec<AnswerCheck>) {
+        for needle in &e.contains {
+            out.push(keyed("contains", expect::text_contains(needle.clone())));
+        }
     }
-    if !expect.contains_any.is_empty() {
-        checks.push(keyed(
-            "contains_any",
-            expect::text_contains_any(expect.contains_any.clone()),
-        ));
+
+    pub(super) fn contains_any(e: &Expect, out: &mut Vec<AnswerCheck>) {
+        if !e.contains_any.is_empty() {
+            out.push(keyed(
+                "contains_any",
+                expect::text_contains_any(e.contains_any.clone()),
+            ));
+        }
     }
-    if !expect.not_contains.is_empty() {
-        checks.push(keyed(
-            "not_contains",
-            HasSomeText(expect.not_contains.clone()),
-        ));
+
+    /// The text must exist before its absence of a needle means anything.
+    pub(super) fn not_contains(e: &Expect, out: &mut Vec<AnswerCheck>) {
+        if !e.not_contains.is_empty() {
+            out.push(keyed("not_contains", HasSomeText(e.not_contains.clone())));
+        }
+        for needle in &e.not_contains {
+            out.push(keyed(
+                "not_contains",
+                expect::text_not_contains(needle.clone()),
+            ));
+        }
     }
-    for needle in &expect.not_contains {
-        checks.push(keyed(
-            "not_contains",
-            expect::text_not_contains(needle.clone()),
-        ));
+
+    pub(super) fn matches_regex(e: &Expect, out: &mut Vec<AnswerCheck>) {
+        for (_, regex) in &e.matches_regex {
+            out.push(keyed(
+                "matches_regex",
+                expect::TextMatches::from_regex(regex.clone()),
+            ));
+        }
     }
-    for (_, regex) in &expect.matches_regex {
-        checks.push(keyed(
-            "matches_regex",
-            expect::TextMatches::from_regex(regex.clone()),
-        ));
+
+    pub(super) fn json_path(e: &Expect, out: &mut Vec<AnswerCheck>) {
+        for (path, want) in &e.json_path {
+            out.push(keyed(
+                "json_path",
+                JsonPathText {
+                    path: path.clone(),
+                    want: want.clone(),
+                },
+            ));
+        }
     }
-    for (path, want) in &expect.json_path {
-        checks.push(keyed(
-            "json_path",
-            JsonPathText {
-                path: path.clone(),
-                want: want.clone(),
-            },
-        ));
-    }
-    if expect.min_results.is_some() || expect.max_results.is_some() {
-        let key = match (expect.min_results, expect.max_results) {
+
+    /// `min_results` and `max_results` are one check of the count.
+    pub(super) fn min_results(e: &Expect, out: &mut Vec<AnswerCheck>) {
+        let key = match (e.min_results, e.max_results) {
+            (None, None) => return,
             (Some(_), Some(_)) => "min_results, max_results",
             (Some(_), None) => "min_results",
-            _ => "max_results",
+            (None, Some(_)) => "max_results",
         };
-        checks.push(keyed(
+        out.push(keyed(
             key,
             ResultCount {
-                min: expect.min_results,
-                max: expect.max_results,
+                min: e.min_results,
+                max: e.max_results,
             },
         ));
     }
-    if let Some(want) = expect.net_delta {
-        checks.push(keyed("net_delta", NetDelta(want)));
+
+    /// Checked together with `min_results`, in its check.
+    pub(super) fn max_results(_: &Expect, _: &mut Vec<AnswerCheck>) {}
+
+    pub(super) fn net_delta(e: &Expect, out: &mut Vec<AnswerCheck>) {
+        if let Some(want) = e.net_delta {
+            out.push(keyed("net_delta", NetDelta(want)));
+        }
     }
-    for (path, needle) in &expect.file_contains {
-        checks.push(keyed(
-            "file_contains",
-            FileText {
-                path: path.clone(),
-                needle: needle.clone(),
-                present: true,
-            },
-        ));
+
+    pub(super) fn file_contains(e: &Expect, out: &mut Vec<AnswerCheck>) {
+        for (path, needle) in &e.file_contains {
+            out.push(keyed(
+                "file_contains",
+                FileText {
+                    path: path.clone(),
+                    needle: needle.clone(),
+                    present: true,
+                },
+            ));
+        }
     }
-    for (path, needle) in &expect.file_not_contains {
-        checks.push(keyed(
-            "file_not_contains",
-            FileText {
-                path: path.clone(),
-                needle: needle.clone(),
-                present: false,
-            },
-        ));
+
+    pub(super) fn file_not_contains(e: &Expect, out: &mut Vec<AnswerCheck>) {
+        for (path, needle) in &e.file_not_contains {
+            out.push(keyed(
+                "file_not_contains",
+                FileText {
+                    path: path.clone(),
+                    needle: needle.clone(),
+                    present: false,
+                },
+            ));
+        }
     }
-    for path in &expect.file_not_exists {
-        checks.push(keyed("file_not_exists", FileAbsent(path.clone())));
+
+    pub(super) fn file_not_exists(e: &Expect, out: &mut Vec<AnswerCheck>) {
+        for path in &e.file_not_exists {
+            out.push(keyed("file_not_exists", FileAbsent(path.clone())));
+        }
     }
-    if !expect.in_order.is_empty() {
-        checks.push(keyed(
-            "in_order",
-            expect::text_in_order(expect.in_order.clone()),
-        ));
+
+    pub(super) fn in_order(e: &Expect, out: &mut Vec<AnswerCheck>) {
+        if !e.in_order.is_empty() {
+            out.push(keyed("in_order", expect::text_in_order(e.in_order.clone())));
+        }
     }
-    for path in &expect.file_unchanged {
-        checks.push(keyed("file_unchanged", FileUnchanged(path.clone())));
+
+    pub(super) fn file_unchanged(e: &Expect, out: &mut Vec<AnswerCheck>) {
+        for path in &e.file_unchanged {
+            out.push(keyed("file_unchanged", FileUnchanged(path.clone())));
+        }
     }
-    if let Some(min) = expect.min_progress {
-        checks.push(keyed("min_progress", MinProgress(min)));
+
+    pub(super) fn min_progress(e: &Expect, out: &mut Vec<AnswerCheck>) {
+        if let Some(min) = e.min_progress {
+            out.push(keyed("min_progress", MinProgress(min)));
+        }
     }
-    for entry in &expect.plugin {
-        checks.push(keyed("plugin", super::plugin::check(entry)));
+
+    pub(super) fn plugin(e: &Expect, out: &mut Vec<AnswerCheck>) {
+        for entry in &e.plugin {
+            out.push(keyed("plugin", crate::plugin::check(entry)));
+        }
     }
-    checks
 }
 
 /// Runs the block's checks on `answer`; the first that fails is the miss.
@@ -266,11 +347,13 @@ pub(crate) fn first_miss<S: ?Sized, C: Check<S>>(checks: &[C], subject: &S) -> R
     Ok(())
 }
 
-/// A trajectory's checks judge the calls of a trace (inline or from an
+/// A trajectory's check, judging the calls of a trace (inline or from an
 /// audit log), in order.
-impl Check<[TraceEntry]> for TrajectoryCheck {
+pub(crate) struct Traced<'a>(pub(crate) &'a TrajectoryCheck);
+
+impl Check<[TraceEntry]> for Traced<'_> {
     fn describe(&self) -> String {
-        match self {
+        match self.0 {
             TrajectoryCheck::Order(tools) => {
                 format!("the tools {tools:?} called in this order (order)")
             }
@@ -293,7 +376,7 @@ impl Check<[TraceEntry]> for TrajectoryCheck {
                 .join(", ")
         );
         let calls = Evidence::new().actual(Shown::plain("calls", names));
-        match self {
+        match self.0 {
             TrajectoryCheck::Order(tools) => {
                 let mut next = 0;
                 for entry in trace {
@@ -751,6 +834,15 @@ mod tests {
     /// is what it asks for. `not_error` looks at the result itself, which
     /// exists whenever a check runs (a call without an answer fails before).
     #[test]
+    fn every_level_the_loader_accepts_is_a_log_level() {
+        use mcptest_suite_format::assertion::LOG_LEVELS;
+        let levels: std::collections::BTreeSet<LogLevel> =
+            LOG_LEVELS.iter().map(|name| log_level(name)).collect();
+        assert_eq!(levels.len(), LOG_LEVELS.len());
+        assert_eq!(log_level("emergency"), LogLevel::Emergency);
+    }
+
+    #[test]
     fn every_expect_field_fails_when_its_subject_is_missing() {
         let set: Vec<(&str, Expect)> = vec![
             (
@@ -980,12 +1072,14 @@ mod tests {
                 args: vec![("mode".into(), json!("append"))],
             },
         ];
+        let passing: Vec<Traced> = passing.iter().map(Traced).collect();
         assert!(first_miss(&passing, &trace[..]).is_ok());
         let failing = [
             TrajectoryCheck::Presence(tools(&["read"])),
             TrajectoryCheck::Order(tools(&["write", "read"])),
             TrajectoryCheck::Absence(tools(&["write"])),
         ];
+        let failing: Vec<Traced> = failing.iter().map(Traced).collect();
         let miss = first_miss(&failing, &trace[..]).unwrap_err();
         assert_eq!(
             miss.expected(),

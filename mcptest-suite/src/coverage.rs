@@ -24,11 +24,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::{
-    SuiteTest, TestKind,
+use mcptest_suite_format::{
     assertion::{Block, CompletionBlock, PromptAction, ResourceAction},
     cases::Step,
 };
+
+use super::{SuiteTest, TestKind};
 use mcptest_core::Error;
 use mcptest_core::McpClient;
 use mcptest_core::report::Outcome;

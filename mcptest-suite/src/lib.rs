@@ -35,19 +35,14 @@
 // files exercise every revision servers speak.
 #![allow(deprecated)]
 
-mod assertion;
-mod cases;
 mod checks;
 pub mod coverage;
-mod fields;
 mod load;
 mod mock;
-mod pattern;
 mod plugin;
 mod run_assertion;
 mod run_cases;
 mod substitute;
-mod yaml;
 
 use std::{
     cell::RefCell,
@@ -57,7 +52,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-pub use load::{Format, LoadError};
+pub use mcptest_suite_format::{Format, LoadError};
 pub use mock::MockServer;
 
 use mcptest_core::Fixture;
@@ -95,8 +90,8 @@ pub struct SuiteTest {
 
 #[derive(Debug, Clone)]
 enum TestKind {
-    Assertion(Box<assertion::Assertion>),
-    Case(Box<cases::Case>),
+    Assertion(Box<mcptest_suite_format::assertion::Assertion>),
+    Case(Box<mcptest_suite_format::cases::Case>),
 }
 
 impl Suite {
@@ -572,10 +567,39 @@ pub mod generated {
         /// The file's tests, loaded from the embedded documents in the
         /// format told apart at compile time.
         pub fn load(&self) -> Result<Suite, LoadError> {
-            let docs: Vec<yaml::Node> = self.docs.iter().map(yaml::from_embedded).collect();
+            let docs: Vec<mcptest_suite_format::Node> =
+                self.docs.iter().map(from_embedded).collect();
             Ok(Suite {
                 tests: load::load(self.path, &docs, Some(self.format))?,
             })
+        }
+    }
+
+    /// The node `suite!` parsed at compile time and embedded as a constant.
+    fn from_embedded(node: &EmbeddedNode) -> mcptest_suite_format::Node {
+        use mcptest_suite_format::{Kind, Node, Pos};
+        let kind = match node.kind {
+            EmbeddedKind::Null => Kind::Null,
+            EmbeddedKind::Bool(b) => Kind::Bool(b),
+            EmbeddedKind::Int(i) => Kind::Int(i),
+            EmbeddedKind::UInt(u) => Kind::UInt(u),
+            EmbeddedKind::Float(f) => Kind::Float(f),
+            EmbeddedKind::Str(s) => Kind::Str(s.to_owned()),
+            EmbeddedKind::Seq(items) => Kind::Seq(items.iter().map(from_embedded).collect()),
+            EmbeddedKind::Map(entries) => Kind::Map(
+                entries
+                    .iter()
+                    .map(|(k, v)| (from_embedded(k), from_embedded(v)))
+                    .collect(),
+            ),
+        };
+        Node {
+            kind,
+            tag: node.tag.map(str::to_owned),
+            pos: Pos {
+                line: node.line,
+                column: node.column,
+            },
         }
     }
 

@@ -7,11 +7,12 @@ use std::{path::Path, sync::Arc};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 
-use super::{
-    Format, LoadError, Suite, TestKind,
+use mcptest_suite_format::{
     cases::{Case, Step},
     pattern::Pattern,
 };
+
+use super::{Format, LoadError, Suite, TestKind};
 use mcptest_core::DEFAULT_PROTOCOL_VERSION;
 use mcptest_core::Server;
 

@@ -4,13 +4,14 @@ use std::{collections::BTreeMap, path::Path, time::Duration};
 
 use serde_json::{Map, Value, json};
 
+use mcptest_suite_format::assertion::{
+    Assertion, Block, CompletionBlock, Expect, LoggingBlock, NotificationsBlock, PromptAction,
+    PromptsBlock, ResourceAction, ResourcesBlock, ServerSpec, SetupStep, ToolBlock, TraceEntry,
+    TraceSource, TrajectoryBlock,
+};
+
 use super::{
     TestContext,
-    assertion::{
-        Assertion, Block, CompletionBlock, LoggingBlock, NotificationsBlock, PromptAction,
-        PromptsBlock, ResourceAction, ResourcesBlock, ServerSpec, SetupStep, ToolBlock, TraceEntry,
-        TraceSource, TrajectoryBlock,
-    },
     checks::{self, Judged, as_compared},
     substitute,
 };
@@ -335,7 +336,7 @@ fn no_files() -> &'static BTreeMap<String, Option<Vec<u8>>> {
 }
 
 fn check_text(
-    expect: &super::assertion::Expect,
+    expect: &Expect,
     text: &str,
     called: &str,
     mcp: &McpClient,
@@ -559,7 +560,7 @@ async fn logging(
     fixture: Option<&Path>,
     vars: &BTreeMap<String, String>,
 ) -> Result<(), Failure> {
-    let level = block.set_level;
+    let level = checks::log_level(&block.set_level);
     mcp.set_log_level(level).await.map_err(|e| {
         Failure::expecting("logging/setLevel to succeed")
             .called(format!("logging/setLevel {level}"))
@@ -635,7 +636,8 @@ fn trajectory(block: &TrajectoryBlock, fixture: Option<&Path>) -> Result<(), Fai
                 .but("the trace is empty, so nothing would be checked"),
         );
     }
-    checks::first_miss(&block.checks, trace.as_slice()).map_err(Failure::from_miss)
+    let checks: Vec<checks::Traced> = block.checks.iter().map(checks::Traced).collect();
+    checks::first_miss(&checks, trace.as_slice()).map_err(Failure::from_miss)
 }
 
 fn audit_log(path: &Path) -> Result<Vec<TraceEntry>, Failure> {

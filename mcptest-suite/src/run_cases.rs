@@ -5,17 +5,20 @@ use std::{collections::VecDeque, time::Duration};
 
 use serde_json::Value;
 
-use super::{
-    TestContext,
+use mcptest_suite_format::{
     cases::{Case, Step},
-    checks,
-    pattern::Pattern,
+    pattern::{Pattern, pretty},
 };
+
+use super::{TestContext, checks};
 use mcptest_core::DEFAULT_PROTOCOL_VERSION;
 use mcptest_core::Error;
 use mcptest_core::RawConnection;
 use mcptest_core::expect::Check;
+use mcptest_core::expect::Evidence;
 use mcptest_core::expect::Failure;
+use mcptest_core::expect::Shown;
+use mcptest_core::expect::Verdict;
 use mcptest_core::report::Outcome;
 
 /// How long each `out` is waited for unless `_timeout` says otherwise.
@@ -154,7 +157,7 @@ async fn expect_out(
             }
             Err(Error::Timeout { .. }) => return Err(nothing_matched(pattern, inbox, wait)),
             Err(other) => {
-                return Err(Failure::expecting(pattern.describe()).but(other.to_string()));
+                return Err(Failure::expecting(pattern.describe_json()).but(other.to_string()));
             }
         }
     }
@@ -162,7 +165,29 @@ async fn expect_out(
 
 /// `message` judged by `pattern`, as every check is judged.
 fn judged(pattern: &Pattern, message: &Value) -> Result<(), Failure> {
-    checks::first_miss(std::slice::from_ref(pattern), message).map_err(Failure::from_miss)
+    checks::first_miss(&[OutMatches(pattern)], message).map_err(Failure::from_miss)
+}
+
+/// An `out` message as a check of what arrived: the first place it differs,
+/// the message, and a diff of the parts the pattern speaks about.
+struct OutMatches<'a>(&'a Pattern);
+
+impl Check<Value> for OutMatches<'_> {
+    fn describe(&self) -> String {
+        self.0.describe_json()
+    }
+    fn evaluate(&self, actual: &Value) -> Verdict {
+        let mut evidence = Evidence::new().actual(Shown::json("answer", actual.clone()));
+        match self.0.mismatch(actual) {
+            None => Verdict::pass(evidence),
+            Some(why) => {
+                evidence = evidence
+                    .note(why)
+                    .diff(pretty(&self.0.display()), pretty(&self.0.project(actual)));
+                Verdict::fail(evidence)
+            }
+        }
+    }
 }
 
 fn nothing_matched(pattern: &Pattern, inbox: &Inbox, wait: Duration) -> Failure {
@@ -197,6 +222,6 @@ fn nothing_matched(pattern: &Pattern, inbox: &Inbox, wait: Duration) -> Failure 
         Some(Err(differs)) => {
             differs.map_note(|why| format!("{but}\nthe closest message differs {why}"))
         }
-        _ => Failure::expecting(pattern.describe()).but(but),
+        _ => Failure::expecting(pattern.describe_json()).but(but),
     }
 }

@@ -1,22 +1,10 @@
 //! A suite file's YAML, read at compile time by the reader mcptest's loader
-//! uses (`mcptest-yaml`), and emitted as a constant: the generated test
-//! loads its file from it without parsing YAML when it runs.
+//! uses (`mcptest-suite-format`), and emitted as a constant: the generated
+//! test loads its file from it without parsing YAML when it runs.
 
-use mcptest_yaml::{Kind, Node};
+use mcptest_suite_format::{Kind, Node};
 use proc_macro2::TokenStream;
 use quote::quote;
-
-pub(crate) use mcptest_yaml::parse_documents as parse;
-
-/// The case's name, if it has one.
-pub(crate) fn case(doc: &Node) -> Option<&str> {
-    doc.get("case").and_then(Node::as_str)
-}
-
-/// `skip: true`.
-pub(crate) fn skip(doc: &Node) -> bool {
-    matches!(doc.get("skip").map(|n| &n.kind), Some(Kind::Bool(true)))
-}
 
 /// The node as a constant `EmbeddedNode` of mcptest (`private` is the path
 /// of its macro support module).

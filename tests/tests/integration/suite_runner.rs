@@ -145,7 +145,7 @@ fn broken_files_are_refused_with_file_line_column_and_what_was_expected() {
         ),
         (
             "unknown_key",
-            "suites/invalid/unknown_key.yaml:6:5: unknown key `contians` in `expect`; did you mean `contains`? (expected one of: contains, contains_any, not_contains, equals, json_path, min_results, max_results, not_empty, not_error, is_error, matches_regex, file_contains, file_not_contains, file_not_exists, file_unchanged, net_delta, in_order, min_progress, plugin)",
+            "suites/invalid/unknown_key.yaml:6:5: unknown key `contians` in `expect`; did you mean `contains`? (expected one of: not_error, is_error, not_empty, equals, contains, contains_any, not_contains, matches_regex, json_path, min_results, max_results, net_delta, file_contains, file_not_contains, file_not_exists, in_order, file_unchanged, min_progress, plugin)",
         ),
         (
             "url_with_stdio",

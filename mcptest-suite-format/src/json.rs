@@ -1,17 +1,15 @@
-//! YAML as a tree that remembers where each node was written and how it was
-//! tagged, so every later check can point at file:line:column. The tree and
-//! its reader are `mcptest-yaml`'s, shared with the `suite!` macro so a file
-//! reads alike at compile time and at run time; this module adds what the
-//! loader needs on top (JSON values, file names in errors).
+//! What the loader needs on top of the tree: nodes as JSON values, and
+//! syntax errors that name the file.
 
 use serde_json::{Map, Number, Value};
 
-pub(crate) use mcptest_yaml::{Kind, Node, Pos};
-
-use super::LoadError;
+use crate::{
+    load::LoadError,
+    tree::{Kind, Node},
+};
 
 /// The node as JSON.
-pub(crate) trait ToJson {
+pub trait ToJson {
     /// Tags other than the core ones are refused (`what` says where tags are
     /// not allowed), as are non-string mapping keys and numbers JSON cannot
     /// hold.
@@ -64,38 +62,10 @@ impl ToJson for Node {
     }
 }
 
-/// The node `suite!` parsed at compile time and embedded as a constant.
-pub(crate) fn from_embedded(node: &super::generated::EmbeddedNode) -> Node {
-    use super::generated::EmbeddedKind as E;
-    let kind = match node.kind {
-        E::Null => Kind::Null,
-        E::Bool(b) => Kind::Bool(b),
-        E::Int(i) => Kind::Int(i),
-        E::UInt(u) => Kind::UInt(u),
-        E::Float(f) => Kind::Float(f),
-        E::Str(s) => Kind::Str(s.to_owned()),
-        E::Seq(items) => Kind::Seq(items.iter().map(from_embedded).collect()),
-        E::Map(entries) => Kind::Map(
-            entries
-                .iter()
-                .map(|(k, v)| (from_embedded(k), from_embedded(v)))
-                .collect(),
-        ),
-    };
-    Node {
-        kind,
-        tag: node.tag.map(str::to_owned),
-        pos: Pos {
-            line: node.line,
-            column: node.column,
-        },
-    }
-}
-
 /// Parses every document of `text` (empty documents skipped); a syntax
-/// error names `file`.
-pub(crate) fn parse_documents(file: &str, text: &str) -> Result<Vec<Node>, LoadError> {
-    mcptest_yaml::parse_documents(text)
+/// error names `file`, as every load error does.
+pub fn parse_documents(file: &str, text: &str) -> Result<Vec<Node>, LoadError> {
+    crate::tree::parse_documents(text)
         .map_err(|e| LoadError::at(file, e.pos, format!("invalid YAML: {}", e.message)))
 }
 
@@ -106,7 +76,7 @@ mod tests {
 
     #[test]
     fn documents_become_json() {
-        // The tree itself (order, positions, tags) is tested in mcptest-yaml.
+        // The tree itself (order, positions, tags) is tested in `tree`.
         let docs = parse_documents("t.yaml", "out: [1, 2.5, null]\n").unwrap();
         let out = docs[0].as_map().unwrap()[0]
             .1

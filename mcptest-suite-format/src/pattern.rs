@@ -6,18 +6,15 @@ use std::fmt::Write as _;
 use regex::Regex;
 use serde_json::{Map, Value};
 
-use super::{
-    LoadError,
-    yaml::{Kind, Node, ToJson},
+use crate::{
+    json::ToJson,
+    load::LoadError,
+    tree::{Kind, Node},
 };
-use mcptest_core::expect::Check;
-use mcptest_core::expect::Evidence;
-use mcptest_core::expect::Shown;
-use mcptest_core::expect::Verdict;
 
 /// An expected message (or part of one).
 #[derive(Debug, Clone)]
-pub(crate) enum Pattern {
+pub enum Pattern {
     /// A literal scalar (null, bool, number, string).
     Scalar(Value),
     /// `!!re` (the whole string) or `!!ere` (`/regex/` inside literal text);
@@ -34,7 +31,7 @@ pub(crate) enum Pattern {
 
 impl Pattern {
     /// A pattern from a YAML node; `!!re` / `!!ere` become regexes.
-    pub(crate) fn from_node(file: &str, node: &Node) -> Result<Pattern, LoadError> {
+    pub fn from_node(file: &str, node: &Node) -> Result<Pattern, LoadError> {
         match node.tag.as_deref() {
             Some(tag @ ("!!re" | "!!ere")) => {
                 let Some(text) = node.as_str() else {
@@ -113,7 +110,7 @@ impl Pattern {
     }
 
     /// A literal pattern (what an `in` message is when matched by the mock).
-    pub(crate) fn literal(value: &Value) -> Pattern {
+    pub fn literal(value: &Value) -> Pattern {
         match value {
             Value::Array(items) => Pattern::Array(items.iter().map(Pattern::literal).collect()),
             Value::Object(map) => Pattern::Object(
@@ -125,37 +122,37 @@ impl Pattern {
         }
     }
 
-    pub(crate) fn get(&self, key: &str) -> Option<&Pattern> {
+    pub fn get(&self, key: &str) -> Option<&Pattern> {
         match self {
             Pattern::Object(entries) => entries.iter().find(|(k, _)| k == key).map(|(_, p)| p),
             _ => None,
         }
     }
 
-    pub(crate) fn as_literal(&self) -> Option<&Value> {
+    pub fn as_literal(&self) -> Option<&Value> {
         match self {
             Pattern::Scalar(v) => Some(v),
             _ => None,
         }
     }
 
-    pub(crate) fn matches(&self, actual: &Value) -> bool {
+    pub fn matches(&self, actual: &Value) -> bool {
         self.mismatch(actual).is_none()
     }
 
     /// The first place where `actual` differs: "at `result.tools[0].name`:
     /// expected \"echo\", got \"add\"".
-    pub(crate) fn mismatch(&self, actual: &Value) -> Option<String> {
+    pub fn mismatch(&self, actual: &Value) -> Option<String> {
         self.mismatch_at(actual, "")
     }
 
     /// Like [`mismatch`](Self::mismatch), ignoring the top-level `id`.
-    pub(crate) fn mismatch_ignoring_id(&self, actual: &Value) -> Option<String> {
+    pub fn mismatch_ignoring_id(&self, actual: &Value) -> Option<String> {
         self.without_id().mismatch(actual)
     }
 
     /// The pattern without its top-level `id`.
-    pub(crate) fn without_id(&self) -> Pattern {
+    pub fn without_id(&self) -> Pattern {
         match self {
             Pattern::Object(entries) => {
                 Pattern::Object(entries.iter().filter(|(k, _)| k != "id").cloned().collect())
@@ -230,7 +227,7 @@ impl Pattern {
     }
 
     /// The pattern as JSON for printing; a regex shows as `"!!re <source>"`.
-    pub(crate) fn display(&self) -> Value {
+    pub fn display(&self) -> Value {
         match self {
             Pattern::Scalar(v) => v.clone(),
             Pattern::Regex { tag, source, .. } => Value::String(format!("{tag} {source}")),
@@ -246,7 +243,7 @@ impl Pattern {
 
     /// The pattern in words for a failure: its JSON, compact when short,
     /// pretty-printed on the lines after the label otherwise.
-    fn describe_json(&self) -> String {
+    pub fn describe_json(&self) -> String {
         let expected = self.display();
         let compact = expected.to_string();
         if compact.len() <= 100 {
@@ -258,7 +255,7 @@ impl Pattern {
 
     /// The value a mock server sends for this pattern: regexes are sent as
     /// the text they were written with.
-    pub(crate) fn to_output(&self) -> Value {
+    pub fn to_output(&self) -> Value {
         match self {
             Pattern::Scalar(v) => v.clone(),
             Pattern::Regex { source, .. } => Value::String(source.clone()),
@@ -275,7 +272,7 @@ impl Pattern {
     /// `actual` cut down to what the pattern speaks about, with matching
     /// regexes shown as the pattern shows them: diffing this against
     /// [`display`](Self::display) shows only real differences.
-    pub(crate) fn project(&self, actual: &Value) -> Value {
+    pub fn project(&self, actual: &Value) -> Value {
         match (self, actual) {
             (Pattern::Regex { .. }, Value::String(s)) if self.matches(actual) => {
                 let _ = s;
@@ -302,7 +299,7 @@ impl Pattern {
     }
 
     /// How much of `actual` matches, for picking the closest candidate.
-    pub(crate) fn score(&self, actual: &Value) -> usize {
+    pub fn score(&self, actual: &Value) -> usize {
         match (self, actual) {
             (Pattern::Object(entries), Value::Object(map)) => entries
                 .iter()
@@ -379,34 +376,15 @@ fn embedded_regex(text: &str) -> Result<String, String> {
     Ok(out)
 }
 
-/// An `out` message judges what arrived: the first place it differs, the
-/// message, and a diff of the parts the pattern speaks about.
-impl Check<Value> for Pattern {
-    fn describe(&self) -> String {
-        self.describe_json()
-    }
-    fn evaluate(&self, actual: &Value) -> Verdict {
-        let mut evidence = Evidence::new().actual(Shown::json("answer", actual.clone()));
-        match self.mismatch(actual) {
-            None => Verdict::pass(evidence),
-            Some(why) => {
-                evidence = evidence
-                    .note(why)
-                    .diff(pretty(&self.display()), pretty(&self.project(actual)));
-                Verdict::fail(evidence)
-            }
-        }
-    }
-}
-
-fn pretty(value: &Value) -> String {
+/// `value` as pretty JSON, for messages.
+pub fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::yaml::parse_documents;
+    use crate::json::parse_documents;
     use serde_json::json;
 
     fn pattern(yaml: &str) -> Pattern {

@@ -1,10 +1,7 @@
 //! A suite file's YAML as a tree that remembers where each node was written
-//! and how it was tagged, with mapping entries in source order: the one
-//! reader that mcptest's suite loader (at run time) and its `suite!` macro
-//! (at compile time) share, so both read a file alike.
-//!
-//! The parsing is serde-saphyr's; this crate only keeps its `Spanned` and
-//! `Tagged` wrappers around every node. It is not a public API of mcptest.
+//! and how it was tagged, with mapping entries in source order. The parsing
+//! is serde-saphyr's; this module only keeps its `Spanned` and `Tagged`
+//! wrappers around every node.
 
 use std::fmt;
 

@@ -6,30 +6,32 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{
-    LoadError, fields,
+use crate::{
+    fields,
+    json::ToJson,
+    load::LoadError,
     pattern::Pattern,
-    yaml::{Kind, Node, Pos, ToJson},
+    tree::{Kind, Node, Pos},
 };
 
 /// One case (one YAML document).
 #[derive(Debug, Clone)]
-pub(crate) struct Case {
+pub struct Case {
     /// The `case` name, if given.
-    pub(crate) name: Option<String>,
+    pub name: Option<String>,
     /// 1-based among the file's non-empty documents.
-    pub(crate) number: usize,
-    pub(crate) pos: Pos,
-    pub(crate) steps: Vec<Step>,
+    pub number: usize,
+    pub pos: Pos,
+    pub steps: Vec<Step>,
     /// Whether the runner does the handshake first (`_handshake`; default:
     /// when the first `in` is not `initialize`).
-    pub(crate) handshake: bool,
+    pub handshake: bool,
     /// How long to wait for each `out` (`_timeout`).
-    pub(crate) timeout: Option<Duration>,
+    pub timeout: Option<Duration>,
 }
 
 #[derive(Debug, Clone)]
-pub(crate) enum Step {
+pub enum Step {
     /// A message (or a batch, when an array) to send.
     In { key: String, message: Value },
     /// A message expected from the server.
@@ -45,7 +47,7 @@ const EXTENSIONS: &[&str] = &["_handshake", "_timeout"];
 
 impl Case {
     /// "`List tools` (case 2)" or "case 2".
-    pub(crate) fn title(&self) -> String {
+    pub fn title(&self) -> String {
         match &self.name {
             Some(name) => format!("`{name}` (case {})", self.number),
             None => format!("case {}", self.number),
@@ -53,7 +55,7 @@ impl Case {
     }
 
     /// The first message sent, if any.
-    pub(crate) fn first_in(&self) -> Option<&Value> {
+    pub fn first_in(&self) -> Option<&Value> {
         self.steps.iter().find_map(|s| match s {
             Step::In { message, .. } => Some(message),
             Step::Out { .. } => None,
@@ -61,7 +63,7 @@ impl Case {
     }
 }
 
-pub(crate) fn load(file: &str, docs: &[Node]) -> Result<Vec<Case>, LoadError> {
+pub fn load(file: &str, docs: &[Node]) -> Result<Vec<Case>, LoadError> {
     docs.iter()
         .enumerate()
         .map(|(i, doc)| load_case(file, doc, i + 1))
@@ -161,7 +163,7 @@ fn load_case(file: &str, doc: &Node, number: usize) -> Result<Case, LoadError> {
             })?);
         } else if name.starts_with('_') {
             // Extensions of other tools are theirs to read.
-            if let Some(near) = fields::nearest(name, EXTENSIONS) {
+            if let Some(near) = crate::nearest(name, EXTENSIONS) {
                 return Err(LoadError::at(
                     file,
                     key.pos,
@@ -202,7 +204,7 @@ fn load_case(file: &str, doc: &Node, number: usize) -> Result<Case, LoadError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::yaml::parse_documents;
+    use crate::json::parse_documents;
 
     fn cases(text: &str) -> Result<Vec<Case>, LoadError> {
         load("c.yaml", &parse_documents("c.yaml", text)?)

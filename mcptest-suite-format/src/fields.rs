@@ -5,13 +5,14 @@ use std::{collections::BTreeMap, time::Duration};
 
 use serde_json::Value;
 
-use super::{
-    LoadError,
-    yaml::{Kind, Node, Pos, ToJson},
+use crate::{
+    json::ToJson,
+    load::LoadError,
+    tree::{Kind, Node, Pos},
 };
 
 /// A mapping whose keys have been checked against the ones a block allows.
-pub(crate) struct Fields<'a> {
+pub struct Fields<'a> {
     pub(crate) file: &'a str,
     pub(crate) node: &'a Node,
     entries: &'a [(Node, Node)],
@@ -255,21 +256,11 @@ pub(crate) fn unknown_key(
     allowed: &[&str],
 ) -> LoadError {
     let mut message = format!("unknown key `{name}` in {what}");
-    if let Some(near) = nearest(name, allowed) {
+    if let Some(near) = crate::nearest(name, allowed) {
         message.push_str(&format!("; did you mean `{near}`?"));
     }
     message.push_str(&format!(" (expected one of: {})", allowed.join(", ")));
     LoadError::at(file, pos, message)
-}
-
-/// The allowed name closest to `name`, if any is close enough to be a typo.
-pub(crate) fn nearest<'b>(name: &str, allowed: &[&'b str]) -> Option<&'b str> {
-    allowed
-        .iter()
-        .map(|candidate| (strsim::damerau_levenshtein(name, candidate), *candidate))
-        .filter(|(distance, candidate)| *distance <= (candidate.len().max(name.len()) / 3).max(2))
-        .min_by_key(|(distance, _)| *distance)
-        .map(|(_, candidate)| candidate)
 }
 
 /// Go-style durations as mcp-assert writes them: "250ms", "30s", "2m", "1h", "1m30s".
@@ -323,13 +314,5 @@ mod tests {
         for bad in ["", "30", "s", "3x", "-1s"] {
             assert_eq!(parse_duration(bad), None, "{bad}");
         }
-    }
-
-    #[test]
-    fn nearest_names() {
-        let keys = ["contains", "contains_any", "not_contains", "equals"];
-        assert_eq!(nearest("contians", &keys), Some("contains"));
-        assert_eq!(nearest("equal", &keys), Some("equals"));
-        assert_eq!(nearest("zzzzzz", &keys), None);
     }
 }

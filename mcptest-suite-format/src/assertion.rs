@@ -2,59 +2,59 @@
 
 use std::time::Duration;
 
-use regex::Regex;
 use serde_json::Value;
 
-use super::{
-    LoadError,
+use crate::{
     fields::{self, Fields},
-    yaml::{Kind, Node, ToJson},
+    json::ToJson,
+    keys::define_expect,
+    load::LoadError,
+    tree::{Kind, Node, Pos},
 };
 
 /// One mcp-assert assertion (one file).
 #[derive(Debug, Clone)]
-pub(crate) struct Assertion {
-    pub(crate) name: String,
+pub struct Assertion {
+    pub name: String,
     /// Where its block (`assert`, `trajectory`, ..) is written.
-    pub(crate) pos: super::yaml::Pos,
-    pub(crate) server: Option<ServerSpec>,
-    pub(crate) setup: Vec<SetupStep>,
-    pub(crate) timeout: Option<Duration>,
-    pub(crate) skip: bool,
-    pub(crate) skip_unless_env: Option<String>,
-    pub(crate) block: Block,
+    pub pos: Pos,
+    pub server: Option<ServerSpec>,
+    pub setup: Vec<SetupStep>,
+    pub timeout: Option<Duration>,
+    pub skip: bool,
+    pub skip_unless_env: Option<String>,
+    pub block: Block,
 }
 
 #[derive(Debug, Clone, Default)]
-pub(crate) struct ServerSpec {
-    pub(crate) command: Option<String>,
-    pub(crate) args: Option<Vec<String>>,
-    pub(crate) env: Vec<(String, String)>,
-    pub(crate) http: bool,
-    pub(crate) url: Option<String>,
-    #[cfg_attr(not(feature = "http"), allow(dead_code))]
-    pub(crate) headers: Vec<(String, String)>,
-    pub(crate) roots: Vec<String>,
-    pub(crate) sampling: Option<SamplingMock>,
-    pub(crate) elicitation: Option<Value>,
+pub struct ServerSpec {
+    pub command: Option<String>,
+    pub args: Option<Vec<String>>,
+    pub env: Vec<(String, String)>,
+    pub http: bool,
+    pub url: Option<String>,
+    pub headers: Vec<(String, String)>,
+    pub roots: Vec<String>,
+    pub sampling: Option<SamplingMock>,
+    pub elicitation: Option<Value>,
 }
 
 #[derive(Debug, Clone)]
-pub(crate) struct SamplingMock {
-    pub(crate) text: String,
-    pub(crate) model: String,
-    pub(crate) stop_reason: String,
+pub struct SamplingMock {
+    pub text: String,
+    pub model: String,
+    pub stop_reason: String,
 }
 
 #[derive(Debug, Clone)]
-pub(crate) struct SetupStep {
-    pub(crate) tool: String,
-    pub(crate) args: Value,
-    pub(crate) capture: Vec<(String, String)>,
+pub struct SetupStep {
+    pub tool: String,
+    pub args: Value,
+    pub capture: Vec<(String, String)>,
 }
 
 #[derive(Debug, Clone)]
-pub(crate) enum Block {
+pub enum Block {
     Tool(ToolBlock),
     Resources(ResourcesBlock),
     Prompts(PromptsBlock),
@@ -66,15 +66,15 @@ pub(crate) enum Block {
 }
 
 #[derive(Debug, Clone)]
-pub(crate) struct ToolBlock {
-    pub(crate) tool: String,
-    pub(crate) args: Value,
-    pub(crate) capture_progress: bool,
-    pub(crate) expect: Expect,
+pub struct ToolBlock {
+    pub tool: String,
+    pub args: Value,
+    pub capture_progress: bool,
+    pub expect: Expect,
 }
 
 #[derive(Debug, Clone)]
-pub(crate) enum ResourceAction {
+pub enum ResourceAction {
     List {
         cursor: Option<String>,
     },
@@ -84,16 +84,16 @@ pub(crate) enum ResourceAction {
 }
 
 #[derive(Debug, Clone)]
-pub(crate) struct ResourcesBlock {
-    pub(crate) action: ResourceAction,
-    pub(crate) subscribe: Option<String>,
-    pub(crate) unsubscribe: Option<String>,
-    pub(crate) expect_notification: Option<bool>,
-    pub(crate) expect: Expect,
+pub struct ResourcesBlock {
+    pub action: ResourceAction,
+    pub subscribe: Option<String>,
+    pub unsubscribe: Option<String>,
+    pub expect_notification: Option<bool>,
+    pub expect: Expect,
 }
 
 #[derive(Debug, Clone)]
-pub(crate) enum PromptAction {
+pub enum PromptAction {
     List {
         cursor: Option<String>,
     },
@@ -104,64 +104,64 @@ pub(crate) enum PromptAction {
 }
 
 #[derive(Debug, Clone)]
-pub(crate) struct PromptsBlock {
-    pub(crate) action: PromptAction,
-    pub(crate) expect: Expect,
+pub struct PromptsBlock {
+    pub action: PromptAction,
+    pub expect: Expect,
 }
 
 #[derive(Debug, Clone)]
-pub(crate) struct CompletionBlock {
-    pub(crate) prompt: bool,
-    pub(crate) name: String,
-    pub(crate) argument: String,
-    pub(crate) value: String,
-    pub(crate) expect: Expect,
+pub struct CompletionBlock {
+    pub prompt: bool,
+    pub name: String,
+    pub argument: String,
+    pub value: String,
+    pub expect: Expect,
 }
 
 #[derive(Debug, Clone)]
-pub(crate) struct SamplingBlock {
-    pub(crate) tool: String,
-    pub(crate) args: Value,
-    pub(crate) mock_text: String,
-    pub(crate) mock_model: Option<String>,
-    pub(crate) expect: Expect,
+pub struct SamplingBlock {
+    pub tool: String,
+    pub args: Value,
+    pub mock_text: String,
+    pub mock_model: Option<String>,
+    pub expect: Expect,
 }
 
 #[derive(Debug, Clone)]
-pub(crate) struct LoggingBlock {
-    pub(crate) set_level: mcptest_core::LogLevel,
-    pub(crate) tool: Option<(String, Value)>,
-    pub(crate) min_messages: Option<usize>,
-    pub(crate) contains_level: Vec<mcptest_core::LogLevel>,
-    pub(crate) contains_data: Vec<String>,
+pub struct LoggingBlock {
+    pub set_level: String,
+    pub tool: Option<(String, Value)>,
+    pub min_messages: Option<usize>,
+    pub contains_level: Vec<String>,
+    pub contains_data: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
-pub(crate) struct NotificationsBlock {
-    pub(crate) tool: String,
-    pub(crate) args: Value,
-    pub(crate) min_count: Option<usize>,
-    pub(crate) max_count: Option<usize>,
-    pub(crate) methods: Vec<String>,
-    pub(crate) not_methods: Vec<String>,
-    pub(crate) contains_data: Vec<String>,
-    pub(crate) not_contains_data: Vec<String>,
+pub struct NotificationsBlock {
+    pub tool: String,
+    pub args: Value,
+    pub min_count: Option<usize>,
+    pub max_count: Option<usize>,
+    pub methods: Vec<String>,
+    pub not_methods: Vec<String>,
+    pub contains_data: Vec<String>,
+    pub not_contains_data: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
-pub(crate) enum TraceSource {
+pub enum TraceSource {
     Inline(Vec<TraceEntry>),
     AuditLog(String),
 }
 
 #[derive(Debug, Clone)]
-pub(crate) struct TraceEntry {
-    pub(crate) tool: String,
-    pub(crate) args: Value,
+pub struct TraceEntry {
+    pub tool: String,
+    pub args: Value,
 }
 
 #[derive(Debug, Clone)]
-pub(crate) enum TrajectoryCheck {
+pub enum TrajectoryCheck {
     Order(Vec<String>),
     Presence(Vec<String>),
     Absence(Vec<String>),
@@ -172,92 +172,72 @@ pub(crate) enum TrajectoryCheck {
 }
 
 #[derive(Debug, Clone)]
-pub(crate) struct TrajectoryBlock {
-    pub(crate) trace: TraceSource,
-    pub(crate) checks: Vec<TrajectoryCheck>,
+pub struct TrajectoryBlock {
+    pub trace: TraceSource,
+    pub checks: Vec<TrajectoryCheck>,
 }
 
-/// mcp-assert's 18 expectations.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Expect {
-    pub(crate) contains: Vec<String>,
-    pub(crate) contains_any: Vec<String>,
-    pub(crate) not_contains: Vec<String>,
-    pub(crate) equals: Option<String>,
-    pub(crate) json_path: Vec<(String, Value)>,
-    pub(crate) min_results: Option<usize>,
-    pub(crate) max_results: Option<usize>,
-    pub(crate) not_empty: bool,
-    pub(crate) not_error: bool,
-    pub(crate) is_error: bool,
-    pub(crate) matches_regex: Vec<(String, Regex)>,
-    pub(crate) file_contains: Vec<(String, String)>,
-    pub(crate) file_not_contains: Vec<(String, String)>,
-    pub(crate) file_not_exists: Vec<String>,
-    pub(crate) file_unchanged: Vec<String>,
-    pub(crate) net_delta: Option<i64>,
-    pub(crate) in_order: Vec<String>,
-    pub(crate) min_progress: Option<usize>,
-    /// mcptest's extension: checks judged by plugin processes.
-    pub(crate) plugin: Vec<super::plugin::PluginExpect>,
-}
+crate::expect_keys!(define_expect);
 
-pub(crate) const TOP_KEYS: &[&str] = &[
+/// The keys of an mcp-assert file before its one block.
+const FILE_KEYS: &[&str] = &[
     "name",
     "server",
     "setup",
     "timeout",
     "skip",
     "skip_unless_env",
-    "assert",
-    "assert_resources",
-    "assert_prompts",
-    "assert_completion",
-    "assert_sampling",
-    "assert_logging",
-    "assert_notifications",
-    "trajectory",
-    "trace",
-    "audit_log",
 ];
 
-const BLOCKS: &[&str] = &[
-    "assert",
-    "assert_resources",
-    "assert_prompts",
-    "assert_completion",
-    "assert_sampling",
-    "assert_logging",
-    "assert_notifications",
-    "trajectory",
+/// The keys that go with a `trajectory` block (which names no server).
+const TRAJECTORY_KEYS: &[&str] = &["trace", "audit_log"];
+
+/// How a block is read: from the file's top-level fields and the block's node.
+type BlockLoader = fn(&Fields<'_>, &Node) -> Result<Block, LoadError>;
+
+/// Every block an mcp-assert file may hold, declared once: its key and its
+/// loader. The file's key list and the dispatch both read it.
+const BLOCKS: &[(&str, BlockLoader)] = &[
+    ("assert", |top, n| {
+        load_tool_block(top.file, n).map(Block::Tool)
+    }),
+    ("assert_resources", |top, n| {
+        load_resources(top.file, n).map(Block::Resources)
+    }),
+    ("assert_prompts", |top, n| {
+        load_prompts(top.file, n).map(Block::Prompts)
+    }),
+    ("assert_completion", |top, n| {
+        load_completion(top.file, n).map(Block::Completion)
+    }),
+    ("assert_sampling", |top, n| {
+        load_sampling(top.file, n).map(Block::Sampling)
+    }),
+    ("assert_logging", |top, n| {
+        load_logging(top.file, n).map(Block::Logging)
+    }),
+    ("assert_notifications", |top, n| {
+        load_notifications(top.file, n).map(Block::Notifications)
+    }),
+    ("trajectory", |top, n| {
+        load_trajectory(top, n).map(Block::Trajectory)
+    }),
 ];
 
-const EXPECT_KEYS: &[&str] = &[
-    "contains",
-    "contains_any",
-    "not_contains",
-    "equals",
-    "json_path",
-    "min_results",
-    "max_results",
-    "not_empty",
-    "not_error",
-    "is_error",
-    "matches_regex",
-    "file_contains",
-    "file_not_contains",
-    "file_not_exists",
-    "file_unchanged",
-    "net_delta",
-    "in_order",
-    "min_progress",
-    "plugin",
-];
+/// Every key an mcp-assert file may hold at its top level.
+fn top_keys() -> Vec<&'static str> {
+    FILE_KEYS
+        .iter()
+        .copied()
+        .chain(BLOCKS.iter().map(|(key, _)| *key))
+        .chain(TRAJECTORY_KEYS.iter().copied())
+        .collect()
+}
 
 /// Loads an assertion from its (only) document. `default_name` is the file
 /// name without extension.
 pub(crate) fn load(file: &str, doc: &Node, default_name: &str) -> Result<Assertion, LoadError> {
-    let top = Fields::new(file, doc, "an mcp-assert file", TOP_KEYS)?;
+    let top = Fields::new(file, doc, "an mcp-assert file", &top_keys())?;
     let name = top
         .string("name")?
         .filter(|n| !n.trim().is_empty())
@@ -282,10 +262,9 @@ pub(crate) fn load(file: &str, doc: &Node, default_name: &str) -> Result<Asserti
                 .collect::<Result<_, _>>()?
         }
     };
-    let present: Vec<&str> = BLOCKS
+    let present: Vec<&(&str, BlockLoader)> = BLOCKS
         .iter()
-        .copied()
-        .filter(|b| top.get(b).is_some())
+        .filter(|(key, _)| top.get(key).is_some())
         .collect();
     let block = match present.as_slice() {
         [] => {
@@ -294,12 +273,16 @@ pub(crate) fn load(file: &str, doc: &Node, default_name: &str) -> Result<Asserti
                 doc.pos,
                 format!(
                     "an mcp-assert file needs one block saying what to check; expected one of: {}",
-                    BLOCKS.join(", ")
+                    BLOCKS
+                        .iter()
+                        .map(|(key, _)| *key)
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             ));
         }
         [one] => *one,
-        [first, second, ..] => {
+        [(first, _), (second, _), ..] => {
             return Err(LoadError::at(
                 file,
                 top.key_pos(second).unwrap_or(doc.pos),
@@ -309,8 +292,8 @@ pub(crate) fn load(file: &str, doc: &Node, default_name: &str) -> Result<Asserti
             ));
         }
     };
-    for (key, allowed_with) in [("trace", "trajectory"), ("audit_log", "trajectory")] {
-        if let (Some(pos), true) = (top.key_pos(key), block != allowed_with) {
+    for key in TRAJECTORY_KEYS {
+        if let (Some(pos), true) = (top.key_pos(key), block.0 != "trajectory") {
             return Err(LoadError::at(
                 file,
                 pos,
@@ -318,18 +301,10 @@ pub(crate) fn load(file: &str, doc: &Node, default_name: &str) -> Result<Asserti
             ));
         }
     }
+    let (block, load_block) = block;
     let node = top.get(block).expect("present");
     let block_pos = top.key_pos(block).unwrap_or(doc.pos);
-    let block = match block {
-        "assert" => Block::Tool(load_tool_block(file, node)?),
-        "assert_resources" => Block::Resources(load_resources(file, node)?),
-        "assert_prompts" => Block::Prompts(load_prompts(file, node)?),
-        "assert_completion" => Block::Completion(load_completion(file, node)?),
-        "assert_sampling" => Block::Sampling(load_sampling(file, node)?),
-        "assert_logging" => Block::Logging(load_logging(file, node)?),
-        "assert_notifications" => Block::Notifications(load_notifications(file, node)?),
-        _ => Block::Trajectory(load_trajectory(&top, node)?),
-    };
+    let block = load_block(&top, node)?;
     if let Block::Trajectory(_) = &block
         && let Some(pos) = top.key_pos("setup")
     {
@@ -351,57 +326,24 @@ pub(crate) fn load(file: &str, doc: &Node, default_name: &str) -> Result<Asserti
     })
 }
 
-impl Expect {
-    /// True when no expectation is given: checking it would pass whatever
-    /// the server does.
-    pub(crate) fn is_empty(&self) -> bool {
-        let Expect {
-            contains,
-            contains_any,
-            not_contains,
-            equals,
-            json_path,
-            min_results,
-            max_results,
-            not_empty,
-            not_error,
-            is_error,
-            matches_regex,
-            file_contains,
-            file_not_contains,
-            file_not_exists,
-            file_unchanged,
-            net_delta,
-            in_order,
-            min_progress,
-            plugin,
-        } = self;
-        contains.is_empty()
-            && contains_any.is_empty()
-            && not_contains.is_empty()
-            && equals.is_none()
-            && json_path.is_empty()
-            && min_results.is_none()
-            && max_results.is_none()
-            && !not_empty
-            && !not_error
-            && !is_error
-            && matches_regex.is_empty()
-            && file_contains.is_empty()
-            && file_not_contains.is_empty()
-            && file_not_exists.is_empty()
-            && file_unchanged.is_empty()
-            && net_delta.is_none()
-            && in_order.is_empty()
-            && min_progress.is_none()
-            && plugin.is_empty()
+impl Block {
+    /// The block's `expect`, for the blocks that have one.
+    pub fn expect(&self) -> Option<&Expect> {
+        match self {
+            Block::Tool(b) => Some(&b.expect),
+            Block::Resources(b) => Some(&b.expect),
+            Block::Prompts(b) => Some(&b.expect),
+            Block::Completion(b) => Some(&b.expect),
+            Block::Sampling(b) => Some(&b.expect),
+            Block::Logging(_) | Block::Notifications(_) | Block::Trajectory(_) => None,
+        }
     }
 }
 
 impl Assertion {
     /// The block (by its key) when it checks nothing: such a file would
     /// pass whatever the server does, so it fails instead.
-    pub(crate) fn checks_nothing(&self) -> Option<&'static str> {
+    pub fn checks_nothing(&self) -> Option<&'static str> {
         match &self.block {
             Block::Tool(b) if b.expect.is_empty() => Some("assert"),
             Block::Sampling(b) if b.expect.is_empty() => Some("assert_sampling"),
@@ -537,111 +479,10 @@ fn load_setup_step(file: &str, node: &Node) -> Result<SetupStep, LoadError> {
 }
 
 fn load_expect(file: &str, node: Option<&Node>, what: &str) -> Result<Expect, LoadError> {
-    let Some(node) = node else {
-        return Ok(Expect::default());
-    };
-    let f = Fields::new(file, node, what, EXPECT_KEYS)?;
-    let mut regexes = Vec::new();
-    if let Some(list) = f.get("matches_regex") {
-        let Kind::Seq(items) = &list.kind else {
-            return Err(fields::expected(
-                file,
-                list,
-                "`matches_regex` to be a list of patterns",
-            ));
-        };
-        for item in items {
-            let pattern = fields::string(file, item, "each pattern of `matches_regex`")?;
-            let regex = Regex::new(&pattern).map_err(|e| {
-                f.error(
-                    item,
-                    format!(
-                        "`matches_regex`: invalid pattern {pattern:?}: {}",
-                        first_line(&e.to_string())
-                    ),
-                )
-            })?;
-            regexes.push((pattern, regex));
-        }
+    match node {
+        None => Ok(Expect::default()),
+        Some(node) => Expect::load(file, node, what),
     }
-    let json_path = match f.get("json_path") {
-        None => Vec::new(),
-        Some(n) => {
-            let Some(entries) = n.as_map() else {
-                return Err(fields::expected(
-                    file,
-                    n,
-                    "`json_path` to be a mapping of paths like `$.a.b[0]` to values",
-                ));
-            };
-            entries
-                .iter()
-                .map(|(k, v)| {
-                    let path = fields::string(file, k, "a `json_path` key")?;
-                    if !path.starts_with('$') {
-                        return Err(f.error(
-                            k,
-                            format!(
-                                "`json_path`: {path:?} must start with `$`, like `$.items[0].name`"
-                            ),
-                        ));
-                    }
-                    Ok((path, v.to_json(file, "`json_path`")?))
-                })
-                .collect::<Result<_, _>>()?
-        }
-    };
-    for key in ["contains", "contains_any", "in_order"] {
-        if let Some(list) = f.get(key)
-            && let Kind::Seq(items) = &list.kind
-            && let Some(empty) = items.iter().find(|i| i.as_str() == Some(""))
-        {
-            return Err(f.error(
-                empty,
-                format!("`{key}`: an empty string is in every text, so it would check nothing"),
-            ));
-        }
-    }
-    let flag = |key: &str| -> Result<bool, LoadError> { Ok(f.bool(key)?.unwrap_or(false)) };
-    Ok(Expect {
-        contains: f.strings("contains")?,
-        contains_any: f.strings("contains_any")?,
-        not_contains: f.strings("not_contains")?,
-        equals: match f.get("equals") {
-            None => None,
-            Some(n) => Some(match &n.kind {
-                Kind::Str(s) => s.clone(),
-                Kind::Int(i) => i.to_string(),
-                Kind::Float(x) => x.to_string(),
-                Kind::Bool(b) => b.to_string(),
-                _ => return Err(fields::expected(file, n, "`equals` to be a string")),
-            }),
-        },
-        json_path,
-        min_results: f.count("min_results")?,
-        max_results: f.count("max_results")?,
-        not_empty: flag("not_empty")?,
-        not_error: flag("not_error")?,
-        is_error: flag("is_error")?,
-        matches_regex: regexes,
-        file_contains: f.string_map("file_contains")?,
-        file_not_contains: f.string_map("file_not_contains")?,
-        file_not_exists: f.strings("file_not_exists")?,
-        file_unchanged: f.strings("file_unchanged")?,
-        net_delta: f.int("net_delta")?,
-        in_order: f.strings("in_order")?,
-        min_progress: f.count("min_progress")?,
-        plugin: super::plugin::load(file, f.get("plugin"))?,
-    })
-}
-
-fn first_line(text: &str) -> String {
-    let line = text
-        .lines()
-        .rfind(|l| !l.trim().is_empty())
-        .unwrap_or(text)
-        .trim();
-    line.strip_prefix("error: ").unwrap_or(line).to_owned()
 }
 
 /// Rejects expectations a block cannot check (they would pass silently).
@@ -911,19 +752,31 @@ fn load_logging(file: &str, node: &Node) -> Result<LoggingBlock, LoadError> {
     })
 }
 
+/// The log levels of MCP (syslog's), least severe first.
+pub const LOG_LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
 /// A log level by name, or an error at `node` that lists the names.
-fn log_level(
-    f: &Fields<'_>,
-    node: &Node,
-    key: &str,
-    name: &str,
-) -> Result<mcptest_core::LogLevel, LoadError> {
-    serde_json::from_value(Value::String(name.to_owned())).map_err(|_| {
-        f.error(
+fn log_level(f: &Fields<'_>, node: &Node, key: &str, name: &str) -> Result<String, LoadError> {
+    if LOG_LEVELS.contains(&name) {
+        Ok(name.to_owned())
+    } else {
+        Err(f.error(
             node,
-            format!("`{key}`: {name:?} is not a log level; expected one of debug, info, notice, warning, error, critical, alert, emergency"),
-        )
-    })
+            format!(
+                "`{key}`: {name:?} is not a log level; expected one of {}",
+                LOG_LEVELS.join(", ")
+            ),
+        ))
+    }
 }
 
 fn load_notifications(file: &str, node: &Node) -> Result<NotificationsBlock, LoadError> {
@@ -1049,7 +902,7 @@ fn load_trajectory(top: &Fields<'_>, node: &Node) -> Result<TrajectoryBlock, Loa
                     let at = c.get("type").expect("present");
                     let mut message = format!("unknown trajectory check type `{other}`");
                     let types = ["order", "presence", "absence", "args_contain"];
-                    if let Some(near) = fields::nearest(other, &types) {
+                    if let Some(near) = crate::nearest(other, &types) {
                         message.push_str(&format!("; did you mean `{near}`?"));
                     }
                     message.push_str(" (expected one of: order, presence, absence, args_contain)");
