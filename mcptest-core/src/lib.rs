@@ -16,6 +16,7 @@
 pub mod __private;
 pub mod cassette;
 mod client;
+mod command;
 mod definitions;
 mod error;
 pub mod expect;
@@ -28,6 +29,7 @@ pub mod report;
 mod server;
 pub mod snapshot;
 pub(crate) mod transport;
+mod wording;
 
 pub use cassette::CassetteMode;
 pub use client::mocks::{Elicitation, Roots, Sampling};

@@ -452,7 +452,19 @@ impl Notifications {
     }
 
     /// Waits until a message matching `predicate` has arrived (or already
-    /// had), and returns the first such message.
+    /// had), and returns the first such message; [`Error::NotificationTimeout`] when none
+    /// does within `timeout`.
+    ///
+    /// ```no_run
+    /// # async fn demo(mcp: mcptest::McpClient) -> Result<(), mcptest::Error> {
+    /// use std::time::Duration;
+    /// let updated = mcp
+    ///     .notifications()
+    ///     .wait_for(|m| m.method == "notifications/resources/updated", Duration::from_secs(5))
+    ///     .await?;
+    /// assert_eq!(updated.params["uri"], "file:///notes.txt");
+    /// # Ok(()) }
+    /// ```
     pub async fn wait_for(
         &self,
         predicate: impl Fn(&ServerMessage) -> bool,

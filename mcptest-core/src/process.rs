@@ -22,6 +22,6 @@
 //! # Ok(()) }
 //! ```
 
-pub use crate::server::command::split as split_command;
+pub use crate::command::split as split_command;
 pub use crate::transport::process::{ChildProcess, Launch, Spawned, SpawnedParts, kill_all};
 pub use crate::transport::stderr::StderrTail;

@@ -15,8 +15,10 @@ pub fn suite(input: proc_macro::TokenStream) -> proc_macro::TokenStream {
         .into()
 }
 
+mod errors;
 mod mcp_test;
 mod options;
+mod values;
 
 /// Runs an async function as a test against a fresh MCP server; documented
 /// at `mcptest::mcp_test`.

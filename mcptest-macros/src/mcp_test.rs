@@ -4,12 +4,12 @@
 
 mod config;
 mod signature;
-pub(crate) mod values;
 
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote, quote_spanned};
 use syn::{ItemFn, ReturnType, spanned::Spanned};
 
+use crate::errors::Errors;
 use config::{Config, Source};
 use signature::TestFn;
 
@@ -67,30 +67,6 @@ pub(crate) fn recover(errors: syn::Error, item: TokenStream) -> TokenStream {
         Err(_) => out.extend(item),
     }
     out
-}
-
-/// Errors collected while reading the attribute and the function, reported
-/// together.
-#[derive(Default)]
-pub(crate) struct Errors(Option<syn::Error>);
-
-impl Errors {
-    /// Records an error spanned on `tokens`.
-    pub(crate) fn at(&mut self, tokens: impl ToTokens, message: impl std::fmt::Display) {
-        self.push(syn::Error::new_spanned(tokens, message));
-    }
-
-    /// Records an error.
-    pub(crate) fn push(&mut self, error: syn::Error) {
-        match &mut self.0 {
-            Some(errors) => errors.combine(error),
-            None => self.0 = Some(error),
-        }
-    }
-
-    pub(crate) fn finish(self) -> syn::Result<()> {
-        self.0.map_or(Ok(()), Err)
-    }
 }
 
 fn generate(config: Config, test: TestFn, function: ItemFn) -> TokenStream {

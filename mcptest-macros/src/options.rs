@@ -4,7 +4,7 @@
 
 use syn::{Expr, ExprLit, Ident, Lit, LitStr, Meta, Path, spanned::Spanned};
 
-use crate::mcp_test::Errors;
+use crate::errors::Errors;
 
 /// A macro's options: each key with the example shown when it is misused.
 pub(crate) struct Keys {

@@ -27,7 +27,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::mcp_test::Errors;
+use crate::errors::Errors;
 use config::{Config, Source, Timeout};
 use mcptest_suite_format::Loaded;
 

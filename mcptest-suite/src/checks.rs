@@ -6,20 +6,16 @@
 //! are a few [`Check`] impls of their own here. Checked in mcp-assert's
 //! order; the first that fails is reported, under the key it came from.
 
-use std::{
-    collections::BTreeMap,
-    path::{Path, PathBuf},
-};
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use super::judged::Judged;
 use mcptest_core::LogLevel;
 use mcptest_core::Notifications;
 use mcptest_core::expect;
 use mcptest_core::expect::Check;
 use mcptest_core::expect::Evidence;
-use mcptest_core::expect::HasText;
-use mcptest_core::expect::LabelledText;
 use mcptest_core::expect::Miss;
 use mcptest_core::expect::Shown;
 use mcptest_core::expect::Verdict;
@@ -28,30 +24,6 @@ use mcptest_core::expect::quoted_list;
 use mcptest_suite_format::assertion::{
     Expect, LoggingBlock, NotificationsBlock, TraceEntry, TrajectoryCheck,
 };
-
-/// What a suite expectation judges: the text mcp-assert compares (text
-/// blocks joined, other content as the JSON the server sent) and what it
-/// looks at besides.
-pub(crate) struct Judged<'a> {
-    pub(crate) text: &'a str,
-    pub(crate) is_error: bool,
-    /// Where `{{fixture}}` points, if anywhere.
-    pub(crate) fixture: Option<&'a Path>,
-    /// File contents before the call, for `file_unchanged` (path as written
-    /// → contents, `None` when it did not exist).
-    pub(crate) snapshots: &'a BTreeMap<String, Option<Vec<u8>>>,
-    /// Progress notifications received for the call, when collected.
-    pub(crate) progress: Option<usize>,
-}
-
-impl HasText for Judged<'_> {
-    fn text_for_checks(&self) -> Result<LabelledText, Shown> {
-        Ok(LabelledText {
-            label: "text".into(),
-            text: self.text.to_owned(),
-        })
-    }
-}
 
 /// A check of an answer, whatever the lifetime of the answer.
 type AnswerCheck = Box<dyn for<'a> Check<Judged<'a>> + Send + Sync>;
@@ -827,6 +799,7 @@ fn result_count(text: &str) -> Option<usize> {
 mod tests {
     use super::*;
     use serde_json::json;
+    use std::collections::BTreeMap;
 
     /// Rule: nothing passes vacuously. Each expectation, given a result
     /// whose subject is missing (no text, no files, no progress), fails

@@ -37,6 +37,7 @@
 
 mod checks;
 pub mod coverage;
+mod judged;
 mod load;
 mod mock;
 mod plugin;

@@ -18,7 +18,7 @@ use mcptest_core::plugin::Plugin;
 use mcptest_core::plugin::PluginError;
 use mcptest_suite_format::plugin::PluginExpect;
 
-use super::checks::Judged;
+use super::judged::Judged;
 
 impl PluginSubject for Judged<'_> {
     fn plugin_request(&self) -> Option<&Request> {

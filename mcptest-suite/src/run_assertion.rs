@@ -12,7 +12,8 @@ use mcptest_suite_format::assertion::{
 
 use super::{
     TestContext,
-    checks::{self, Judged, as_compared},
+    checks::{self, as_compared},
+    judged::Judged,
     substitute,
 };
 use mcptest_core::CompletionRef;

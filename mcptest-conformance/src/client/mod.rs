@@ -127,6 +127,20 @@ impl ClientConformance {
 
     /// The longest the client's session may last (default 30 s); a command
     /// still running then is stopped, an in-process client abandoned.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), mcptest::Error> {
+    /// use std::time::Duration;
+    /// use mcptest::conformance::ClientConformance;
+    ///
+    /// // A client that answers quickly but never exits by itself.
+    /// let report = ClientConformance::stdio()
+    ///     .session_limit(Duration::from_secs(5))
+    ///     .run_command("my-mcp-client --stdio")
+    ///     .await?;
+    /// report.assert_conforms();
+    /// # Ok(()) }
+    /// ```
     pub fn session_limit(mut self, limit: Duration) -> Self {
         self.session = limit;
         self

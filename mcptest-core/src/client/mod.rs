@@ -238,7 +238,19 @@ impl McpClient {
         .await
     }
 
-    /// One page of `resources/templates/list`, starting at `cursor`.
+    /// One page of `resources/templates/list`, starting at `cursor`: for a
+    /// test of the server's paging itself; `list_resource_templates`
+    /// follows every page.
+    ///
+    /// ```no_run
+    /// # async fn demo(mcp: mcptest::McpClient) -> Result<(), mcptest::Error> {
+    /// let first = mcp.list_resource_templates_page(None).await?;
+    /// if let Some(cursor) = &first.next_cursor {
+    ///     let second = mcp.list_resource_templates_page(Some(cursor)).await?;
+    ///     assert!(!second.resource_templates.is_empty());
+    /// }
+    /// # Ok(()) }
+    /// ```
     pub async fn list_resource_templates_page(
         &self,
         cursor: Option<&str>,

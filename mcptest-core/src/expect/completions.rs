@@ -2,8 +2,9 @@
 
 use rmcp::model::CompleteResult;
 
-use super::{Check, Evidence, Shown, Verdict, quoted, quoted_list};
+use super::{Check, Evidence, Shown, Verdict};
 use crate::client::Reply;
+use crate::wording::{quoted, quoted_list};
 
 fn values_shown(done: &CompleteResult) -> Shown {
     let c = &done.completion;

@@ -492,7 +492,7 @@ fn render_labelled(out: &mut String, styles: &Styles, indent: &str, label: &str,
             render_block(out, indent, "  ", rest);
         }
         ShownValue::Text(text) => {
-            let quoted = super::quoted(text);
+            let quoted = crate::wording::quoted(text);
             if !text.contains('\n') && quoted.chars().count() <= INLINE_MAX {
                 out.push_str(&prefix);
                 out.push_str(&quoted);

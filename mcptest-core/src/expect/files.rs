@@ -7,7 +7,8 @@ use std::{
     path::{Component, Path, PathBuf},
 };
 
-use super::{Check, Evidence, Miss, Shown, Verdict, quoted};
+use super::{Check, Evidence, Miss, Shown, Verdict};
+use crate::wording::quoted;
 use crate::{client::McpClient, client::ToolCall};
 
 const NO_FIXTURE_DIR: &str = "this call has no fixture directory, so there is nothing to \

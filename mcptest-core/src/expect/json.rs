@@ -9,7 +9,7 @@ use std::fmt;
 use serde_json::Value;
 use serde_json_path::JsonPath;
 
-use super::{Check, Count, Evidence, Shown, Verdict, tool_call::outcome_shown};
+use super::{Check, Count, Evidence, Shown, Verdict, outcome::outcome_shown};
 use crate::client::ToolCall;
 
 /// At most this many schema violations are listed in a failure.
@@ -551,22 +551,6 @@ pub(crate) fn check_object_schema(schema: &Value) -> Result<(), String> {
         Some(Value::String(t)) if t == "object" => Ok(()),
         Some(other) => Err(format!("has type {other}, not \"object\"")),
         None => Err("has no \"type\": \"object\"".to_owned()),
-    }
-}
-
-/// What a JSON value is, in words, for "expected X, found Y" messages.
-///
-/// ```
-/// assert_eq!(mcptest::expect::kind_of(&serde_json::json!([1])), "an array");
-/// ```
-pub fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

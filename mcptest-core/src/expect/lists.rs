@@ -5,8 +5,9 @@ use std::collections::BTreeSet;
 use rmcp::model::{Prompt, Resource, ResourceTemplate, Tool};
 use serde_json::Value;
 
-use super::{Check, Evidence, Shown, Verdict, json::check_object_schema, quoted, quoted_list};
+use super::{Check, Evidence, Shown, Verdict, json::check_object_schema};
 use crate::client::Reply;
+use crate::wording::{quoted, quoted_list};
 
 /// An item of a list the list checks work on: tools and prompts by name,
 /// resources by URI, resource templates by URI template.

@@ -58,9 +58,11 @@ mod completions;
 mod failure;
 mod files;
 pub(crate) mod json;
-pub use json::{kind_of, validate_schema};
+pub use crate::wording::{kind_of, quoted, quoted_list};
+pub use json::validate_schema;
 mod lists;
 mod notifications;
+mod outcome;
 mod plugin;
 mod prompts;
 mod resources;
@@ -384,29 +386,6 @@ count_from_range!(
     std::ops::RangeToInclusive<usize>,
     std::ops::RangeFull
 );
-
-/// `"text"` as JSON writes it: quotes, escapes; how every failure message
-/// quotes a string.
-///
-/// ```
-/// assert_eq!(mcptest::expect::quoted("a \"b\""), r#""a \"b\"""#);
-/// ```
-pub fn quoted(text: &str) -> String {
-    serde_json::to_string(text).unwrap_or_else(|_| format!("{text:?}"))
-}
-
-/// `"a", "b", "c"`: a list of strings, each [`quoted`].
-///
-/// ```
-/// assert_eq!(mcptest::expect::quoted_list(&["a", "b"]), r#""a", "b""#);
-/// ```
-pub fn quoted_list<S: AsRef<str>>(items: &[S]) -> String {
-    items
-        .iter()
-        .map(|s| quoted(s.as_ref()))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
 
 #[cfg(test)]
 mod tests {

@@ -3,7 +3,8 @@
 
 use serde_json::Value;
 
-use super::{Check, Count, Evidence, Shown, Subject, Verdict, quoted};
+use super::{Check, Count, Evidence, Shown, Subject, Verdict};
+use crate::wording::quoted;
 use crate::{
     client::ToolCall, error::ServerOutput, notifications::LogLevel, notifications::Notifications,
     notifications::ServerMessage,

@@ -41,7 +41,7 @@ fn messages_shown(prompt: &GetPromptResult) -> Shown {
         .iter()
         .map(|m| {
             let content = match m.content.as_text() {
-                Some(t) => super::quoted(&t.text),
+                Some(t) => crate::wording::quoted(&t.text),
                 None => "(not text)".to_owned(),
             };
             format!("{}: {content}", role_name(&m.role))

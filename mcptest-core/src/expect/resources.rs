@@ -4,10 +4,11 @@
 use rmcp::model::{ReadResourceResult, ResourceContents};
 
 use super::{
-    Check, Count, Evidence, Shown, Verdict, quoted,
+    Check, Count, Evidence, Shown, Verdict,
     text::{HasText, LabelledText},
 };
 use crate::client::Reply;
+use crate::wording::quoted;
 
 impl HasText for Reply<ReadResourceResult> {
     fn text_for_checks(&self) -> Result<LabelledText, Shown> {

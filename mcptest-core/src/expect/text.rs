@@ -4,7 +4,8 @@
 
 use regex::Regex;
 
-use super::{Check, Evidence, Shown, Verdict, quoted, quoted_list};
+use super::{Check, Evidence, Shown, Verdict};
+use crate::wording::{quoted, quoted_list};
 
 /// A result the text checks can look at.
 pub trait HasText {

@@ -10,10 +10,14 @@ use serde_json::Value;
 use super::{
     Check, Count, Evidence, Shown, Subject, Verdict,
     files::FileSnapshot,
-    json, quoted,
+    json,
+    outcome::outcome_shown,
     text::{HasText, LabelledText},
 };
-use crate::{client::ToolCall, client::ToolOutcome, error::ServerOutput, error::fmt_duration};
+use crate::{
+    client::ToolCall, client::ToolOutcome, error::ServerOutput, error::fmt_duration,
+    wording::quoted,
+};
 
 impl Subject for ToolCall {
     fn call(&self) -> Option<String> {
@@ -47,31 +51,6 @@ impl HasText for ToolCall {
                 Value::Object(o) => !o.is_empty(),
                 _ => true,
             })
-    }
-}
-
-/// How a call ended, for failure messages.
-pub(crate) fn outcome_shown(call: &ToolCall) -> Shown {
-    match call.outcome() {
-        ToolOutcome::Success(_) => Shown::text("success with text", call.text()),
-        ToolOutcome::ToolError(_) => Shown::text("isError: true with text", call.text()),
-        ToolOutcome::RpcError(e) => {
-            let mut words = format!("{}: {}", e.code, e.message);
-            if let Some(data) = &e.data {
-                words.push_str(&format!(" (data: {data})"));
-            }
-            Shown::plain("JSON-RPC error", words)
-        }
-        ToolOutcome::Failed(error) => {
-            // The failure message shows the server's output once, at the end.
-            let full = error.to_string();
-            let output = error
-                .server_output()
-                .map(|o| o.to_string())
-                .unwrap_or_default();
-            let words = full.strip_suffix(&output).unwrap_or(&full).to_owned();
-            Shown::plain("no answer:", words)
-        }
     }
 }
 

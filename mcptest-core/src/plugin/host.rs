@@ -24,7 +24,7 @@ use super::{
     wire::{Answer, parse_answer, request_line},
 };
 use crate::{
-    Error,
+    error::Error,
     transport::{
         process::{ChildProcess, Launch},
         stderr::StderrTail,

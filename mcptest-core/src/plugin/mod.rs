@@ -56,7 +56,7 @@ use tokio::sync::{mpsc::UnboundedSender, oneshot};
 pub use error::PluginError;
 use host::{Job, ReplyTo};
 
-use crate::{server::command::split, transport::process::Launch};
+use crate::{command::split, transport::process::Launch};
 
 /// The version of the plugin protocol this host speaks.
 pub const PROTOCOL_VERSION: &str = "v1";

@@ -58,7 +58,7 @@ pub(super) fn parse_answer(
     let Value::Object(mut object) = value else {
         return Err(invalid(format!(
             "expected an object with `id` and `result` or `error`, got {}",
-            crate::expect::kind_of(&value)
+            crate::wording::kind_of(&value)
         )));
     };
     match object.get("id") {
@@ -82,7 +82,7 @@ pub(super) fn parse_answer(
         (None, Some(Value::Object(error))) => parse_error(error).map_err(invalid),
         (None, Some(other)) => Err(invalid(format!(
             "`error` must be an object with `code` and `message`, got {}",
-            crate::expect::kind_of(&other)
+            crate::wording::kind_of(&other)
         ))),
     }
 }
@@ -95,7 +95,7 @@ fn parse_error(mut error: Map<String, Value>) -> Result<Answer, String> {
         Some(other) => {
             return Err(format!(
                 "`error.code` must be an integer, got {}",
-                crate::expect::kind_of(other)
+                crate::wording::kind_of(other)
             ));
         }
         None => return Err("`error` has no `code`".to_owned()),
@@ -105,7 +105,7 @@ fn parse_error(mut error: Map<String, Value>) -> Result<Answer, String> {
         Some(other) => {
             return Err(format!(
                 "`error.message` must be a string, got {}",
-                crate::expect::kind_of(&other)
+                crate::wording::kind_of(&other)
             ));
         }
         None => return Err("`error` has no `message`".to_owned()),

@@ -13,12 +13,7 @@ use futures::StreamExt;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value;
 
-use crate::{
-    error::Error,
-    raw::is_response,
-    server::Server,
-    server::{Target, command::expand_env},
-};
+use crate::{command::expand_env, error::Error, raw::is_response, server::Server, server::Target};
 
 /// The `Accept` header sent unless the caller gives one: Streamable HTTP
 /// requires clients to accept both kinds of answer.

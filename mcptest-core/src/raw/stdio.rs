@@ -81,7 +81,15 @@ impl RawConnection {
         &self.endpoint.wire
     }
 
-    /// Writes `bytes` exactly as given (no newline added).
+    /// Writes `bytes` exactly as given (no newline added): a message in
+    /// pieces, a line without its end, bytes that are not UTF-8.
+    ///
+    /// ```no_run
+    /// # async fn demo(raw: mcptest::RawConnection) -> Result<(), mcptest::Error> {
+    /// raw.send_bytes(br#"{"jsonrpc": "2.0", "id": 1, "#).await?; // the server must wait
+    /// raw.send_bytes(b"\"method\": \"ping\"}\n").await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn send_bytes(&self, bytes: &[u8]) -> Result<(), Error> {
         self.writer
             .write_raw(bytes)

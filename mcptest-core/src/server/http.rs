@@ -13,7 +13,8 @@ use rmcp::{
     },
 };
 
-use super::{HttpSpec, command::expand_env};
+use super::HttpSpec;
+use crate::command::expand_env;
 use crate::{error::Error, transport::wire::Wire};
 
 /// rmcp's Streamable HTTP client, with every message recorded.

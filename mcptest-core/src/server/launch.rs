@@ -8,7 +8,8 @@ use tokio::{
     task::JoinHandle,
 };
 
-use super::{HttpSpec, Options, Server, Target, command::expand};
+use super::{HttpSpec, Options, Server, Target};
+use crate::command::expand;
 use crate::{
     Error, Notifications,
     cassette::{self, Plan},

@@ -4,7 +4,6 @@
 //! so one builder configures a test, and [`Server::connect`] is launch, then
 //! the client's handshake.
 
-pub(crate) mod command;
 mod connect;
 #[cfg(feature = "http")]
 pub(crate) mod http;
@@ -84,7 +83,7 @@ pub(crate) struct CommandSpec {
     pub(crate) program: String,
     pub(crate) args: Vec<String>,
     /// Name, value as given, and how the value's references are read.
-    pub(crate) env: Vec<(String, String, command::EnvDialect)>,
+    pub(crate) env: Vec<(String, String, crate::command::EnvDialect)>,
     pub(crate) current_dir: Option<PathBuf>,
 }
 
@@ -157,7 +156,7 @@ impl Server {
     /// An unbalanced quote or an empty command is reported by
     /// [`connect`](Server::connect) as [`Error::InvalidCommand`].
     pub fn command(command_line: &str) -> Self {
-        match command::split(command_line) {
+        match crate::command::split(command_line) {
             Ok((program, args)) => Server::with_target(Target::Command(CommandSpec {
                 program,
                 args,
@@ -332,7 +331,7 @@ impl Server {
     pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         if let Target::Command(spec) = &mut self.target {
             spec.env
-                .push((key.into(), value.into(), command::EnvDialect::Strict));
+                .push((key.into(), value.into(), crate::command::EnvDialect::Strict));
         } else {
             self.misapplied.push("env");
         }
@@ -353,7 +352,7 @@ impl Server {
             spec.env.push((
                 key.to_owned(),
                 value.to_owned(),
-                command::EnvDialect::Lenient,
+                crate::command::EnvDialect::Lenient,
             ));
         } else {
             self.misapplied.push("env");

@@ -45,7 +45,7 @@ impl Launch {
     /// assert!(Launch::command("'unclosed").is_err());
     /// ```
     pub fn command(command_line: &str) -> Result<Launch, Error> {
-        let (program, args) = crate::server::command::split(command_line)?;
+        let (program, args) = crate::command::split(command_line)?;
         Ok(Launch {
             program,
             args,

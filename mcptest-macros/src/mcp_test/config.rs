@@ -9,8 +9,9 @@ use syn::{
     punctuated::Punctuated,
 };
 
-use super::{Errors, values};
+use crate::errors::Errors;
 use crate::options::Keys;
+use crate::values;
 
 /// Every key, with the example shown when it is misused.
 const KEYS: Keys = Keys {

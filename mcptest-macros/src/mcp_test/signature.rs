@@ -3,7 +3,7 @@
 
 use syn::{Attribute, FnArg, ItemFn, Type};
 
-use super::Errors;
+use crate::errors::Errors;
 
 /// What the generated code needs to know about the function.
 pub(crate) struct TestFn {

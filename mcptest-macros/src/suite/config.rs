@@ -11,10 +11,7 @@ use syn::{
     punctuated::Punctuated,
 };
 
-use crate::{
-    mcp_test::{Errors, values},
-    options::Keys,
-};
+use crate::{errors::Errors, options::Keys, values};
 
 /// Every option, with the example shown when it is misused.
 const KEYS: Keys = Keys {

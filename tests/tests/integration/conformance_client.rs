@@ -805,3 +805,22 @@ async fn retrying_a_result_without_result_type_is_caught() {
     expect_broken("--retry-untyped", id, Transport::Stdio).await;
     expect_broken("--retry-untyped", id, Transport::Http).await;
 }
+
+#[tokio::test]
+async fn a_client_that_never_ends_is_stopped_at_the_session_limit() {
+    // `sleep` speaks no MCP and never exits by itself: without the limit the
+    // run would wait for it for ten minutes; the guard fails the test first.
+    let run = ClientConformance::stdio()
+        .session_limit(Duration::from_millis(300))
+        .only(["sep-2575-client-request-meta"])
+        .run_command("sleep 600");
+    let report = tokio::time::timeout(Duration::from_secs(60), run)
+        .await
+        .expect("the session limit ends the session")
+        .expect("a report");
+    assert_ne!(
+        report.status("sep-2575-client-request-meta"),
+        Some(Status::Pass),
+        "a client that sent nothing cannot pass: {report}"
+    );
+}

@@ -282,6 +282,23 @@ async fn progress_and_logging(mcp: &McpClient) {
         .await
         .expect("the error is logged");
     assert_eq!(message.data, json!("loud"));
+    // Any message, by a predicate of the test's own; what already arrived counts.
+    let loud = log
+        .wait_for(|m| m.params.get("data") == Some(&json!("loud")), WAIT)
+        .await
+        .expect("a message whose data is \"loud\"");
+    assert_eq!(loud.method, "notifications/message");
+    let never = log
+        .wait_for(
+            |m| m.method == "notifications/never",
+            Duration::from_millis(50),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(never, Error::NotificationTimeout { .. }),
+        "{never}"
+    );
     let new: Vec<Value> = log.log_messages()[before..]
         .iter()
         .map(|m| m.data.clone())
@@ -329,6 +346,13 @@ async fn resources(mcp: &McpClient) {
     assert_eq!(resources.pages(), 3);
     let templates = mcp.list_resource_templates().await.expect("templates");
     assert_eq!(templates[0].uri_template, "fixture://items/{id}");
+    let page = mcp
+        .list_resource_templates_page(None)
+        .await
+        .expect("one page of templates");
+    assert_eq!(page.request().method, "resources/templates/list");
+    assert_eq!(page.resource_templates.len(), 1);
+    assert_eq!(page.next_cursor, None);
 
     let text = mcp
         .read_resource("fixture://static/text")

@@ -36,6 +36,22 @@ async fn a_handshake_and_a_call_by_hand() {
 }
 
 #[tokio::test]
+async fn a_message_written_in_pieces_is_read_as_one_line() {
+    let mut raw = RawConnection::open(&Server::program(EVERYTHING))
+        .await
+        .unwrap();
+    raw.initialize("2025-11-25", WAIT).await.unwrap();
+    // No newline until the last piece: the server must wait for the line.
+    raw.send_bytes(br#"{"jsonrpc": "2.0", "id": 7, "#)
+        .await
+        .unwrap();
+    raw.send_bytes(b"\"method\": \"ping\"}\n").await.unwrap();
+    let answer = raw.recv(WAIT).await.unwrap();
+    assert_eq!(answer, json!({"jsonrpc": "2.0", "id": 7, "result": {}}));
+    raw.close().await;
+}
+
+#[tokio::test]
 async fn malformed_json_gets_a_parse_error_from_the_chaos_server() {
     let mut raw = RawConnection::open(&Server::program(CHAOS)).await.unwrap();
     raw.send_line("{this is not json").await.unwrap();

@@ -1,5 +1,5 @@
-//! Checks on the attribute's values that can be made at compile time, each
-//! failing with an error on the literal.
+//! Checks on the macros' values that can be made at compile time (durations,
+//! protocol versions, paths, ...), each failing with an error on the literal.
 
 use std::{path::Path, time::Duration};
 
