@@ -751,10 +751,7 @@ mod validate {
         // The command's old name still works, and is not advertised.
         let out = output(ws.mcptest(&["lint", "suite/add.yaml"]));
         assert_eq!(out.code, Some(0), "{out:?}");
-        assert!(
-            out.stdout.contains("1 file, 1 test, 0 problems"),
-            "{out:?}"
-        );
+        assert!(out.stdout.contains("1 file, 1 test, 0 problems"), "{out:?}");
         let help = output(ws.mcptest(&["--help"]));
         assert!(!help.stdout.contains("\n  lint "), "{help:?}");
     }
