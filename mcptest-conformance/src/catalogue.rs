@@ -667,7 +667,7 @@ catalogue! {
         rule: "the skills extension is declared as an object under capabilities.extensions, together with the resources capability",
         revision: STATELESS, section: "SEP-2640: capability",
         level: Must, role: Server, applies: Any,
-        run: |p, f| skills::capability(f.stateless()?).await,
+        run: |p, f| skills::capability(p, f.stateless()?).await,
     },
     SkillsList {
         id: "sep-2640-skills-list",

@@ -27,7 +27,7 @@ use super::{
     check::{CannotApply, Checked, Observed, Problems},
     classic::{declares, list_all},
     mrtr::send,
-    probe::{Ch, Probe, meta},
+    probe::{Ch, Headers, Probe, meta, stateless},
     stateless::{StatelessFacts, VERSION},
 };
 
@@ -63,9 +63,22 @@ pub(crate) fn gate(facts: &StatelessFacts) -> Result<&StatelessFacts, Observed> 
 }
 
 /// `sep-2640-capability`: the declaration is an object (with a boolean
-/// `directoryRead`, if any) and comes with the `resources` capability.
-pub(crate) async fn capability(facts: &StatelessFacts) -> Checked {
-    let declared = gate(facts).map(declaration)?;
+/// `directoryRead`, if any) and comes with the `resources` capability, as
+/// a fresh `server/discover` (the evidence) says.
+pub(crate) async fn capability(p: &mut Probe, facts: &StatelessFacts) -> Checked {
+    gate(facts)?;
+    let discover = |id| stateless(id, "server/discover", Value::Null, meta(VERSION));
+    let (_, reply) = p.open_call(discover, Headers::Derived).await?;
+    let Some(capabilities) = reply.result().and_then(|r| r.get("capabilities")) else {
+        return Ok(Observed::Broken(format!(
+            "server/discover gave no capabilities: it got {}",
+            reply.describe()
+        )));
+    };
+    let declared = capabilities
+        .get("extensions")
+        .and_then(|e| e.get(EXTENSION))
+        .cloned();
     let mut problems = Problems::default();
     match declared {
         Some(Value::Object(settings)) => {
@@ -80,7 +93,7 @@ pub(crate) async fn capability(facts: &StatelessFacts) -> Checked {
             other.unwrap_or(Value::Null)
         )),
     }
-    if !declares(&facts.capabilities(), "resources") {
+    if !declares(capabilities, "resources") {
         problems
             .push("the skills extension is declared without the resources capability it rides on");
     }

@@ -139,45 +139,47 @@ const OFFICIAL_SCENARIOS: &[&str] = &[
 /// server, and the spec sentence that decides it: (server, our check, the
 /// official check, why). A disagreement not listed here fails the test, and
 /// so does a listed one that went away.
-const DISAGREEMENTS: &[(&str, &str, &str, &str)] = &[
-    (
-        PYTHON,
-        "sep-2575-http-header-mismatch",
-        "sep-2575-http-server-header-mismatch-400",
-        // The official check sends `_meta` version v999.0.0 under an
-        // MCP-Protocol-Version header of 2026-07-28, which the server
-        // rejects with -32020; it never sends a request without the header,
-        // or one whose header names another supported version (2025-11-25).
-        // The Python SDK takes both of those for the classic revision and
-        // answers -32600 "Missing session ID". 2026-07-28 Streamable HTTP:
-        // "Every POST request to the MCP endpoint MUST include an
-        // MCP-Protocol-Version header." and "If the values do not match, the
-        // server MUST reject the request with 400 Bad Request and a
-        // HeaderMismatch JSON-RPC error." A request carrying modern `_meta`
-        // is served statelessly (basic/versioning), so both rules apply to
-        // it: ours is right.
-        "the official suite does not probe a missing header or a supported-but-different one",
-    ),
-    (
-        RMCP,
-        "sep-2575-removed-methods",
-        "sep-2575-http-server-method-not-found-404-initialize",
-        // The official check expects 404/-32601 for an `initialize` sent
-        // with 2026-07-28 `_meta` and headers, from every server. rmcp
-        // speaks 2025-11-25 too and answers it with a 2025-11-25
-        // counter-offer. 2026-07-28 basic/versioning: "A dual-era server
-        // selects its behavior from how the client opens: [...] An
-        // `initialize` request selects legacy semantics", and its
-        // compatibility matrix, legacy client vs dual-era server: "Works.
-        // The server answers `initialize` and serves the client according to
-        // the negotiated legacy revision." The official description itself
-        // is conditional: "If the server does not implement the removed RPC
-        // method 'initialize', it MUST respond with 404"; a dual-era server
-        // implements it. Ours passes it (with a note); the official suite's
-        // other four removed methods agree with ours.
-        "a dual-era server's initialize selects legacy semantics",
-    ),
-];
+///
+/// Not listed, because the official suite cannot see it (it speaks only
+/// HTTP): over stdio rmcp answers an `initialize` carrying 2026-07-28
+/// `_meta` with a 2025-11-25 counter-offer, which our
+/// `sep-2575-removed-methods` accepts from a dual-era server (2026-07-28
+/// basic/versioning: "An `initialize` request selects legacy semantics")
+/// where the official `sep-2575-http-server-method-not-found-404-initialize`
+/// expects -32601 from every server. Over HTTP rmcp routes that request by
+/// its `MCP-Protocol-Version: 2026-07-28` header to the stateless path and
+/// answers 404/-32601, which both suites pass.
+const DISAGREEMENTS: &[(&str, &str, &str, &str)] = &[(
+    PYTHON,
+    "sep-2575-http-header-mismatch",
+    "sep-2575-http-server-header-mismatch-400",
+    // The official check sends `_meta` version v999.0.0 under an
+    // MCP-Protocol-Version header of 2026-07-28, which the server
+    // rejects with -32020; it never sends a request without the header,
+    // or one whose header names another supported version (2025-11-25).
+    // The Python SDK takes both of those for the classic revision and
+    // answers -32600 "Missing session ID". 2026-07-28 Streamable HTTP:
+    // "Every POST request to the MCP endpoint MUST include an
+    // MCP-Protocol-Version header." and "If the values do not match, the
+    // server MUST reject the request with 400 Bad Request and a
+    // HeaderMismatch JSON-RPC error." A request carrying modern `_meta`
+    // is served statelessly (basic/versioning), so both rules apply to
+    // it: ours is right.
+    "the official suite does not probe a missing header or a supported-but-different one",
+)(
+    EVERYTHING,
+    "classic-http-session-terminated",
+    "server-session-delete-accepted",
+    // Ours judges the DELETE and the request after it in one check; the
+    // official suite splits them, and its
+    // server-session-terminated-returns-404 fails with ours:
+    // server-everything accepts the DELETE, then answers the ended
+    // session's id with HTTP 400 "No valid session ID provided".
+    // 2025-11-25 basic/transports, session management: "The server MAY
+    // terminate the session at any time, after which it MUST respond to
+    // requests containing that session ID with HTTP 404 Not Found."
+    "one check of ours for two of theirs; the half that fails is a MUST",
+)];
 
 /// The servers the agreement test runs both suites on.
 const PYTHON: &str = "Python SDK mcp 2.3.0";

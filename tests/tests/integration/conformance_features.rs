@@ -132,6 +132,7 @@ const FEATURES: &[&str] = &[
     "sep-2575-progress",
     "sep-2575-log-with-level",
     "mcp-completion-values",
+    "sep-2640-*",
 ];
 
 use mcptest::conformance::Transport;
