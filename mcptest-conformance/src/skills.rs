@@ -206,7 +206,7 @@ fn entry_problems(entry: &Value, label: &str, problems: &mut Problems) {
                         other.map(|d| format!("{d:?}")).unwrap_or("none".into())
                     )),
                 }
-                if !file.get("size").is_some_and(|s| s.as_u64().is_some()) {
+                if file.get("size").and_then(Value::as_u64).is_none() {
                     problems.push(format!(
                         "{label}: {which} has size {}, not a non-negative integer",
                         file.get("size").cloned().unwrap_or(Value::Null)

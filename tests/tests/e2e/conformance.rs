@@ -149,37 +149,40 @@ const OFFICIAL_SCENARIOS: &[&str] = &[
 /// expects -32601 from every server. Over HTTP rmcp routes that request by
 /// its `MCP-Protocol-Version: 2026-07-28` header to the stateless path and
 /// answers 404/-32601, which both suites pass.
-const DISAGREEMENTS: &[(&str, &str, &str, &str)] = &[(
-    PYTHON,
-    "sep-2575-http-header-mismatch",
-    "sep-2575-http-server-header-mismatch-400",
-    // The official check sends `_meta` version v999.0.0 under an
-    // MCP-Protocol-Version header of 2026-07-28, which the server
-    // rejects with -32020; it never sends a request without the header,
-    // or one whose header names another supported version (2025-11-25).
-    // The Python SDK takes both of those for the classic revision and
-    // answers -32600 "Missing session ID". 2026-07-28 Streamable HTTP:
-    // "Every POST request to the MCP endpoint MUST include an
-    // MCP-Protocol-Version header." and "If the values do not match, the
-    // server MUST reject the request with 400 Bad Request and a
-    // HeaderMismatch JSON-RPC error." A request carrying modern `_meta`
-    // is served statelessly (basic/versioning), so both rules apply to
-    // it: ours is right.
-    "the official suite does not probe a missing header or a supported-but-different one",
-)(
-    EVERYTHING,
-    "classic-http-session-terminated",
-    "server-session-delete-accepted",
-    // Ours judges the DELETE and the request after it in one check; the
-    // official suite splits them, and its
-    // server-session-terminated-returns-404 fails with ours:
-    // server-everything accepts the DELETE, then answers the ended
-    // session's id with HTTP 400 "No valid session ID provided".
-    // 2025-11-25 basic/transports, session management: "The server MAY
-    // terminate the session at any time, after which it MUST respond to
-    // requests containing that session ID with HTTP 404 Not Found."
-    "one check of ours for two of theirs; the half that fails is a MUST",
-)];
+const DISAGREEMENTS: &[(&str, &str, &str, &str)] = &[
+    (
+        PYTHON,
+        "sep-2575-http-header-mismatch",
+        "sep-2575-http-server-header-mismatch-400",
+        // The official check sends `_meta` version v999.0.0 under an
+        // MCP-Protocol-Version header of 2026-07-28, which the server
+        // rejects with -32020; it never sends a request without the header,
+        // or one whose header names another supported version (2025-11-25).
+        // The Python SDK takes both of those for the classic revision and
+        // answers -32600 "Missing session ID". 2026-07-28 Streamable HTTP:
+        // "Every POST request to the MCP endpoint MUST include an
+        // MCP-Protocol-Version header." and "If the values do not match, the
+        // server MUST reject the request with 400 Bad Request and a
+        // HeaderMismatch JSON-RPC error." A request carrying modern `_meta`
+        // is served statelessly (basic/versioning), so both rules apply to
+        // it: ours is right.
+        "the official suite does not probe a missing header or a supported-but-different one",
+    ),
+    (
+        EVERYTHING,
+        "classic-http-session-terminated",
+        "server-session-delete-accepted",
+        // Ours judges the DELETE and the request after it in one check; the
+        // official suite splits them, and its
+        // server-session-terminated-returns-404 fails with ours:
+        // server-everything accepts the DELETE, then answers the ended
+        // session's id with HTTP 400 "No valid session ID provided".
+        // 2025-11-25 basic/transports, session management: "The server MAY
+        // terminate the session at any time, after which it MUST respond to
+        // requests containing that session ID with HTTP 404 Not Found."
+        "one check of ours for two of theirs; the half that fails is a MUST",
+    ),
+];
 
 /// The servers the agreement test runs both suites on.
 const PYTHON: &str = "Python SDK mcp 2.3.0";
