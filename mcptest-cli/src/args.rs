@@ -383,6 +383,12 @@ pub struct ConformanceArgs {
     /// A YAML list of check ids known to fail.
     #[arg(long, value_name = "FILE")]
     pub expected_failures: Option<PathBuf>,
+    /// A row for every check in the table, also for those that cannot apply
+    /// to the server (a revision it does not speak, an extension it does
+    /// not declare, a rule for the other transport), which are otherwise
+    /// folded into one line per reason. Report files always have every row.
+    #[arg(long, short)]
+    pub verbose: bool,
     #[command(flatten)]
     pub reports: ReportArgs,
 }

@@ -76,7 +76,10 @@ pub fn conformance(args: ConformanceArgs) -> Exit {
             return Exit::Usage;
         }
     };
-    println!("{report}");
+    match args.verbose {
+        true => println!("{}", report.full_table()),
+        false => println!("{report}"),
+    }
     output::write_reports(&report.to_report(), &args.reports, "");
     verdict(&report)
 }

@@ -7,8 +7,8 @@ use base64::Engine as _;
 use serde_json::{Value, json};
 
 use super::{
-    check::{Observed, Problems},
-    classic::{Checked, declares},
+    check::{Checked, Observed, Problems},
+    classic::declares,
     mrtr::{callable_unnamed, describe_result, list_items, mentions, send},
     probe::{Ch, Probe, meta},
     stateless::{StatelessFacts, VERSION},

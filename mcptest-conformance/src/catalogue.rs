@@ -1,13 +1,40 @@
 //! Every check, by stable id: the rule, where the spec states it, its level.
 
-use super::check::{Applies, Level, Role, Rule};
+use super::{
+    adaptive,
+    check::{Applies, Checked, Level, Observed, Role, Rule},
+    classic, features,
+    gates::Facts,
+    http, listen, mrtr,
+    probe::Probe,
+    skills, stateless, tasks,
+};
 
 /// The classic revision (the last one with an `initialize` handshake).
 pub(crate) const CLASSIC: &str = "2025-11-25";
 /// The stateless revision (SEP-2575).
 pub(crate) const STATELESS: &str = "2026-07-28";
 
+/// Declares every check once: its rule, and for a server check how it
+/// runs (`run: |p, f| ...`, an expression of the [`Probe`] `p` and the
+/// [`Facts`] `f` that yields [`Checked`], after the gate of the rule's
+/// revision has let it through). Client checks have no `run`: the client
+/// mock judges them from what the client sent.
 macro_rules! catalogue {
+    (@run $probe:ident, $facts:ident, |$p:ident, $f:ident| $run:expr) => {{
+        // A check uses the probe, the facts, or both.
+        #[allow(unused_variables)]
+        let $p: &mut Probe = $probe;
+        #[allow(unused_variables)]
+        let $f: &Facts = $facts;
+        $run
+    }};
+    (@run $probe:ident, $facts:ident) => {{
+        let _ = ($probe, $facts);
+        Err(Observed::NotApplicable(
+            "a client check: the client mock judges it".into(),
+        ))
+    }};
     ($(
         $variant:ident {
             id: $id:literal,
@@ -16,7 +43,8 @@ macro_rules! catalogue {
             section: $section:literal,
             level: $level:ident,
             role: $role:ident,
-            applies: $applies:ident $(,)?
+            applies: $applies:ident,
+            $(run: |$p:ident, $f:ident| $run:expr,)?
         }
     ),* $(,)?) => {
         /// A check's identity inside the crate; the order is the report's order.
@@ -30,6 +58,26 @@ macro_rules! catalogue {
 
             pub(crate) fn check(self) -> &'static Rule {
                 &CATALOGUE[self as usize]
+            }
+
+            /// Runs a server check: the gate of its revision, then the check.
+            pub(crate) async fn run(self, p: &mut Probe, f: &Facts) -> Observed {
+                let gated = match self.check().revision {
+                    CLASSIC => f.classic().map(|_| ()),
+                    _ => f.stateless().map(|_| ()),
+                };
+                if let Err(finding) = gated {
+                    return finding;
+                }
+                match self.dispatch(p, f).await {
+                    Ok(finding) | Err(finding) => finding,
+                }
+            }
+
+            async fn dispatch(self, p: &mut Probe, f: &Facts) -> Checked {
+                match self {
+                    $(CheckId::$variant => catalogue!(@run p, f $(, |$p, $f| $run)?),)*
+                }
             }
         }
 
@@ -54,108 +102,126 @@ catalogue! {
         rule: "initialize is answered with protocolVersion, capabilities and serverInfo {name, version}",
         revision: CLASSIC, section: "basic/lifecycle#initialization",
         level: Must, role: Server, applies: Any,
+        run: |p, f| classic::initialize_result(p).await,
     },
     ClassicVersionNegotiation {
         id: "classic-version-negotiation",
         rule: "an unsupported protocolVersion in initialize gets a counter-offer of a supported version, not an error",
         revision: CLASSIC, section: "basic/lifecycle#version-negotiation",
         level: Must, role: Server, applies: Any,
+        run: |p, f| classic::version_negotiation(p).await,
     },
     ClassicRequestBeforeInitialize {
         id: "classic-request-before-initialize",
         rule: "a request sent before initialize is answered with its id, and initialize still works afterwards",
         revision: CLASSIC, section: "basic/lifecycle#initialization",
         level: Must, role: Server, applies: Any,
+        run: |p, f| classic::request_before_initialize(p).await,
     },
     ClassicPing {
         id: "classic-ping",
         rule: "ping is answered with an empty result",
         revision: CLASSIC, section: "basic/utilities/ping#behavior-requirements",
         level: Must, role: Server, applies: Any,
+        run: |p, f| classic::ping(p).await,
     },
     ClassicToolNames {
         id: "classic-tool-names",
         rule: "tool names are unique and use 1 to 128 of the characters A-Z a-z 0-9 _ - .",
         revision: CLASSIC, section: "server/tools#tool-names",
         level: Should, role: Server, applies: Any,
+        run: |p, f| classic::tool_names(p, f.classic()?).await,
     },
     ClassicToolInputSchemas {
         id: "classic-tool-input-schemas",
         rule: "every tool's inputSchema is a valid JSON Schema with type \"object\"",
         revision: CLASSIC, section: "server/tools#tool",
         level: Must, role: Server, applies: Any,
+        run: |p, f| classic::tool_input_schemas(p, f.classic()?).await,
     },
     ClassicDeclaredCapabilitiesAnswer {
         id: "classic-declared-capabilities-answer",
         rule: "the methods of every declared capability answer (not -32601)",
         revision: CLASSIC, section: "basic/lifecycle#capability-negotiation",
         level: Must, role: Server, applies: Any,
+        run: |p, f| classic::declared_capabilities_answer(p, f.classic()?).await,
     },
     ClassicUndeclaredCapabilitiesRejected {
         id: "classic-undeclared-capabilities-rejected",
         rule: "the methods of undeclared capabilities are answered with -32601",
         revision: CLASSIC, section: "basic/lifecycle#capability-negotiation",
         level: Should, role: Server, applies: Any,
+        run: |p, f| classic::undeclared_capabilities_rejected(p, f.classic()?).await,
     },
     ClassicUnknownToolRejected {
         id: "classic-unknown-tool-rejected",
         rule: "calling an unknown tool does not succeed: a JSON-RPC error or a result with isError: true",
         revision: CLASSIC, section: "server/tools#error-handling",
         level: Must, role: Server, applies: Any,
+        run: |p, f| classic::unknown_tool_rejected(p, f.classic()?).await,
     },
     ClassicUnknownToolProtocolError {
         id: "classic-unknown-tool-protocol-error",
         rule: "calling an unknown tool is answered with JSON-RPC error -32602",
         revision: CLASSIC, section: "server/tools#error-handling",
         level: Should, role: Server, applies: Any,
+        run: |p, f| classic::unknown_tool_protocol_error(p, f.classic()?).await,
     },
     ClassicUnknownResource {
         id: "classic-unknown-resource",
         rule: "reading an unknown resource is answered with a JSON-RPC error",
         revision: CLASSIC, section: "server/resources#error-handling",
         level: Must, role: Server, applies: Any,
+        run: |p, f| classic::unknown_resource(p, f.classic()?).await,
     },
     ClassicMissingPromptArgument {
         id: "classic-missing-prompt-argument",
         rule: "prompts/get without a required argument is answered with a JSON-RPC error",
         revision: CLASSIC, section: "server/prompts#error-handling",
         level: Must, role: Server, applies: Any,
+        run: |p, f| classic::missing_prompt_argument(p, f.classic()?).await,
     },
     ClassicToolInputErrorIsToolResult {
         id: "classic-tool-input-error-is-tool-result",
         rule: "a tool called without its required arguments reports a result with isError: true, not a JSON-RPC error",
         revision: CLASSIC, section: "server/tools#error-handling",
         level: Should, role: Server, applies: Any,
+        run: |p, f| classic::tool_input_error_is_tool_result(p, f.classic()?).await,
     },
     ClassicErrorId {
         id: "classic-error-id",
         rule: "every error response carries the id of the request it answers",
         revision: CLASSIC, section: "basic#responses",
         level: Must, role: Server, applies: Any,
+        run: |p, f| classic::error_id(p).await,
     },
     ClassicInvalidJson {
         id: "classic-invalid-json",
         rule: "a message that is not JSON is answered with -32700 (over HTTP: status 400)",
         revision: CLASSIC, section: "basic (JSON-RPC 2.0 section 5.1)",
         level: Should, role: Server, applies: Any,
+        run: |p, f| classic::invalid_json(p).await,
     },
     ClassicInvalidRequest {
         id: "classic-invalid-request",
         rule: "JSON that is not a valid request is answered with -32600 (over HTTP: status 400)",
         revision: CLASSIC, section: "basic (JSON-RPC 2.0 section 5.1)",
         level: Should, role: Server, applies: Any,
+        run: |p, f| classic::invalid_request(p).await,
     },
     ClassicPagination {
         id: "classic-pagination",
         rule: "nextCursor values round-trip: each page is answered and the cursors come to an end",
         revision: CLASSIC, section: "server/utilities/pagination",
         level: Must, role: Server, applies: Any,
+        run: |p, f| classic::pagination(p, f.classic()?).await,
     },
     ClassicInvalidCursor {
         id: "classic-invalid-cursor",
         rule: "a cursor the server never issued is answered with -32602",
         revision: CLASSIC, section: "server/utilities/pagination#error-handling",
         level: Should, role: Server, applies: Any,
+        run: |p, f| classic::invalid_cursor(p, f.classic()?).await,
     },
 
     // ---- SEP-2575 server checks (2026-07-28) ----
@@ -164,96 +230,112 @@ catalogue! {
         rule: "server/discover answers with non-empty supportedVersions, capabilities, and serverInfo {name, version} in _meta",
         revision: STATELESS, section: "SEP-2575: server/discover",
         level: Must, role: Server, applies: Any,
+        run: |p, f| stateless::discover(p).await,
     },
     StatelessMetaRequired {
         id: "sep-2575-meta-required",
         rule: "a request without _meta is rejected with -32602 (HTTP 400)",
         revision: STATELESS, section: "SEP-2575: per-request _meta",
         level: Must, role: Server, applies: Any,
+        run: |p, f| stateless::meta_required(p, f.stateless()?).await,
     },
     StatelessMetaProtocolVersionRequired {
         id: "sep-2575-meta-protocol-version-required",
         rule: "a request whose _meta lacks io.modelcontextprotocol/protocolVersion is rejected with -32602 (HTTP 400)",
         revision: STATELESS, section: "SEP-2575: per-request _meta",
         level: Must, role: Server, applies: Any,
+        run: |p, f| stateless::meta_protocol_version_required(p, f.stateless()?).await,
     },
     StatelessMetaClientCapabilitiesRequired {
         id: "sep-2575-meta-client-capabilities-required",
         rule: "a request whose _meta lacks io.modelcontextprotocol/clientCapabilities is rejected with -32602 (HTTP 400)",
         revision: STATELESS, section: "SEP-2575: per-request _meta",
         level: Must, role: Server, applies: Any,
+        run: |p, f| stateless::meta_client_capabilities_required(p, f.stateless()?).await,
     },
     StatelessMetaClientInfoOptional {
         id: "sep-2575-meta-client-info-optional",
         rule: "a request whose _meta lacks io.modelcontextprotocol/clientInfo (optional) is served",
         revision: STATELESS, section: "SEP-2575: per-request _meta",
         level: Must, role: Server, applies: Any,
+        run: |p, f| stateless::meta_client_info_optional(p, f.stateless()?).await,
     },
     StatelessUnsupportedVersion {
         id: "sep-2575-unsupported-version",
         rule: "an unsupported _meta protocolVersion is rejected with -32022 carrying data.supported and data.requested (HTTP 400)",
         revision: STATELESS, section: "SEP-2575: version negotiation",
         level: Must, role: Server, applies: Any,
+        run: |p, f| stateless::unsupported_version(p, f.stateless()?).await,
     },
     StatelessUnsupportedVersionNoDrift {
         id: "sep-2575-unsupported-version-no-drift",
         rule: "the data.supported of -32022 equals the supportedVersions server/discover advertises",
         revision: STATELESS, section: "SEP-2575: version negotiation",
         level: Must, role: Server, applies: Any,
+        run: |p, f| stateless::unsupported_version_no_drift(p, f.stateless()?).await,
     },
     StatelessSupportedVersionsAccepted {
         id: "sep-2575-supported-versions-accepted",
         rule: "every 2026-07-28-era version server/discover advertises is accepted on a real request",
         revision: STATELESS, section: "SEP-2575: version negotiation",
         level: Must, role: Server, applies: Any,
+        run: |p, f| stateless::supported_versions_accepted(p, f.stateless()?).await,
     },
     StatelessDiscoverUnsupportedVersion {
         id: "sep-2575-discover-unsupported-version",
         rule: "server/discover with an unsupported version is rejected with -32022 and still lists data.supported (HTTP 400)",
         revision: STATELESS, section: "SEP-2575: version negotiation",
         level: Must, role: Server, applies: Any,
+        run: |p, f| stateless::discover_unsupported_version(p).await,
     },
     StatelessHttpHeaderMismatch {
         id: "sep-2575-http-header-mismatch",
         rule: "an MCP-Protocol-Version header that is missing or differs from _meta is rejected with -32020 and HTTP 400",
         revision: STATELESS, section: "SEP-2575: HTTP transport",
         level: Must, role: Server, applies: Http,
+        run: |p, f| stateless::http_header_mismatch(p, f.stateless()?).await,
     },
     StatelessMissingClientCapability {
         id: "sep-2575-missing-client-capability",
         rule: "a tool that needs an undeclared client capability is rejected with -32021 and data.requiredCapabilities (HTTP 400)",
         revision: STATELESS, section: "SEP-2575: errors",
         level: Must, role: Server, applies: Any,
+        run: |p, f| stateless::missing_client_capability(p).await,
     },
     StatelessRemovedMethods {
         id: "sep-2575-removed-methods",
         rule: "initialize, ping, logging/setLevel, resources/subscribe and resources/unsubscribe are answered with -32601 (HTTP 404)",
         revision: STATELESS, section: "SEP-2575: removed RPCs",
         level: Must, role: Server, applies: Any,
+        run: |p, f| stateless::removed_methods(p, f.stateless()?, f.speaks_classic()).await,
     },
     StatelessUnknownMethod {
         id: "sep-2575-unknown-method",
         rule: "an unknown method is answered with -32601 (HTTP 404)",
         revision: STATELESS, section: "SEP-2575: HTTP transport",
         level: Must, role: Server, applies: Any,
+        run: |p, f| stateless::unknown_method(p).await,
     },
     StatelessCapabilitiesHonored {
         id: "sep-2575-capabilities-honored",
         rule: "the capabilities server/discover declares match the methods that answer",
         revision: STATELESS, section: "SEP-2575: server/discover",
         level: Must, role: Server, applies: Any,
+        run: |p, f| stateless::capabilities_honored(p).await,
     },
     StatelessNoLogWithoutLevel {
         id: "sep-2575-no-log-without-level",
         rule: "no notifications/message is sent for a request without io.modelcontextprotocol/logLevel in _meta",
         revision: STATELESS, section: "SEP-2575: per-request _meta",
         level: Must, role: Server, applies: Any,
+        run: |p, f| stateless::no_log_without_level(p).await,
     },
     StatelessErrorId {
         id: "sep-2575-error-id",
         rule: "every error response carries the id of the request it answers",
         revision: STATELESS, section: "SEP-2575: errors",
         level: Must, role: Server, applies: Any,
+        run: |p, f| stateless::error_id(p, f.stateless()?).await,
     },
 
     // ---- 2026-07-28 features (issue 14) ----
@@ -263,6 +345,7 @@ catalogue! {
         rule: "every result of the 2026-07-28 revision carries resultType, a string",
         revision: STATELESS, section: "SEP-2322: resultType (basic Result)",
         level: Must, role: Server, applies: Any,
+        run: |p, f| mrtr::result_type(p, f.stateless()?).await,
     },
     // official: sep-2322-not-on-unsupported-requests
     FeatureNotOnUnsupportedRequests {
@@ -270,6 +353,7 @@ catalogue! {
         rule: "server/discover and list results are never input_required (only tools/call, prompts/get and resources/read may ask for input)",
         revision: STATELESS, section: "SEP-2322: InputRequiredResult",
         level: Must, role: Server, applies: Any,
+        run: |p, f| mrtr::not_on_unsupported_requests(p, f.stateless()?).await,
     },
     // official: sep-2322-elicitation-incomplete, sep-2322-sampling-incomplete,
     // sep-2322-list-roots-incomplete, sep-2322-non-tool-incomplete
@@ -278,6 +362,7 @@ catalogue! {
         rule: "a request that needs input is answered with resultType input_required and a non-empty inputRequests map of elicitation/create, sampling/createMessage or roots/list requests",
         revision: STATELESS, section: "SEP-2322: InputRequiredResult",
         level: Must, role: Server, applies: Any,
+        run: |p, f| mrtr::input_required(p, f.stateless()?).await,
     },
     // official: sep-2322-elicitation-complete, sep-2322-sampling-complete,
     // sep-2322-list-roots-complete, sep-2322-request-state-complete,
@@ -287,6 +372,7 @@ catalogue! {
         rule: "retrying with inputResponses for every input request and requestState echoed completes the request",
         revision: STATELESS, section: "SEP-2322: retrying with inputResponses",
         level: Must, role: Server, applies: Any,
+        run: |p, f| mrtr::input_round_trip(p, f.stateless()?).await,
     },
     // official: sep-2322-missing-response-rerequests
     FeatureMissingResponseRerequests {
@@ -294,6 +380,7 @@ catalogue! {
         rule: "a retry whose inputResponses lack a requested key is answered with a new input_required result",
         revision: STATELESS, section: "SEP-2322: retrying with inputResponses",
         level: Should, role: Server, applies: Any,
+        run: |p, f| mrtr::missing_response_rerequests(p, f.stateless()?).await,
     },
     // official: sep-2322-validate-input-responses
     FeatureValidateInputResponses {
@@ -301,6 +388,7 @@ catalogue! {
         rule: "inputResponses that are not response objects are not accepted as a complete answer",
         revision: STATELESS, section: "SEP-2322: retrying with inputResponses",
         level: Should, role: Server, applies: Any,
+        run: |p, f| mrtr::validate_input_responses(p, f.stateless()?).await,
     },
     // official: sep-2322-reject-tampered-state
     FeatureRejectTamperedState {
@@ -308,6 +396,7 @@ catalogue! {
         rule: "a retry with a requestState the server never issued is rejected with a JSON-RPC error",
         revision: STATELESS, section: "SEP-2322: requestState",
         level: Must, role: Server, applies: Any,
+        run: |p, f| mrtr::reject_tampered_state(p, f.stateless()?).await,
     },
     // official: sep-2322-respect-client-capabilities
     FeatureRespectClientCapabilities {
@@ -315,6 +404,7 @@ catalogue! {
         rule: "input requests only ask for what the request's clientCapabilities declare",
         revision: STATELESS, section: "SEP-2322: InputRequiredResult",
         level: Must, role: Server, applies: Any,
+        run: |p, f| mrtr::respect_client_capabilities(p, f.stateless()?).await,
     },
     // official: sep-2549-tools-list-caching-hints, sep-2549-prompts-list-caching-hints,
     // sep-2549-resources-list-caching-hints, sep-2549-resources-templates-list-caching-hints,
@@ -324,6 +414,7 @@ catalogue! {
         rule: "tools/list, prompts/list, resources/list, resources/templates/list and resources/read results carry ttlMs and cacheScope",
         revision: STATELESS, section: "SEP-2549: caching",
         level: Must, role: Server, applies: Any,
+        run: |p, f| features::caching_hints(p, f.stateless()?).await,
     },
     // official: sep-2549-ttl-non-negative, sep-2549-cache-scope-valid
     FeatureCachingTypes {
@@ -331,6 +422,7 @@ catalogue! {
         rule: "ttlMs is a non-negative integer and cacheScope is \"public\" or \"private\"",
         revision: STATELESS, section: "SEP-2549: caching",
         level: Must, role: Server, applies: Any,
+        run: |p, f| features::caching_types(p, f.stateless()?).await,
     },
     // official: sep-2164-no-empty-contents
     FeatureNotFoundNoEmptyContents {
@@ -338,6 +430,7 @@ catalogue! {
         rule: "reading an unknown resource is not answered with an empty contents array",
         revision: STATELESS, section: "SEP-2164: resources#error-handling",
         level: Must, role: Server, applies: Any,
+        run: |p, f| features::not_found_no_empty_contents(p).await,
     },
     // official: sep-2164-error-code
     FeatureNotFoundErrorCode {
@@ -345,6 +438,7 @@ catalogue! {
         rule: "reading an unknown resource is answered with JSON-RPC error -32602",
         revision: STATELESS, section: "SEP-2164: resources#error-handling",
         level: Should, role: Server, applies: Any,
+        run: |p, f| features::not_found_error_code(p).await,
     },
     // official: sep-2164-data-uri
     FeatureNotFoundDataUri {
@@ -352,6 +446,7 @@ catalogue! {
         rule: "the error for an unknown resource names the requested URI in data.uri",
         revision: STATELESS, section: "SEP-2164: resources#error-handling",
         level: Should, role: Server, applies: Any,
+        run: |p, f| features::not_found_data_uri(p).await,
     },
     // official: sep-2575-server-sends-subscription-ack
     FeatureListenAcknowledged {
@@ -359,6 +454,7 @@ catalogue! {
         rule: "the first message on a subscriptions/listen stream is notifications/subscriptions/acknowledged",
         revision: STATELESS, section: "SEP-2575: subscriptions/listen",
         level: Must, role: Server, applies: Any,
+        run: |p, f| listen::acknowledged(p, f.stateless()?).await,
     },
     // official: sep-2575-server-tags-subscription-id
     FeatureListenSubscriptionId {
@@ -366,6 +462,7 @@ catalogue! {
         rule: "every notification on a listen stream carries _meta io.modelcontextprotocol/subscriptionId, the id of the listen request",
         revision: STATELESS, section: "SEP-2575: subscriptions/listen",
         level: Must, role: Server, applies: Any,
+        run: |p, f| listen::subscription_id(p, f.stateless()?).await,
     },
     // official: sep-2575-server-honors-notification-filter
     FeatureListenFilter {
@@ -373,6 +470,7 @@ catalogue! {
         rule: "a listen stream carries only the notifications its filter asked for",
         revision: STATELESS, section: "SEP-2575: subscriptions/listen",
         level: Must, role: Server, applies: Any,
+        run: |p, f| listen::filter(p, f.stateless()?).await,
     },
     // official: sep-2575-server-sends-tools-list-changed-on-subscription
     FeatureListenListChanged {
@@ -380,12 +478,14 @@ catalogue! {
         rule: "a server declaring tools.listChanged sends notifications/tools/list_changed on a listen stream with toolsListChanged when its tool list changes",
         revision: STATELESS, section: "SEP-2575: subscriptions/listen; server/tools#list-changed-notification",
         level: Should, role: Server, applies: Any,
+        run: |p, f| listen::list_changed(p, f.stateless()?).await,
     },
     FeatureListenNoRequests {
         id: "sep-2575-listen-no-requests",
         rule: "the server sends no requests of its own on a listen stream",
         revision: STATELESS, section: "SEP-2575: subscriptions/listen",
         level: Must, role: Server, applies: Any,
+        run: |p, f| listen::no_requests(p, f.stateless()?).await,
     },
     // official: tools-call-image, tools-call-audio, tools-call-embedded-resource,
     // tools-call-mixed-content
@@ -394,6 +494,7 @@ catalogue! {
         rule: "image and audio content carries base64 data and a matching mimeType; embedded resources a uri and text or base64 blob",
         revision: STATELESS, section: "server/tools#tool-result",
         level: Must, role: Server, applies: Any,
+        run: |p, f| adaptive::content_types(p, f.stateless()?).await,
     },
     // official: tools-call-with-progress
     FeatureProgress {
@@ -401,6 +502,7 @@ catalogue! {
         rule: "progress notifications name the request's progressToken and their progress increases",
         revision: STATELESS, section: "basic/utilities/progress",
         level: Must, role: Server, applies: Any,
+        run: |p, f| adaptive::progress(p, f.stateless()?).await,
     },
     // official: tools-call-with-logging
     FeatureLogWithLevel {
@@ -408,6 +510,7 @@ catalogue! {
         rule: "a tool that logs sends notifications/message with a syslog level and data when the request's _meta asks for io.modelcontextprotocol/logLevel",
         revision: STATELESS, section: "SEP-2575: per-request _meta; server/utilities/logging",
         level: Should, role: Server, applies: Any,
+        run: |p, f| adaptive::log_with_level(p, f.stateless()?).await,
     },
     // ---- issue 14d ----
     // official: completion-complete
@@ -416,6 +519,7 @@ catalogue! {
         rule: "when completions are declared, completion/complete on a listed prompt argument or resource template variable answers completion.values, at most 100 strings, with total a non-negative integer and hasMore a boolean when present",
         revision: STATELESS, section: "server/utilities/completion",
         level: Must, role: Server, applies: Any,
+        run: |p, f| features::completion(p, f.stateless()?).await,
     },
     // official: sep-2322-non-tool-incomplete, sep-2322-non-tool-complete
     FeatureNonToolRoundTrip {
@@ -423,6 +527,7 @@ catalogue! {
         rule: "a prompts/get or resources/read that needs input answers input_required with inputRequests, and the retry answering them with requestState echoed completes with messages or non-empty contents",
         revision: STATELESS, section: "SEP-2322: InputRequiredResult (prompts/get, resources/read)",
         level: Must, role: Server, applies: Any,
+        run: |p, f| mrtr::non_tool_round_trip(p, f.stateless()?).await,
     },
     // official: sep-2575-server-sends-prompts-list-changed-on-subscription
     FeatureListenPromptsListChanged {
@@ -430,12 +535,14 @@ catalogue! {
         rule: "a server declaring prompts.listChanged sends notifications/prompts/list_changed on a listen stream with promptsListChanged when its prompt list changes",
         revision: STATELESS, section: "SEP-2575: subscriptions/listen; server/prompts#list-changed-notification",
         level: Should, role: Server, applies: Any,
+        run: |p, f| listen::prompts_list_changed(p, f.stateless()?).await,
     },
     FeatureListenResourceUpdated {
         id: "sep-2575-listen-resource-updated",
         rule: "a server declaring resources.subscribe sends notifications/resources/updated for a URI in a listen stream's resourceSubscriptions when that resource changes, only for those URIs, tagged with the stream's subscriptionId",
         revision: STATELESS, section: "SEP-2575: subscriptions/listen; server/resources#subscriptions",
         level: Should, role: Server, applies: Any,
+        run: |p, f| listen::resource_updated(p, f.stateless()?).await,
     },
     // ---- tasks extension (issue 14e) ----
     // official: tasks-extension-advertised
@@ -444,6 +551,7 @@ catalogue! {
         rule: "tasks are declared as the extension capabilities.extensions[\"io.modelcontextprotocol/tasks\"] (an object), never in the capabilities.tasks slot of the first tasks revision",
         revision: STATELESS, section: "SEP-2663: capability negotiation",
         level: Must, role: Server, applies: Any,
+        run: |p, f| tasks::extension_declared(p).await,
     },
     // official: sep-2663-result-type-task-on-create, tasks-server-directed-creation-no-hint
     TasksCreateResult {
@@ -451,6 +559,7 @@ catalogue! {
         rule: "a tools/call answered with a task is a flat CreateTaskResult: resultType \"task\", a string taskId and a known status at the top level, no task wrapper, no result, error or inputRequests",
         revision: STATELESS, section: "SEP-2663: task creation",
         level: Must, role: Server, applies: Any,
+        run: |p, f| tasks::create_result(p, tasks::gate(f.stateless()?)?).await,
     },
     // official: tasks-wire-field-renames, tasks-create-result-no-request-state,
     // tasks-get-detailed-no-request-state
@@ -459,6 +568,7 @@ catalogue! {
         rule: "a task carries ISO 8601 createdAt and lastUpdatedAt, ttlMs (null or a positive integer), pollIntervalMs (a positive integer, when present), and neither the legacy ttl and pollInterval nor requestState",
         revision: STATELESS, section: "SEP-2663: task fields",
         level: Must, role: Server, applies: Any,
+        run: |p, f| tasks::wire_fields(p, tasks::gate(f.stateless()?)?).await,
     },
     // official: sep-2663-durable-create-strong-consistency, sep-2663-tasks-get-status-working
     TasksGetAfterCreate {
@@ -466,6 +576,7 @@ catalogue! {
         rule: "tasks/get sent right after a task is created answers with resultType \"complete\", the same taskId and a known status",
         revision: STATELESS, section: "SEP-2663: tasks/get",
         level: Must, role: Server, applies: Any,
+        run: |p, f| tasks::get_after_create(p, tasks::gate(f.stateless()?)?).await,
     },
     // official: sep-2663-tasks-get-status-completed, tasks-no-early-ttl-expiry
     TasksCompletes {
@@ -473,6 +584,7 @@ catalogue! {
         rule: "polling tasks/get reaches a terminal status that stays; a completed task inlines its result (with content), a failed one an error {code, message}",
         revision: STATELESS, section: "SEP-2663: task lifecycle",
         level: Must, role: Server, applies: Any,
+        run: |p, f| tasks::completes(p, tasks::gate(f.stateless()?)?).await,
     },
     // official: sep-2663-cancel-ack-empty-result, tasks-cancel-terminal-idempotent-ack
     TasksCancel {
@@ -480,6 +592,7 @@ catalogue! {
         rule: "tasks/cancel is acknowledged with an empty resultType \"complete\" result, the task then reaches a terminal status, and cancelling it again is acknowledged the same way",
         revision: STATELESS, section: "SEP-2663: task cancellation",
         level: Must, role: Server, applies: Any,
+        run: |p, f| tasks::cancel(p, tasks::gate(f.stateless()?)?).await,
     },
     // official: sep-2663-tasks-get-invalid-task-id-32602
     TasksUnknownTask {
@@ -487,6 +600,7 @@ catalogue! {
         rule: "tasks/get and tasks/cancel of a taskId the server never issued are answered with -32602",
         revision: STATELESS, section: "SEP-2663: error handling",
         level: Must, role: Server, applies: Any,
+        run: |p, f| { tasks::gate(f.stateless()?)?; tasks::unknown_task(p).await },
     },
     // official: sep-2663-tasks-result-removed-method-not-found, tasks-removed-tasks-list
     TasksRemovedMethods {
@@ -494,6 +608,7 @@ catalogue! {
         rule: "tasks/result and tasks/list, removed by the extension, are answered with -32601",
         revision: STATELESS, section: "SEP-2663: changes from the first tasks revision",
         level: Must, role: Server, applies: Any,
+        run: |p, f| { tasks::gate(f.stateless()?)?; tasks::removed_methods(p).await },
     },
     // official: sep-2663-tasks-methods-non-declaring
     TasksMethodsNeedExtension {
@@ -501,6 +616,7 @@ catalogue! {
         rule: "tasks/get and tasks/cancel from a request that does not declare the extension are rejected with -32021",
         revision: STATELESS, section: "SEP-2663: capability negotiation; SEP-2575: missing required capabilities",
         level: Must, role: Server, applies: Any,
+        run: |p, f| tasks::methods_need_extension(p, tasks::gate(f.stateless()?)?).await,
     },
     // official: sep-2663-server-rejects-undeclared-client
     TasksNoTaskWithoutExtension {
@@ -508,6 +624,7 @@ catalogue! {
         rule: "a tools/call that does not declare the extension, even one with the task param of the first tasks revision, is never answered with a task",
         revision: STATELESS, section: "SEP-2663: capability negotiation",
         level: Must, role: Server, applies: Any,
+        run: |p, f| tasks::no_task_without_extension(p, tasks::gate(f.stateless()?)?).await,
     },
     // official: sep-2663-server-returns-missing-capability-when-required,
     // sep-2663-server-returns-missing-capability-data-shape
@@ -516,6 +633,7 @@ catalogue! {
         rule: "a tool that runs only as a task, called without the extension declared, is rejected with -32021 naming the extension in data.requiredCapabilities.extensions",
         revision: STATELESS, section: "SEP-2663: required capabilities",
         level: Must, role: Server, applies: Any,
+        run: |p, f| tasks::required_task_error(p, tasks::gate(f.stateless()?)?).await,
     },
     // official: sep-2663-tasks-get-status-input-required, tasks-mrtr-tasks-update-resumes
     TasksInputRequired {
@@ -523,6 +641,7 @@ catalogue! {
         rule: "a task waiting for input reports status input_required with a non-empty inputRequests map; tasks/update with the responses is acknowledged empty and the task resumes to completion",
         revision: STATELESS, section: "SEP-2663: input requests; SEP-2322",
         level: Must, role: Server, applies: Any,
+        run: |p, f| tasks::input_required(p, tasks::gate(f.stateless()?)?).await,
     },
     // official: sep-2663-routing-headers-accepted-on-tasks-get,
     // sep-2663-server-rejects-mismatched-mcp-name-on-tasks-get
@@ -531,6 +650,7 @@ catalogue! {
         rule: "tasks/get with Mcp-Name equal to its taskId is served; with another task's id or no Mcp-Name it is rejected with HTTP 400 (JSON-RPC -32020)",
         revision: STATELESS, section: "SEP-2663: Streamable HTTP routing headers; SEP-2243",
         level: Must, role: Server, applies: Http,
+        run: |p, f| tasks::routing_headers(p, tasks::gate(f.stateless()?)?).await,
     },
     // official: sep-2663-tool-error-uses-completed-status
     TasksToolErrorCompleted {
@@ -538,6 +658,66 @@ catalogue! {
         rule: "a task whose tool reports an error ends \"completed\" with result.isError: true, not \"failed\" (which is for protocol errors)",
         revision: STATELESS, section: "SEP-2663: error semantics",
         level: Must, role: Server, applies: Any,
+        run: |p, f| tasks::tool_error_completed(p, tasks::gate(f.stateless()?)?).await,
+    },
+
+    // ---- skills extension (SEP-2640) ----
+    SkillsCapability {
+        id: "sep-2640-capability",
+        rule: "the skills extension is declared as an object under capabilities.extensions, together with the resources capability",
+        revision: STATELESS, section: "SEP-2640: capability",
+        level: Must, role: Server, applies: Any,
+        run: |p, f| skills::capability(p, f.stateless()?).await,
+    },
+    SkillsList {
+        id: "sep-2640-skills-list",
+        rule: "skills/list answers with a skills array on every page, following nextCursor to the end",
+        revision: STATELESS, section: "SEP-2640: skills/list",
+        level: Must, role: Server, applies: Any,
+        run: |p, f| {
+            skills::gate(f.stateless()?)?;
+            skills::skills_list(p).await
+        },
+    },
+    SkillsEntries {
+        id: "sep-2640-skill-entries",
+        rule: "every listed skill has a uri skill://<name>/SKILL.md naming frontmatter.name, a frontmatter with name and description, a name of 1-64 of a-z 0-9 - without --, and resources \"dynamic\" or files with a sha256:<hex> digest and a non-negative integer size",
+        revision: STATELESS, section: "SEP-2640: skill entries",
+        level: Must, role: Server, applies: Any,
+        run: |p, f| {
+            skills::gate(f.stateless()?)?;
+            skills::skill_entries(p).await
+        },
+    },
+    SkillsGet {
+        id: "sep-2640-skills-get",
+        rule: "skills/get of a listed uri answers {skill} equal to the listed entry, without nextCursor",
+        revision: STATELESS, section: "SEP-2640: skills/get",
+        level: Must, role: Server, applies: Any,
+        run: |p, f| {
+            skills::gate(f.stateless()?)?;
+            skills::skills_get(p).await
+        },
+    },
+    SkillsGetUnknownUri {
+        id: "sep-2640-skills-get-unknown-uri",
+        rule: "skills/get of a uri the server does not serve is answered with -32602",
+        revision: STATELESS, section: "SEP-2640: skills/get",
+        level: Must, role: Server, applies: Any,
+        run: |p, f| {
+            skills::gate(f.stateless()?)?;
+            skills::skills_get_unknown_uri(p).await
+        },
+    },
+    SkillsSkillMd {
+        id: "sep-2640-skill-md",
+        rule: "each listed skill's SKILL.md is readable with resources/read and opens with a YAML frontmatter equal to the entry's",
+        revision: STATELESS, section: "SEP-2640: SKILL.md",
+        level: Must, role: Server, applies: Any,
+        run: |p, f| {
+            skills::gate(f.stateless()?)?;
+            skills::skill_md(p).await
+        },
     },
 
     // ---- HTTP transport (issue 14) ----
@@ -546,54 +726,70 @@ catalogue! {
         rule: "a request whose Mcp-Method header is missing, names another method, or differs in case is rejected with HTTP 400 (JSON-RPC -32020)",
         revision: STATELESS, section: "SEP-2243: basic/transports#server-validation",
         level: Must, role: Server, applies: Http,
+        run: |p, f| http::transport::method_header(p, f.stateless()?).await,
     },
     Sep2243NameHeader {
         id: "sep-2243-name-header",
         rule: "a tools/call whose Mcp-Name header is missing or names another tool is rejected with HTTP 400 (JSON-RPC -32020); whitespace around the value is accepted",
         revision: STATELESS, section: "SEP-2243: basic/transports#server-validation",
         level: Must, role: Server, applies: Http,
+        run: |p, f| http::transport::name_header(p, f.stateless()?).await,
     },
     Sep2243CustomHeaders {
         id: "sep-2243-custom-headers",
         rule: "a tools/call of a tool with an x-mcp-header argument is served with its Mcp-Param header (plain or =?base64?...?=) and rejected with HTTP 400 (JSON-RPC -32020) when the header is missing or differs",
         revision: STATELESS, section: "SEP-2243: basic/transports#server-behavior-for-custom-headers",
         level: Must, role: Server, applies: Http,
+        run: |p, f| http::transport::custom_headers(p).await,
     },
     ClassicHttpDnsRebinding {
         id: "classic-http-dns-rebinding",
         rule: "a server on localhost rejects a request whose Host and Origin name another host (HTTP 4xx)",
         revision: CLASSIC, section: "basic/transports#security-warning",
         level: Must, role: Server, applies: Http,
+        run: |p, f| http::transport::dns_rebinding(p).await,
     },
     ClassicHttpSessionTerminated {
         id: "classic-http-session-terminated",
         rule: "once DELETE has ended a session, a request with its Mcp-Session-Id is answered with HTTP 404",
         revision: CLASSIC, section: "basic/transports#session-management",
         level: Must, role: Server, applies: Http,
+        run: |p, f| http::transport::session_terminated(p).await,
     },
     ClassicHttpSessionIdVisibleAscii {
         id: "classic-http-session-id-visible-ascii",
         rule: "an Mcp-Session-Id holds only visible ASCII characters (0x21 to 0x7E)",
         revision: CLASSIC, section: "basic/transports#session-management",
         level: Must, role: Server, applies: Http,
+        run: |p, f| http::transport::session_id_visible_ascii(p).await,
     },
     ClassicHttpMultipleStreams {
         id: "classic-http-multiple-streams",
         rule: "requests sent at the same time on one session are each answered, on their own stream, with their own id",
         revision: CLASSIC, section: "basic/transports#multiple-connections",
         level: Must, role: Server, applies: Http,
+        run: |p, f| http::transport::multiple_streams(p, f.classic()?).await,
     },
     ClassicToolsListOrder {
         id: "classic-tools-list-order",
         rule: "tools/list lists the tools in the same order every time",
         revision: CLASSIC, section: "server/tools#listing-tools",
         level: Should, role: Server, applies: Any,
+        run: |p, f| http::tools_list_order(p, f.classic()?).await,
+    },
+    ToolsListDeterministicOrder {
+        id: "mcp-tools-list-deterministic-order",
+        rule: "tools/list lists the tools in the same order on three calls while the set of tools is unchanged",
+        revision: STATELESS, section: "server/tools#listing-tools",
+        level: Should, role: Server, applies: Any,
+        run: |p, f| http::tools_deterministic_order(p, f.stateless()?).await,
     },
     ClassicToolSchemas202012 {
         id: "classic-tool-schemas-2020-12",
         rule: "every tool's inputSchema and outputSchema is valid in the JSON Schema dialect its $schema names, JSON Schema 2020-12 when it names none",
         revision: CLASSIC, section: "server/tools#tool (SEP-1613)",
         level: Must, role: Server, applies: Any,
+        run: |p, f| http::tool_schemas_2020_12(p, f.classic()?).await,
     },
 
     // ---- SEP-2575 client checks (2026-07-28) ----

@@ -80,6 +80,23 @@ impl Applies {
     }
 }
 
+/// Why a skipped check could not apply to the server at all, rather than
+/// finding nothing on it to check: the table folds the skips of each such
+/// reason into one line with their count (the JSON and JUnit reports, and
+/// [`ConformanceReport::full_table`](super::ConformanceReport::full_table),
+/// keep every row).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum CannotApply {
+    /// The rule belongs to a protocol revision the server does not speak.
+    Revision,
+    /// The rule belongs to an extension the server does not declare.
+    Extension,
+    /// The rule is for the other transport (HTTP rules over stdio).
+    Transport,
+}
+
 /// One rule a check verifies. The [`id`](Rule::id) is stable across
 /// releases: filter on it, and refer to it in bug reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -179,6 +196,11 @@ pub struct CheckResult {
     pub status: Status,
     /// Why it failed, warned or was skipped (for a pass: a note, if any).
     pub reason: Option<String>,
+    /// For a skipped check that could not apply to this server at all: why
+    /// (`None` for every other result, a skip for want of something to
+    /// check included).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cannot_apply: Option<CannotApply>,
     /// The exchanges the status rests on, in order.
     pub evidence: Vec<Exchange>,
     /// The official conformance suite's check ids for the same requirement
@@ -207,9 +229,15 @@ pub(crate) enum Observed {
     /// The peer stopped answering altogether (exited, dropped the
     /// connection): a failure whatever the rule's level.
     Crashed(String),
-    /// The check does not apply.
+    /// The check found nothing on the server to check (no suitable tool,
+    /// no list with pages).
     NotApplicable(String),
+    /// The check cannot apply to this server at all.
+    CannotApply(CannotApply, String),
 }
+
+/// What every check returns; `Err` lets a check end early with `?`.
+pub(crate) type Checked = Result<Observed, Observed>;
 
 impl Observed {
     pub(crate) fn holds() -> Observed {
@@ -227,7 +255,17 @@ impl Observed {
                 Some(reason.clone()),
             ),
             Observed::Crashed(reason) => (Status::Fail, Some(reason.clone())),
-            Observed::NotApplicable(reason) => (Status::Skip, Some(reason.clone())),
+            Observed::NotApplicable(reason) | Observed::CannotApply(_, reason) => {
+                (Status::Skip, Some(reason.clone()))
+            }
+        }
+    }
+
+    /// Why the check cannot apply at all, for a skip of that kind.
+    pub(crate) fn cannot_apply(&self) -> Option<CannotApply> {
+        match self {
+            Observed::CannotApply(why, _) => Some(*why),
+            _ => None,
         }
     }
 }

@@ -6,12 +6,9 @@ use std::collections::HashSet;
 use serde_json::{Value, json};
 
 use super::{
-    check::{Observed, Problems},
-    probe::{Ch, Probe, Reply, initialize_params, request},
+    check::{CannotApply, Checked, Observed, Problems},
+    probe::{Ch, Headers, Probe, Reply, initialize_params, request},
 };
-
-/// What every classic check may return early with.
-pub(crate) type Checked = Result<Observed, Observed>;
 
 /// Revisions that have an `initialize` handshake.
 pub(crate) const INITIALIZE_VERSIONS: &[&str] =
@@ -34,6 +31,8 @@ pub(crate) const LISTS: &[(&str, &str, &str)] = &[
 /// What the classic gate learned from `initialize`.
 pub(crate) struct ClassicFacts {
     pub(crate) capabilities: Value,
+    /// The `protocolVersion` the server answered with.
+    pub(crate) version: Option<String>,
 }
 
 /// Whether `capabilities` declares `name`.
@@ -60,11 +59,18 @@ pub(crate) async fn gate(
     Ok(match reply.result() {
         Some(result) => Ok(ClassicFacts {
             capabilities: result.get("capabilities").cloned().unwrap_or(Value::Null),
+            version: result
+                .get("protocolVersion")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
         }),
-        None if reply.response.is_some() => Err(Observed::NotApplicable(format!(
-            "the server does not speak the initialize handshake (2025-11-25): initialize got {}",
-            reply.describe()
-        ))),
+        None if reply.response.is_some() => Err(Observed::CannotApply(
+            CannotApply::Revision,
+            format!(
+                "the server does not speak the initialize handshake (2025-11-25): initialize got {}",
+                reply.describe()
+            ),
+        )),
         None => Err(Observed::Crashed(format!(
             "initialize (2025-11-25) failed: {}",
             reply.describe()
@@ -73,14 +79,12 @@ pub(crate) async fn gate(
 }
 
 pub(crate) async fn initialize_result(p: &mut Probe) -> Checked {
-    let ch = p.open().await?;
-    let id = p.id();
-    let reply = p
-        .call(
-            ch,
-            request(id, "initialize", initialize_params("2025-11-25")),
+    let (_, reply) = p
+        .open_call(
+            |id| request(id, "initialize", initialize_params("2025-11-25")),
+            Headers::Derived,
         )
-        .await;
+        .await?;
     let Some(result) = reply.result() else {
         return Ok(Observed::Broken(format!(
             "initialize got {}",
@@ -112,14 +116,12 @@ pub(crate) async fn initialize_result(p: &mut Probe) -> Checked {
 }
 
 pub(crate) async fn version_negotiation(p: &mut Probe) -> Checked {
-    let ch = p.open().await?;
-    let id = p.id();
-    let reply = p
-        .call(
-            ch,
-            request(id, "initialize", initialize_params(UNSUPPORTED_VERSION)),
+    let (_, reply) = p
+        .open_call(
+            |id| request(id, "initialize", initialize_params(UNSUPPORTED_VERSION)),
+            Headers::Derived,
         )
-        .await;
+        .await?;
     let Some(result) = reply.result() else {
         return Ok(Observed::Broken(format!(
             "initialize with protocolVersion {UNSUPPORTED_VERSION:?} got {} \

@@ -6,81 +6,12 @@
 use serde_json::{Value, json};
 
 use super::{
-    adaptive,
-    catalogue::CheckId,
-    check::{Observed, Problems},
-    classic::{Checked, declares},
-    listen,
+    check::{Checked, Observed, Problems},
+    classic::declares,
     mrtr::{self, list_items, send},
     probe::{Probe, meta},
     stateless::{StatelessFacts, VERSION},
 };
-
-/// Whether the check is one of this module's.
-pub(crate) fn owns(id: CheckId) -> bool {
-    use CheckId::*;
-    matches!(
-        id,
-        FeatureResultType
-            | FeatureNotOnUnsupportedRequests
-            | FeatureInputRequired
-            | FeatureInputRoundTrip
-            | FeatureMissingResponseRerequests
-            | FeatureValidateInputResponses
-            | FeatureRejectTamperedState
-            | FeatureRespectClientCapabilities
-            | FeatureCachingHints
-            | FeatureCachingTypes
-            | FeatureNotFoundNoEmptyContents
-            | FeatureNotFoundErrorCode
-            | FeatureNotFoundDataUri
-            | FeatureListenAcknowledged
-            | FeatureListenSubscriptionId
-            | FeatureListenFilter
-            | FeatureListenListChanged
-            | FeatureListenNoRequests
-            | FeatureContentTypes
-            | FeatureProgress
-            | FeatureLogWithLevel
-            | FeatureCompletion
-            | FeatureNonToolRoundTrip
-            | FeatureListenPromptsListChanged
-            | FeatureListenResourceUpdated
-    )
-}
-
-/// Runs one of this module's checks.
-pub(crate) async fn run(id: CheckId, p: &mut Probe, facts: &StatelessFacts) -> Checked {
-    use CheckId::*;
-    match id {
-        FeatureResultType => mrtr::result_type(p, facts).await,
-        FeatureNotOnUnsupportedRequests => mrtr::not_on_unsupported_requests(p, facts).await,
-        FeatureInputRequired => mrtr::input_required(p, facts).await,
-        FeatureInputRoundTrip => mrtr::input_round_trip(p, facts).await,
-        FeatureMissingResponseRerequests => mrtr::missing_response_rerequests(p, facts).await,
-        FeatureValidateInputResponses => mrtr::validate_input_responses(p, facts).await,
-        FeatureRejectTamperedState => mrtr::reject_tampered_state(p, facts).await,
-        FeatureRespectClientCapabilities => mrtr::respect_client_capabilities(p, facts).await,
-        FeatureCachingHints => caching_hints(p, facts).await,
-        FeatureCachingTypes => caching_types(p, facts).await,
-        FeatureNotFoundNoEmptyContents => not_found_no_empty_contents(p).await,
-        FeatureNotFoundErrorCode => not_found_error_code(p).await,
-        FeatureNotFoundDataUri => not_found_data_uri(p).await,
-        FeatureListenAcknowledged => listen::acknowledged(p, facts).await,
-        FeatureListenSubscriptionId => listen::subscription_id(p, facts).await,
-        FeatureListenFilter => listen::filter(p, facts).await,
-        FeatureListenListChanged => listen::list_changed(p, facts).await,
-        FeatureListenNoRequests => listen::no_requests(p, facts).await,
-        FeatureContentTypes => adaptive::content_types(p, facts).await,
-        FeatureProgress => adaptive::progress(p, facts).await,
-        FeatureLogWithLevel => adaptive::log_with_level(p, facts).await,
-        FeatureCompletion => completion(p, facts).await,
-        FeatureNonToolRoundTrip => mrtr::non_tool_round_trip(p, facts).await,
-        FeatureListenPromptsListChanged => listen::prompts_list_changed(p, facts).await,
-        FeatureListenResourceUpdated => listen::resource_updated(p, facts).await,
-        other => unreachable!("{other:?} is not a 2026-07-28 feature check"),
-    }
-}
 
 /// The cacheable results of the server's declared features, as
 /// `(method, result)`; results that did not come are problems.

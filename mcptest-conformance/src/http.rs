@@ -7,74 +7,16 @@
 //! `tools/list`, the session id `initialize` hands out) and is skipped with
 //! the reason when the server has none.
 
+use std::collections::BTreeSet;
+
 use serde_json::Value;
 
 use super::{
-    catalogue::CheckId,
-    check::{Observed, Problems},
-    classic::{Checked, ClassicFacts, declares, list_all},
-    probe::Probe,
-    stateless::StatelessFacts,
+    check::{Checked, Observed, Problems},
+    classic::{ClassicFacts, declares, list_all},
+    probe::{Ch, Headers, Probe, meta},
+    stateless::{StatelessFacts, VERSION},
 };
-
-/// Runs `id` when it is one of this module's checks (`None` otherwise),
-/// after the gate of its revision.
-pub(crate) async fn run(
-    id: CheckId,
-    p: &mut Probe,
-    classic: &Option<Result<ClassicFacts, Observed>>,
-    stateless: &Option<Result<StatelessFacts, String>>,
-) -> Option<Observed> {
-    use CheckId::*;
-    let classic_facts = || match classic {
-        Some(Ok(facts)) => Ok(facts),
-        Some(Err(finding)) => Err(finding.clone()),
-        None => unreachable!("the classic gate runs when a classic check is selected"),
-    };
-    let stateless_facts = || match stateless {
-        Some(Ok(facts)) => Ok(facts),
-        Some(Err(reason)) => Err(Observed::NotApplicable(reason.clone())),
-        None => unreachable!("the stateless gate runs when a 2026-07-28 check is selected"),
-    };
-    let outcome = match id {
-        Sep2243MethodHeader => match stateless_facts() {
-            Ok(facts) => transport::method_header(p, facts).await,
-            Err(finding) => Err(finding),
-        },
-        Sep2243NameHeader => match stateless_facts() {
-            Ok(facts) => transport::name_header(p, facts).await,
-            Err(finding) => Err(finding),
-        },
-        Sep2243CustomHeaders => match stateless_facts() {
-            Ok(_) => transport::custom_headers(p).await,
-            Err(finding) => Err(finding),
-        },
-        ClassicHttpDnsRebinding
-        | ClassicHttpSessionTerminated
-        | ClassicHttpSessionIdVisibleAscii
-        | ClassicHttpMultipleStreams => match classic_facts() {
-            Ok(facts) => match id {
-                ClassicHttpDnsRebinding => transport::dns_rebinding(p).await,
-                ClassicHttpSessionTerminated => transport::session_terminated(p).await,
-                ClassicHttpSessionIdVisibleAscii => transport::session_id_visible_ascii(p).await,
-                _ => transport::multiple_streams(p, facts).await,
-            },
-            Err(finding) => Err(finding),
-        },
-        ClassicToolsListOrder => match classic_facts() {
-            Ok(facts) => tools_list_order(p, facts).await,
-            Err(finding) => Err(finding),
-        },
-        ClassicToolSchemas202012 => match classic_facts() {
-            Ok(facts) => tool_schemas_2020_12(p, facts).await,
-            Err(finding) => Err(finding),
-        },
-        _ => return None,
-    };
-    Some(match outcome {
-        Ok(finding) | Err(finding) => finding,
-    })
-}
 
 fn tools_declared(facts: &ClassicFacts) -> Result<(), Observed> {
     match declares(&facts.capabilities, "tools") {
@@ -91,10 +33,36 @@ fn tool_name(tool: &Value) -> &str {
         .unwrap_or("(unnamed)")
 }
 
-async fn tools_list_order(p: &mut Probe, facts: &ClassicFacts) -> Checked {
+pub(crate) async fn tools_list_order(p: &mut Probe, facts: &ClassicFacts) -> Checked {
     tools_declared(facts)?;
     let (ch, _) = p.classic_session().await?;
-    let (first, _) = list_all(p, ch, "tools/list", "tools", None, true).await?;
+    same_order(p, ch, None, 2).await
+}
+
+/// `mcp-tools-list-deterministic-order` (2026-07-28 server/tools, listing
+/// tools): "Servers SHOULD return tools in a deterministic order (i.e., the
+/// same ordering across requests when the underlying set of tools has not
+/// changed)". Three stateless `tools/list` calls, compared name by name.
+pub(crate) async fn tools_deterministic_order(p: &mut Probe, facts: &StatelessFacts) -> Checked {
+    if facts.discover.is_some() && !declares(&facts.capabilities(), "tools") {
+        return Err(Observed::NotApplicable(
+            "server/discover does not declare the tools capability".into(),
+        ));
+    }
+    let ch = p.open().await?;
+    same_order(p, ch, Some(&meta(VERSION)), 3).await
+}
+
+/// Lists the tools `calls` times on `ch` (each request with `meta` as its
+/// `_meta`, when given) and compares the names by position. Fewer than two
+/// tools have no order; a set of tools that changes between the calls
+/// leaves the order untestable (the rule holds while the set is the same).
+async fn same_order(p: &mut Probe, ch: Ch, meta: Option<&Value>, calls: usize) -> Checked {
+    let names = |tools: &[Value]| -> Vec<String> {
+        tools.iter().map(|t| tool_name(t).to_owned()).collect()
+    };
+    let (first, _) = list_all(p, ch, "tools/list", "tools", meta, true).await?;
+    let first = names(&first);
     if first.len() < 2 {
         return Ok(Observed::NotApplicable(format!(
             "the server lists {} tool{}: there is no order to compare",
@@ -102,17 +70,24 @@ async fn tools_list_order(p: &mut Probe, facts: &ClassicFacts) -> Checked {
             if first.len() == 1 { "" } else { "s" }
         )));
     }
-    let (second, _) = list_all(p, ch, "tools/list", "tools", None, true).await?;
-    let names = |tools: &[Value]| -> Vec<String> {
-        tools.iter().map(|t| tool_name(t).to_owned()).collect()
-    };
-    let (first, second) = (names(&first), names(&second));
-    if first == second {
-        return Ok(Observed::holds());
+    for _ in 1..calls {
+        let (next, _) = list_all(p, ch, "tools/list", "tools", meta, true).await?;
+        let next = names(&next);
+        if next == first {
+            continue;
+        }
+        let set = |names: &[String]| names.iter().cloned().collect::<BTreeSet<String>>();
+        if set(&next) != set(&first) {
+            return Ok(Observed::NotApplicable(format!(
+                "the set of tools changed between two calls ({first:?}, then {next:?}): \
+                 the order is only fixed while the set is the same"
+            )));
+        }
+        return Ok(Observed::Broken(format!(
+            "tools/list listed {first:?} and then {next:?}"
+        )));
     }
-    Ok(Observed::Broken(format!(
-        "tools/list listed {first:?} and then {second:?}"
-    )))
+    Ok(Observed::holds())
 }
 
 /// The dialects a `$schema` may name, and whether mcptest can check them.
@@ -137,7 +112,7 @@ fn dialect_problem(schema: &Value) -> Option<String> {
     }
 }
 
-async fn tool_schemas_2020_12(p: &mut Probe, facts: &ClassicFacts) -> Checked {
+pub(crate) async fn tool_schemas_2020_12(p: &mut Probe, facts: &ClassicFacts) -> Checked {
     tools_declared(facts)?;
     let (ch, _) = p.classic_session().await?;
     let (tools, _) = list_all(p, ch, "tools/list", "tools", None, true).await?;
@@ -165,26 +140,8 @@ async fn tool_schemas_2020_12(p: &mut Probe, facts: &ClassicFacts) -> Checked {
     Ok(problems.into_finding())
 }
 
-/// Whether `id` is one of this module's checks.
-#[cfg(test)]
-fn owns(id: CheckId) -> bool {
-    use CheckId::*;
-    matches!(
-        id,
-        Sep2243MethodHeader
-            | Sep2243NameHeader
-            | Sep2243CustomHeaders
-            | ClassicHttpDnsRebinding
-            | ClassicHttpSessionTerminated
-            | ClassicHttpSessionIdVisibleAscii
-            | ClassicHttpMultipleStreams
-            | ClassicToolsListOrder
-            | ClassicToolSchemas202012
-    )
-}
-
 #[cfg(not(feature = "http"))]
-mod transport {
+pub(crate) mod transport {
     //! Without the `http` feature no server is reached over HTTP, and these
     //! checks (for Streamable HTTP only) never run.
     use super::*;
@@ -193,31 +150,31 @@ mod transport {
         unreachable!("HTTP checks run only over HTTP, which needs the http feature")
     }
 
-    pub(super) async fn method_header(_: &mut Probe, _: &StatelessFacts) -> Checked {
+    pub(crate) async fn method_header(_: &mut Probe, _: &StatelessFacts) -> Checked {
         never()
     }
-    pub(super) async fn name_header(_: &mut Probe, _: &StatelessFacts) -> Checked {
+    pub(crate) async fn name_header(_: &mut Probe, _: &StatelessFacts) -> Checked {
         never()
     }
-    pub(super) async fn custom_headers(_: &mut Probe) -> Checked {
+    pub(crate) async fn custom_headers(_: &mut Probe) -> Checked {
         never()
     }
-    pub(super) async fn dns_rebinding(_: &mut Probe) -> Checked {
+    pub(crate) async fn dns_rebinding(_: &mut Probe) -> Checked {
         never()
     }
-    pub(super) async fn session_terminated(_: &mut Probe) -> Checked {
+    pub(crate) async fn session_terminated(_: &mut Probe) -> Checked {
         never()
     }
-    pub(super) async fn session_id_visible_ascii(_: &mut Probe) -> Checked {
+    pub(crate) async fn session_id_visible_ascii(_: &mut Probe) -> Checked {
         never()
     }
-    pub(super) async fn multiple_streams(_: &mut Probe, _: &ClassicFacts) -> Checked {
+    pub(crate) async fn multiple_streams(_: &mut Probe, _: &ClassicFacts) -> Checked {
         never()
     }
 }
 
 #[cfg(feature = "http")]
-mod transport {
+pub(crate) mod transport {
     use super::*;
     use serde_json::json;
 
@@ -286,7 +243,7 @@ mod transport {
         }
     }
 
-    pub(super) async fn method_header(p: &mut Probe, facts: &StatelessFacts) -> Checked {
+    pub(crate) async fn method_header(p: &mut Probe, facts: &StatelessFacts) -> Checked {
         let method = facts.list_method();
         let other = match method {
             "tools/list" => "prompts/list",
@@ -301,23 +258,19 @@ mod transport {
             (Some(&upper), format!("{method} with Mcp-Method: {upper}")),
         ];
         for (header, what) in cases {
-            let ch = p.open().await?;
-            let id = p.id();
-            let message = stateless(id, method, Value::Null, meta(VERSION));
             let mut sent = headers(&[("MCP-Protocol-Version", VERSION)]);
             if let Some(header) = header {
                 sent.push(("Mcp-Method".into(), header.into()));
             }
-            let reply = p.call_with_headers(ch, message, sent).await;
+            let build = |id| stateless(id, method, Value::Null, meta(VERSION));
+            let (_, reply) = p.open_call(build, Headers::Exactly(sent)).await?;
             expect_rejected(&mut problems, &mut notes, &what, &reply);
         }
         // Header names are case-insensitive: the same request with a
         // lower-case name must be served, or rejecting proves nothing.
-        let ch = p.open().await?;
-        let id = p.id();
-        let message = stateless(id, method, Value::Null, meta(VERSION));
         let sent = headers(&[("mcp-protocol-version", VERSION), ("mcp-method", method)]);
-        let reply = p.call_with_headers(ch, message, sent).await;
+        let build = |id| stateless(id, method, Value::Null, meta(VERSION));
+        let (_, reply) = p.open_call(build, Headers::Exactly(sent)).await?;
         if reply.result().is_none() {
             problems.push(format!(
                 "{method} with a matching mcp-method header (lower-case name) got {}, not a result",
@@ -327,7 +280,7 @@ mod transport {
         Ok(finding(problems, notes))
     }
 
-    pub(super) async fn name_header(p: &mut Probe, facts: &StatelessFacts) -> Checked {
+    pub(crate) async fn name_header(p: &mut Probe, facts: &StatelessFacts) -> Checked {
         let declared = facts
             .discover
             .as_ref()
@@ -338,10 +291,8 @@ mod transport {
                 "server/discover does not declare the tools capability".into(),
             ));
         }
-        let ch = p.open().await?;
-        let id = p.id();
-        let list = stateless(id, "tools/list", Value::Null, meta(VERSION));
-        let reply = p.call_quietly(ch, list).await;
+        let build = |id| stateless(id, "tools/list", Value::Null, meta(VERSION));
+        let (_, reply) = p.open_call(build, Headers::Quietly).await?;
         let tool = reply
             .result()
             .and_then(|r| r.get("tools"))
@@ -384,13 +335,11 @@ mod transport {
             ),
         ];
         for (name, what, accept) in cases {
-            let ch = p.open().await?;
-            let id = p.id();
             let mut sent = base.clone();
             if let Some(name) = name {
                 sent.push(("Mcp-Name".into(), name.into()));
             }
-            let reply = p.call_with_headers(ch, call(id), sent).await;
+            let (_, reply) = p.open_call(&call, Headers::Exactly(sent)).await?;
             match accept {
                 true => expect_accepted(&mut problems, &what, &reply),
                 false => expect_rejected(&mut problems, &mut notes, &what, &reply),
@@ -463,7 +412,7 @@ mod transport {
         (arguments, headers)
     }
 
-    pub(super) async fn custom_headers(p: &mut Probe) -> Checked {
+    pub(crate) async fn custom_headers(p: &mut Probe) -> Checked {
         let ch = p.open().await?;
         let (tools, _) = list_all(p, ch, "tools/list", "tools", Some(&meta(VERSION)), false)
             .await
@@ -491,14 +440,14 @@ mod transport {
             (Some("Goodbye"), "another value", false),
         ];
         for (value, how, accept) in cases {
-            let ch = p.open().await?;
-            let id = p.id();
-            let call = stateless(
-                id,
-                "tools/call",
-                json!({ "name": name, "arguments": arguments }),
-                meta(VERSION),
-            );
+            let call = |id| {
+                stateless(
+                    id,
+                    "tools/call",
+                    json!({ "name": name, "arguments": arguments }),
+                    meta(VERSION),
+                )
+            };
             let mut sent = headers(&[
                 ("MCP-Protocol-Version", VERSION),
                 ("Mcp-Method", "tools/call"),
@@ -510,7 +459,7 @@ mod transport {
             }
             let what =
                 format!("tools/call {name:?} with {argument}: \"Hello\" and {how} in {header}");
-            let reply = p.call_with_headers(ch, call, sent).await;
+            let (_, reply) = p.open_call(call, Headers::Exactly(sent)).await?;
             match accept {
                 true => expect_accepted(&mut problems, &what, &reply),
                 false => expect_rejected(&mut problems, &mut notes, &what, &reply),
@@ -528,7 +477,7 @@ mod transport {
         })
     }
 
-    pub(super) async fn dns_rebinding(p: &mut Probe) -> Checked {
+    pub(crate) async fn dns_rebinding(p: &mut Probe) -> Checked {
         let http = p.raw_http().expect("an HTTP probe has a client");
         if !is_localhost(http.url()) {
             return Err(Observed::NotApplicable(format!(
@@ -537,11 +486,9 @@ mod transport {
             )));
         }
         let evil = "evil.example.com";
-        let ch = p.open().await?;
-        let id = p.id();
-        let init = request(id, "initialize", initialize_params("2025-11-25"));
         let sent = headers(&[("Host", evil), ("Origin", &format!("http://{evil}"))]);
-        let reply = p.call_with_headers(ch, init, sent).await;
+        let init = |id| request(id, "initialize", initialize_params("2025-11-25"));
+        let (_, reply) = p.open_call(init, Headers::Exactly(sent)).await?;
         match reply.status {
             Some(status) if (400..500).contains(&status) => Ok(Observed::holds()),
             _ => Ok(Observed::Broken(format!(
@@ -563,7 +510,7 @@ mod transport {
         }
     }
 
-    pub(super) async fn session_terminated(p: &mut Probe) -> Checked {
+    pub(crate) async fn session_terminated(p: &mut Probe) -> Checked {
         let (ch, _) = session(p).await?;
         let http = p.raw_http().expect("an HTTP probe has a client");
         let sent = p.session_headers(ch);
@@ -602,15 +549,13 @@ mod transport {
         }
     }
 
-    pub(super) async fn session_id_visible_ascii(p: &mut Probe) -> Checked {
-        let ch = p.open().await?;
-        let id = p.id();
-        let reply = p
-            .call(
-                ch,
-                request(id, "initialize", initialize_params("2025-11-25")),
+    pub(crate) async fn session_id_visible_ascii(p: &mut Probe) -> Checked {
+        let (_, reply) = p
+            .open_call(
+                |id| request(id, "initialize", initialize_params("2025-11-25")),
+                Headers::Derived,
             )
-            .await;
+            .await?;
         if reply.result().is_none() {
             return Ok(Observed::Broken(format!(
                 "initialize got {}",
@@ -644,7 +589,7 @@ mod transport {
         }
     }
 
-    pub(super) async fn multiple_streams(p: &mut Probe, facts: &ClassicFacts) -> Checked {
+    pub(crate) async fn multiple_streams(p: &mut Probe, facts: &ClassicFacts) -> Checked {
         let (ch, _) = session(p).await?;
         let http = p.raw_http().expect("an HTTP probe has a client");
         let method = match declares(&facts.capabilities, "tools") {
@@ -742,21 +687,7 @@ mod transport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalogue::CATALOGUE;
     use serde_json::json;
-
-    #[test]
-    fn the_http_block_of_the_catalogue_is_this_module() {
-        let ours: Vec<&str> = CheckId::ALL
-            .iter()
-            .filter(|id| owns(**id))
-            .map(|id| id.check().id)
-            .collect();
-        assert_eq!(ours.len(), 9);
-        for id in &ours {
-            assert!(CATALOGUE.iter().any(|r| r.id == *id));
-        }
-    }
 
     #[test]
     fn schemas_are_read_as_2020_12_unless_they_say_otherwise() {

@@ -45,12 +45,14 @@ mod check;
 mod classic;
 mod client;
 mod features;
+mod gates;
 mod http;
 mod listen;
 mod mrtr;
 mod official;
 mod probe;
 mod report;
+mod skills;
 mod stateless;
 mod tasks;
 
@@ -60,7 +62,8 @@ use serde_json::Value;
 
 pub use catalogue::catalogue;
 pub use check::{
-    Applies, CheckResult, Exchange, Level, RawRequest, RawResponse, Role, Rule, Transport,
+    Applies, CannotApply, CheckResult, Exchange, Level, RawRequest, RawResponse, Role, Rule,
+    Transport,
 };
 pub use client::{ClientConformance, MockLink, URL_PLACEHOLDER};
 pub use official::{official_ids, ours_for_official};
@@ -68,12 +71,11 @@ pub use report::ConformanceReport;
 
 use mcptest_core::Error;
 
-use catalogue::{CLASSIC, CheckId};
+use catalogue::CheckId;
 use check::Observed;
-use classic::ClassicFacts;
+use gates::Facts;
 use mcptest_core::Server;
 use probe::{Probe, Settings};
-use stateless::StatelessFacts;
 
 /// Runs server checks against a [`Server`] and reports rule by rule.
 ///
@@ -319,20 +321,7 @@ impl Conformance {
             http.reachable().await?;
         }
         let transport = probe.transport;
-        let needs = |classic: bool| {
-            selected.iter().any(|id| {
-                let check = id.check();
-                (check.revision == CLASSIC) == classic && check.applies.includes(transport)
-            })
-        };
-        let classic_facts = match needs(true) {
-            true => Some(classic::gate(&mut probe).await?),
-            false => None,
-        };
-        let stateless_facts = match needs(false) {
-            true => Some(stateless::gate(&mut probe).await?),
-            false => None,
-        };
+        let facts = Facts::learn(&mut probe).await?;
         let limit = self
             .settings
             .timeout
@@ -343,10 +332,12 @@ impl Conformance {
             let check = id.check();
             let check_started = Instant::now();
             let finding = if !check.applies.includes(transport) {
-                Observed::NotApplicable(format!("the rule is for {}", applies_text(check.applies)))
+                Observed::CannotApply(
+                    CannotApply::Transport,
+                    format!("the rule is for {}", applies_text(check.applies)),
+                )
             } else {
-                let run = run_server_check(id, &mut probe, &classic_facts, &stateless_facts);
-                match tokio::time::timeout(limit, run).await {
+                match tokio::time::timeout(limit, id.run(&mut probe, &facts)).await {
                     Ok(finding) => finding,
                     Err(_) => Observed::Broken(format!(
                         "the check did not finish within {}",
@@ -369,6 +360,7 @@ impl Conformance {
                 transport,
                 status,
                 reason,
+                cannot_apply: finding.cannot_apply(),
                 evidence,
                 official: official_ids(check.id),
                 expected_failure: false,
@@ -379,6 +371,7 @@ impl Conformance {
             target,
             role: Role::Server,
             transport,
+            revisions: facts.revisions(),
             results,
             elapsed: started.elapsed(),
         };
@@ -392,90 +385,6 @@ fn applies_text(applies: Applies) -> &'static str {
         Applies::Any => "any transport",
         Applies::Stdio => "stdio; this server is reached over HTTP",
         Applies::Http => "Streamable HTTP; this server is reached over stdio",
-    }
-}
-
-async fn run_server_check(
-    id: CheckId,
-    p: &mut Probe,
-    classic: &Option<Result<ClassicFacts, Observed>>,
-    stateless: &Option<Result<StatelessFacts, String>>,
-) -> Observed {
-    use CheckId::*;
-    if let Some(finding) = http::run(id, p, classic, stateless).await {
-        return finding;
-    }
-    let outcome = if id.check().revision == CLASSIC {
-        let facts = match classic {
-            Some(Ok(facts)) => facts,
-            Some(Err(finding)) => return finding.clone(),
-            None => unreachable!("the classic gate runs when a classic check is selected"),
-        };
-        match id {
-            ClassicInitializeResult => classic::initialize_result(p).await,
-            ClassicVersionNegotiation => classic::version_negotiation(p).await,
-            ClassicRequestBeforeInitialize => classic::request_before_initialize(p).await,
-            ClassicPing => classic::ping(p).await,
-            ClassicToolNames => classic::tool_names(p, facts).await,
-            ClassicToolInputSchemas => classic::tool_input_schemas(p, facts).await,
-            ClassicDeclaredCapabilitiesAnswer => {
-                classic::declared_capabilities_answer(p, facts).await
-            }
-            ClassicUndeclaredCapabilitiesRejected => {
-                classic::undeclared_capabilities_rejected(p, facts).await
-            }
-            ClassicUnknownToolRejected => classic::unknown_tool_rejected(p, facts).await,
-            ClassicUnknownToolProtocolError => classic::unknown_tool_protocol_error(p, facts).await,
-            ClassicUnknownResource => classic::unknown_resource(p, facts).await,
-            ClassicMissingPromptArgument => classic::missing_prompt_argument(p, facts).await,
-            ClassicToolInputErrorIsToolResult => {
-                classic::tool_input_error_is_tool_result(p, facts).await
-            }
-            ClassicErrorId => classic::error_id(p).await,
-            ClassicInvalidJson => classic::invalid_json(p).await,
-            ClassicInvalidRequest => classic::invalid_request(p).await,
-            ClassicPagination => classic::pagination(p, facts).await,
-            ClassicInvalidCursor => classic::invalid_cursor(p, facts).await,
-            other => unreachable!("{other:?} is not a classic check"),
-        }
-    } else {
-        let facts = match stateless {
-            Some(Ok(facts)) => facts,
-            Some(Err(reason)) => return Observed::NotApplicable(reason.clone()),
-            None => unreachable!("the stateless gate runs when a SEP-2575 check is selected"),
-        };
-        match id {
-            StatelessDiscover => stateless::discover(p).await,
-            StatelessMetaRequired => stateless::meta_required(p, facts).await,
-            StatelessMetaProtocolVersionRequired => {
-                stateless::meta_protocol_version_required(p, facts).await
-            }
-            StatelessMetaClientCapabilitiesRequired => {
-                stateless::meta_client_capabilities_required(p, facts).await
-            }
-            StatelessMetaClientInfoOptional => stateless::meta_client_info_optional(p, facts).await,
-            StatelessUnsupportedVersion => stateless::unsupported_version(p, facts).await,
-            StatelessUnsupportedVersionNoDrift => {
-                stateless::unsupported_version_no_drift(p, facts).await
-            }
-            StatelessSupportedVersionsAccepted => {
-                stateless::supported_versions_accepted(p, facts).await
-            }
-            StatelessDiscoverUnsupportedVersion => stateless::discover_unsupported_version(p).await,
-            StatelessHttpHeaderMismatch => stateless::http_header_mismatch(p, facts).await,
-            StatelessMissingClientCapability => stateless::missing_client_capability(p).await,
-            StatelessRemovedMethods => stateless::removed_methods(p, facts).await,
-            StatelessUnknownMethod => stateless::unknown_method(p).await,
-            StatelessCapabilitiesHonored => stateless::capabilities_honored(p).await,
-            StatelessNoLogWithoutLevel => stateless::no_log_without_level(p).await,
-            StatelessErrorId => stateless::error_id(p, facts).await,
-            id if features::owns(id) => features::run(id, p, facts).await,
-            id if tasks::owns(id) => tasks::run(id, p, facts).await,
-            other => unreachable!("{other:?} is not a SEP-2575 server check"),
-        }
-    };
-    match outcome {
-        Ok(finding) | Err(finding) => finding,
     }
 }
 

@@ -16,8 +16,8 @@
 use serde_json::{Value, json};
 
 use super::{
-    check::{Observed, Problems},
-    classic::{Checked, declares},
+    check::{Checked, Observed, Problems},
+    classic::declares,
     probe::{Ch, Probe, meta, stateless},
     stateless::{StatelessFacts, VERSION},
 };

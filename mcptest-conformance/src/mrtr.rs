@@ -14,8 +14,8 @@
 use serde_json::{Map, Value, json};
 
 use super::{
-    check::{Observed, Problems},
-    classic::{Checked, declares},
+    check::{Checked, Observed, Problems},
+    classic::declares,
     probe::{Ch, META_CAPABILITIES, Probe, Reply, meta, stateless},
     stateless::{StatelessFacts, VERSION},
 };

@@ -136,6 +136,62 @@ const OFFICIAL: &[(&str, &[&str])] = &[
         "classic-http-multiple-streams",
         &["server-accepts-multiple-post-streams"],
     ),
+    // Both ask for the same order on three calls; with fewer than two tools
+    // the official suite reports INFO and ours skips, and a set of tools
+    // that changes between the calls is its "not testable" warning and our
+    // skip.
+    (
+        "mcp-tools-list-deterministic-order",
+        &["tools-list-deterministic-order"],
+    ),
+    // ---- skills extension (SEP-2640): the official
+    // `sep-2640-skills-enumeration` scenario, an extension scenario outside
+    // `--requirements 2026-07-28` ----
+    (
+        "sep-2640-capability",
+        &[
+            "sep-2640-capability-empty-object",
+            "sep-2640-capability-requires-resources",
+        ],
+    ),
+    (
+        "sep-2640-skills-list",
+        &[
+            "sep-2640-skills-list-implemented",
+            "sep-2640-skills-list-pagination",
+        ],
+    ),
+    (
+        "sep-2640-skill-entries",
+        &[
+            "sep-2640-entry-uri-required",
+            "sep-2640-entry-frontmatter-required",
+            "sep-2640-entry-uri-matches-frontmatter-name",
+            "sep-2640-entry-resources-required",
+            "sep-2640-resources-digest-format",
+            "sep-2640-resources-size-required",
+            "sep-2640-name-naming-rules",
+        ],
+    ),
+    (
+        "sep-2640-skills-get",
+        &[
+            "sep-2640-skills-get-implemented",
+            "sep-2640-skills-get-entry-shape",
+        ],
+    ),
+    (
+        "sep-2640-skills-get-unknown-uri",
+        &["sep-2640-skills-get-unknown-uri-invalid-params"],
+    ),
+    (
+        "sep-2640-skill-md",
+        &[
+            "sep-2640-skillmd-required",
+            "sep-2640-skillmd-frontmatter",
+            "sep-2640-entry-frontmatter-identical",
+        ],
+    ),
     // ---- tasks extension (issue 14e) ----
     (
         "sep-2663-extension-declared",

@@ -171,6 +171,22 @@ enum Channel {
     },
 }
 
+/// The HTTP headers of a request [`Probe::open_call`] sends (over stdio a
+/// line has none, and every choice sends the same line).
+pub(crate) enum Headers<'a> {
+    /// The ones the message implies (see [`Probe::call`]); recorded.
+    Derived,
+    /// The derived ones, not recorded: set-up whose outcome the check
+    /// reports itself if it matters.
+    Quietly,
+    /// The routing headers with `MCP-Protocol-Version` set to this value
+    /// (none for `None`) whatever `_meta` says (see
+    /// [`Probe::call_with_version_header`]); recorded.
+    Version(Option<&'a str>),
+    /// Exactly these (see [`Probe::call_with_headers`]); recorded.
+    Exactly(Vec<(String, String)>),
+}
+
 /// Check settings the runner passes on.
 #[derive(Debug, Clone)]
 pub(crate) struct Settings {
@@ -332,6 +348,27 @@ impl Probe {
         )
         .await;
         Ok((ch, result))
+    }
+
+    /// The opening most checks share: opens a channel (over stdio a fresh
+    /// server process), makes the request `build` returns for a fresh id,
+    /// sends it with `headers` and waits for its answer. Recorded as
+    /// evidence unless [`Headers::Quietly`].
+    pub(crate) async fn open_call(
+        &mut self,
+        build: impl FnOnce(Value) -> Value,
+        headers: Headers<'_>,
+    ) -> Result<(Ch, Reply), Observed> {
+        let ch = self.open().await?;
+        let id = self.id();
+        let message = build(id);
+        let reply = match headers {
+            Headers::Derived => self.call(ch, message).await,
+            Headers::Quietly => self.call_quietly(ch, message).await,
+            Headers::Version(header) => self.call_with_version_header(ch, message, header).await,
+            Headers::Exactly(headers) => self.call_with_headers(ch, message, headers).await,
+        };
+        Ok((ch, reply))
     }
 
     /// Sends a request and waits for its answer; recorded as evidence.

@@ -30,8 +30,10 @@ const SHOWN_EXCHANGES: usize = 8;
 
 /// The outcome of a conformance run.
 ///
-/// `Display` renders the table; [`to_json`](ConformanceReport::to_json) the whole report
-/// with all evidence; [`assert_conforms`](ConformanceReport::assert_conforms) fails a
+/// `Display` renders the table, with the checks that cannot apply to the
+/// server folded into one line per reason
+/// ([`full_table`](ConformanceReport::full_table) keeps every row);
+/// [`to_json`](ConformanceReport::to_json) the whole report with all evidence; [`assert_conforms`](ConformanceReport::assert_conforms) fails a
 /// test when a MUST rule is broken.
 #[derive(Debug, Clone, Serialize)]
 #[non_exhaustive]
@@ -42,6 +44,10 @@ pub struct ConformanceReport {
     pub role: Role,
     /// The transport the checks ran over.
     pub transport: Transport,
+    /// The protocol revisions the server was found to speak, oldest first:
+    /// the one `initialize` agreed on and those `server/discover` lists
+    /// (empty for a client, and for a server that spoke neither).
+    pub revisions: Vec<String>,
     /// One result per check, in catalogue order.
     pub results: Vec<CheckResult>,
     /// How long the whole run took.
@@ -147,9 +153,165 @@ impl ConformanceReport {
         value
     }
 
-    /// The table, the same as `to_string()`.
+    /// The table, the same as `to_string()`: one row per check, except the
+    /// skipped checks that cannot apply to this server (a revision it does
+    /// not speak, an extension it does not declare, a rule for the other
+    /// transport), which fold into one line per reason with their count.
     pub fn table(&self) -> String {
         self.to_string()
+    }
+
+    /// The table with a row for every check, folded skips included (what
+    /// `mcptest conformance --verbose` prints).
+    ///
+    /// ```
+    /// use mcptest::{Server, conformance::Conformance};
+    /// use mcptest::rmcp::ServerHandler;
+    ///
+    /// #[derive(Clone)]
+    /// struct Minimal;
+    /// impl ServerHandler for Minimal {}
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), mcptest::Error> {
+    /// let report = Conformance::new(Server::in_process(Minimal))
+    ///     .only(["classic-ping", "classic-http-*"])
+    ///     .run()
+    ///     .await?;
+    /// // Over stdio the HTTP rules cannot apply: one line in the table...
+    /// assert!(report.table().contains("checks: the rule is for Streamable HTTP"));
+    /// // ...and a row each in the full table.
+    /// assert!(report.full_table().contains("classic-http-dns-rebinding"));
+    /// # Ok(()) }
+    /// ```
+    pub fn full_table(&self) -> String {
+        let mut out = String::new();
+        self.write_table(&mut out, false)
+            .expect("writing to a String never fails");
+        out
+    }
+
+    /// The summary line's words on the revisions: ` (speaks 2025-11-25 and
+    /// 2026-07-28)`; empty for a client.
+    fn speaks(&self) -> String {
+        if self.role == Role::Client {
+            return String::new();
+        }
+        match self.revisions.as_slice() {
+            [] => " (speaks no revision mcptest checks)".to_owned(),
+            [one] => format!(" (speaks {one})"),
+            [rest @ .., last] => format!(" (speaks {} and {last})", rest.join(", ")),
+        }
+    }
+
+    fn write_table(&self, f: &mut impl fmt::Write, fold: bool) -> fmt::Result {
+        let counts = self.counts();
+        let who = match self.role {
+            Role::Server => "server",
+            Role::Client => "client",
+        };
+        let expected = self.results.iter().filter(|r| r.expected_failure).count();
+        let expected = match expected {
+            0 => String::new(),
+            n => format!(" ({n} of them expected failure{})", plural(n)),
+        };
+        writeln!(
+            f,
+            "MCP conformance of {who} {} over {}{}: {} checks, {} passed, {} failed, {} warning{}{expected}, {} skipped",
+            self.target,
+            self.transport,
+            self.speaks(),
+            self.results.len(),
+            counts.passed,
+            counts.failed,
+            counts.warned,
+            plural(counts.warned),
+            counts.skipped
+        )?;
+        match self.role {
+            Role::Server => writeln!(f, "(> sent by mcptest, < what came back)")?,
+            Role::Client => writeln!(f, "(> sent by the client, < the mock server's answer)")?,
+        }
+        let folded = |result: &CheckResult| {
+            fold && result.status == Status::Skip && result.cannot_apply.is_some()
+        };
+        let rows: Vec<&CheckResult> = self.results.iter().filter(|r| !folded(r)).collect();
+        let id_width = rows.iter().map(|r| r.rule.id.len()).max().unwrap_or(0);
+        let status_of = |result: &CheckResult| match result.expected_failure {
+            true => "XFAIL".to_owned(),
+            false => result.status.to_string(),
+        };
+        // Four columns (PASS, FAIL, WARN, SKIP), five when an XFAIL is there.
+        let status_width = rows
+            .iter()
+            .map(|r| status_of(r).len())
+            .max()
+            .unwrap_or(0)
+            .max(4);
+        for result in rows {
+            let status = status_of(result);
+            let official = match result.official {
+                [] => String::new(),
+                ids => format!(" (official: {})", ids.join(", ")),
+            };
+            writeln!(
+                f,
+                "{:<status_width$}  {:<6}  {:<id_width$}  {} {}{official}",
+                status,
+                result.rule.level.to_string(),
+                result.rule.id,
+                result.rule.revision,
+                result.rule.section,
+            )?;
+            if result.status == Status::Pass {
+                continue;
+            }
+            let indent = "      ";
+            if let Some(reason) = &result.reason {
+                writeln!(f, "{indent}{reason}")?;
+            }
+            if matches!(result.status, Status::Fail | Status::Warn) {
+                let mut text = String::new();
+                write_evidence(
+                    &mut text,
+                    self.role,
+                    &result.evidence,
+                    indent,
+                    SHOWN_EXCHANGES,
+                );
+                f.write_str(&text)?;
+            }
+        }
+        // One line per reason a check cannot apply, in the order the
+        // reasons first come.
+        let mut groups: Vec<(&str, usize)> = Vec::new();
+        for result in self.results.iter().filter(|r| folded(r)) {
+            let reason = result.reason.as_deref().unwrap_or_default();
+            match groups.iter_mut().find(|(r, _)| *r == reason) {
+                Some((_, count)) => *count += 1,
+                None => groups.push((reason, 1)),
+            }
+        }
+        let count_width = groups
+            .iter()
+            .map(|(_, n)| n.to_string().len())
+            .max()
+            .unwrap_or(0);
+        for (reason, count) in &groups {
+            writeln!(
+                f,
+                "{:<status_width$}  {count:>count_width$} check{}: {reason}",
+                Status::Skip.to_string(),
+                plural(*count),
+            )?;
+        }
+        if !groups.is_empty() {
+            writeln!(
+                f,
+                "(the checks that cannot apply, one line per reason: full_table() or --verbose lists each)"
+            )?;
+        }
+        Ok(())
     }
 
     /// The run as a [`Report`], the model every runner shares, for its
@@ -163,8 +325,10 @@ impl ConformanceReport {
             Role::Client => "client",
         };
         let mut report = Report::new(format!(
-            "MCP conformance of {who} {} over {}",
-            self.target, self.transport
+            "MCP conformance of {who} {} over {}{}",
+            self.target,
+            self.transport,
+            self.speaks()
         ))
         .with_duration(self.elapsed);
         for result in &self.results {
@@ -266,85 +430,7 @@ fn plural(n: usize) -> &'static str {
 
 impl fmt::Display for ConformanceReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let counts = self.counts();
-        let who = match self.role {
-            Role::Server => "server",
-            Role::Client => "client",
-        };
-        let expected = self.results.iter().filter(|r| r.expected_failure).count();
-        let expected = match expected {
-            0 => String::new(),
-            n => format!(" ({n} of them expected failure{})", plural(n)),
-        };
-        writeln!(
-            f,
-            "MCP conformance of {who} {} over {}: {} checks, {} passed, {} failed, {} warning{}{expected}, {} skipped",
-            self.target,
-            self.transport,
-            self.results.len(),
-            counts.passed,
-            counts.failed,
-            counts.warned,
-            plural(counts.warned),
-            counts.skipped
-        )?;
-        match self.role {
-            Role::Server => writeln!(f, "(> sent by mcptest, < what came back)")?,
-            Role::Client => writeln!(f, "(> sent by the client, < the mock server's answer)")?,
-        }
-        let id_width = self
-            .results
-            .iter()
-            .map(|r| r.rule.id.len())
-            .max()
-            .unwrap_or(0);
-        let status_of = |result: &CheckResult| match result.expected_failure {
-            true => "XFAIL".to_owned(),
-            false => result.status.to_string(),
-        };
-        // Four columns (PASS, FAIL, WARN, SKIP), five when an XFAIL is there.
-        let status_width = self
-            .results
-            .iter()
-            .map(|r| status_of(r).len())
-            .max()
-            .unwrap_or(0)
-            .max(4);
-        for result in &self.results {
-            let status = status_of(result);
-            let official = match result.official {
-                [] => String::new(),
-                ids => format!(" (official: {})", ids.join(", ")),
-            };
-            writeln!(
-                f,
-                "{:<status_width$}  {:<6}  {:<id_width$}  {} {}{official}",
-                status,
-                result.rule.level.to_string(),
-                result.rule.id,
-                result.rule.revision,
-                result.rule.section,
-            )?;
-            if result.status == Status::Pass {
-                continue;
-            }
-            let indent = "      ";
-            if let Some(reason) = &result.reason {
-                writeln!(f, "{indent}{reason}")?;
-            }
-            if matches!(result.status, Status::Fail | Status::Warn) {
-                let mut text = String::new();
-                write_evidence(
-                    &mut text,
-                    self.role,
-                    &result.evidence,
-                    indent,
-                    SHOWN_EXCHANGES,
-                );
-                f.write_str(&text)?;
-            }
-        }
-        Ok(())
+        self.write_table(f, true)
     }
 }
 
@@ -424,7 +510,7 @@ fn shorten(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::catalogue::CheckId;
-    use crate::check::RawRequest;
+    use crate::check::{CannotApply, RawRequest};
     use serde_json::json;
 
     fn result(id: CheckId, status: Status, reason: Option<&str>) -> CheckResult {
@@ -433,6 +519,7 @@ mod tests {
             transport: Transport::Stdio,
             status,
             reason: reason.map(str::to_owned),
+            cannot_apply: None,
             evidence: vec![Exchange {
                 transport: Transport::Stdio,
                 request: RawRequest {
@@ -453,6 +540,7 @@ mod tests {
             target: "demo-server".into(),
             role: Role::Server,
             transport: Transport::Stdio,
+            revisions: vec!["2025-11-25".into()],
             results: vec![
                 result(CheckId::ClassicInitializeResult, Status::Pass, None),
                 result(
@@ -475,7 +563,7 @@ mod tests {
     fn the_table_lists_every_check_and_evidence_for_problems() {
         let table = report().table();
         assert!(table.starts_with(
-            "MCP conformance of server demo-server over stdio: 4 checks, 1 passed, 1 failed, 1 warning, 1 skipped\n"
+            "MCP conformance of server demo-server over stdio (speaks 2025-11-25): 4 checks, 1 passed, 1 failed, 1 warning, 1 skipped\n"
         ), "{table}");
         assert!(table.contains("FAIL  MUST    classic-ping "), "{table}");
         assert!(table.contains("      ping was not answered\n      > {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n      < (nothing within 10000 ms)\n"), "{table}");
@@ -484,6 +572,56 @@ mod tests {
             "{table}"
         );
         assert!(table.contains("      no list has pages\n"), "{table}");
+    }
+
+    #[test]
+    fn checks_that_cannot_apply_fold_into_one_line_per_reason() {
+        let mut report = report();
+        for (id, why, reason) in [
+            (
+                CheckId::StatelessDiscover,
+                CannotApply::Revision,
+                "no 2026-07-28",
+            ),
+            (
+                CheckId::StatelessMetaRequired,
+                CannotApply::Revision,
+                "no 2026-07-28",
+            ),
+            (
+                CheckId::Sep2243MethodHeader,
+                CannotApply::Transport,
+                "HTTP only",
+            ),
+        ] {
+            let mut skipped = result(id, Status::Skip, Some(reason));
+            skipped.cannot_apply = Some(why);
+            report.results.push(skipped);
+        }
+        report.revisions = vec!["2025-11-25".into(), "2026-07-28".into()];
+        let table = report.table();
+        assert!(
+            table.contains("(speaks 2025-11-25 and 2026-07-28): 7 checks"),
+            "{table}"
+        );
+        assert!(
+            table.contains("\nSKIP  2 checks: no 2026-07-28\n"),
+            "{table}"
+        );
+        assert!(table.contains("\nSKIP  1 check: HTTP only\n"), "{table}");
+        assert!(!table.contains("sep-2575-discover"), "{table}");
+        // A skip for want of something to check keeps its row.
+        assert!(
+            table.contains("SKIP  MUST    classic-pagination"),
+            "{table}"
+        );
+        let full = report.full_table();
+        assert!(full.contains("sep-2575-discover"), "{full}");
+        assert!(!full.contains("2 checks: no 2026-07-28"), "{full}");
+        let json = report.to_json();
+        assert_eq!(json["results"][4]["cannot_apply"], "revision");
+        assert_eq!(json["revisions"], json!(["2025-11-25", "2026-07-28"]));
+        assert_eq!(report.to_report().results.len(), 7);
     }
 
     #[test]

@@ -11,11 +11,11 @@ use std::collections::BTreeSet;
 use serde_json::{Value, json};
 
 use super::{
-    check::{Observed, Problems},
-    classic::{Checked, UNSUPPORTED_VERSION, declares},
+    check::{Checked, Observed, Problems},
+    classic::{INITIALIZE_VERSIONS, UNSUPPORTED_VERSION, declares},
     probe::{
-        Ch, META_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO, META_VERSION, Probe, Reply,
-        meta, stateless,
+        Ch, Headers, META_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO, META_VERSION, Probe,
+        Reply, meta, stateless,
     },
 };
 
@@ -141,14 +141,12 @@ fn check_version_error(problems: &mut Problems, what: &str, reply: &Reply, reque
 /// A fresh channel and a stateless request on it that fixes its revision
 /// (a server that speaks both decides from the first request).
 async fn pinned_channel(p: &mut Probe, facts: &StatelessFacts) -> Result<Ch, Observed> {
-    let ch = p.open().await?;
-    let id = p.id();
-    let reply = p
-        .call_quietly(
-            ch,
-            stateless(id, facts.list_method(), Value::Null, meta(VERSION)),
+    let (ch, reply) = p
+        .open_call(
+            |id| stateless(id, facts.list_method(), Value::Null, meta(VERSION)),
+            Headers::Quietly,
         )
-        .await;
+        .await?;
     if reply.response.is_none() {
         return Err(Observed::Broken(format!(
             "a valid {} got {}",
@@ -160,14 +158,12 @@ async fn pinned_channel(p: &mut Probe, facts: &StatelessFacts) -> Result<Ch, Obs
 }
 
 pub(crate) async fn discover(p: &mut Probe) -> Checked {
-    let ch = p.open().await?;
-    let id = p.id();
-    let reply = p
-        .call(
-            ch,
-            stateless(id, "server/discover", Value::Null, meta(VERSION)),
+    let (_, reply) = p
+        .open_call(
+            |id| stateless(id, "server/discover", Value::Null, meta(VERSION)),
+            Headers::Derived,
         )
-        .await;
+        .await?;
     let Some(result) = reply.result() else {
         return Ok(Observed::Broken(format!(
             "server/discover got {}",
@@ -208,10 +204,8 @@ pub(crate) async fn discover(p: &mut Probe) -> Checked {
 /// A list request with `meta` (HTTP: `MCP-Protocol-Version: 2026-07-28`)
 /// that must be rejected with -32602 and HTTP 400.
 async fn rejected_meta(p: &mut Probe, facts: &StatelessFacts, meta: Value, what: &str) -> Checked {
-    let ch = p.open().await?;
-    let id = p.id();
-    let message = stateless(id, facts.list_method(), Value::Null, meta);
-    let reply = p.call_with_version_header(ch, message, Some(VERSION)).await;
+    let build = |id| stateless(id, facts.list_method(), Value::Null, meta);
+    let (_, reply) = p.open_call(build, Headers::Version(Some(VERSION))).await?;
     let mut problems = Problems::default();
     expect_error(&mut problems, what, &reply, -32602, 400);
     Ok(problems.into_finding())
@@ -248,15 +242,9 @@ pub(crate) async fn meta_client_capabilities_required(
 }
 
 pub(crate) async fn meta_client_info_optional(p: &mut Probe, facts: &StatelessFacts) -> Checked {
-    let ch = p.open().await?;
-    let id = p.id();
     let method = facts.list_method();
-    let reply = p
-        .call(
-            ch,
-            stateless(id, method, Value::Null, meta_without(META_CLIENT_INFO)),
-        )
-        .await;
+    let build = |id| stateless(id, method, Value::Null, meta_without(META_CLIENT_INFO));
+    let (_, reply) = p.open_call(build, Headers::Derived).await?;
     Ok(match (reply.result(), reply.status) {
         (Some(_), None | Some(200)) => Observed::holds(),
         (Some(_), Some(status)) => Observed::Broken(format!(
@@ -271,10 +259,8 @@ pub(crate) async fn meta_client_info_optional(p: &mut Probe, facts: &StatelessFa
 
 /// Sends `method` with an unsupported version in `_meta` and in the header.
 async fn unsupported_call(p: &mut Probe, method: &str) -> Result<Reply, Observed> {
-    let ch = p.open().await?;
-    let id = p.id();
-    let message = stateless(id, method, Value::Null, meta_version(UNSUPPORTED_VERSION));
-    Ok(p.call(ch, message).await)
+    let build = |id| stateless(id, method, Value::Null, meta_version(UNSUPPORTED_VERSION));
+    Ok(p.open_call(build, Headers::Derived).await?.1)
 }
 
 fn meta_version(version: &str) -> Value {
@@ -295,14 +281,12 @@ pub(crate) async fn unsupported_version(p: &mut Probe, facts: &StatelessFacts) -
 
 /// `supportedVersions` of a fresh `server/discover` (recorded).
 async fn discovered_versions(p: &mut Probe) -> Result<Vec<String>, Observed> {
-    let ch = p.open().await?;
-    let id = p.id();
-    let reply = p
-        .call(
-            ch,
-            stateless(id, "server/discover", Value::Null, meta(VERSION)),
+    let (_, reply) = p
+        .open_call(
+            |id| stateless(id, "server/discover", Value::Null, meta(VERSION)),
+            Headers::Derived,
         )
-        .await;
+        .await?;
     reply
         .result()
         .and_then(|r| r.get("supportedVersions"))
@@ -356,14 +340,12 @@ pub(crate) async fn supported_versions_accepted(p: &mut Probe, facts: &Stateless
     let method = facts.list_method();
     let mut problems = Problems::default();
     for version in stateless_era {
-        let ch = p.open().await?;
-        let id = p.id();
-        let reply = p
-            .call(
-                ch,
-                stateless(id, method, Value::Null, meta_version(version)),
+        let (_, reply) = p
+            .open_call(
+                |id| stateless(id, method, Value::Null, meta_version(version)),
+                Headers::Derived,
             )
-            .await;
+            .await?;
         if reply.result().is_none() {
             problems.push(format!(
                 "{method} with advertised version {version:?} got {}",
@@ -393,10 +375,8 @@ pub(crate) async fn http_header_mismatch(p: &mut Probe, facts: &StatelessFacts) 
             "a request with MCP-Protocol-Version 2025-11-25 and _meta 2026-07-28",
         ),
     ] {
-        let ch = p.open().await?;
-        let id = p.id();
-        let message = stateless(id, method, Value::Null, meta(VERSION));
-        let reply = p.call_with_version_header(ch, message, header).await;
+        let build = |id| stateless(id, method, Value::Null, meta(VERSION));
+        let (_, reply) = p.open_call(build, Headers::Version(header)).await?;
         expect_error(&mut problems, what, &reply, -32020, 400);
     }
     Ok(problems.into_finding())
@@ -409,15 +389,15 @@ pub(crate) async fn missing_client_capability(p: &mut Probe) -> Checked {
                 .into(),
         ));
     };
-    let ch = p.open().await?;
-    let id = p.id();
-    let message = stateless(
-        id,
-        "tools/call",
-        json!({ "name": tool, "arguments": arguments }),
-        meta(VERSION),
-    );
-    let reply = p.call(ch, message).await;
+    let call = |id| {
+        stateless(
+            id,
+            "tools/call",
+            json!({ "name": tool, "arguments": arguments }),
+            meta(VERSION),
+        )
+    };
+    let (_, reply) = p.open_call(call, Headers::Derived).await?;
     let what = format!("tool {tool:?} called without client capabilities");
     let mut problems = Problems::default();
     expect_error(&mut problems, &what, &reply, -32021, 400);
@@ -437,7 +417,36 @@ pub(crate) async fn missing_client_capability(p: &mut Probe) -> Checked {
     Ok(problems.into_finding())
 }
 
-pub(crate) async fn removed_methods(p: &mut Probe, facts: &StatelessFacts) -> Checked {
+/// `sep-2575-removed-methods`: 2026-07-28 removed `initialize`, `ping`,
+/// `logging/setLevel`, `resources/subscribe` and `resources/unsubscribe`
+/// (changelog), and "if the server does not implement the requested RPC
+/// method, it MUST respond with 404 Not Found and a JSON-RPC error with code
+/// -32601" (Streamable HTTP). Each is sent with 2026-07-28 `_meta` (and,
+/// over HTTP, `MCP-Protocol-Version: 2026-07-28`).
+///
+/// A server that also speaks the older revisions is a dual-era server
+/// (basic/versioning): "A server that wishes to support both legacy
+/// clients (which expect an `initialize` handshake) and modern clients
+/// (which use per-request metadata) MAY implement both behaviors", and it
+/// "selects its behavior from how the client opens: A request carrying
+/// modern per-request `_meta` is served statelessly according to this
+/// revision. An `initialize` request selects legacy semantics". So for it
+/// `ping`, `logging/setLevel` and `resources/(un)subscribe` carrying
+/// modern `_meta` are still -32601 (served statelessly, where they do not
+/// exist), but `initialize` selects legacy semantics whatever else it
+/// carries: answering it with an `InitializeResult` that names a revision
+/// with the handshake (a version counter-offer) is what the compatibility
+/// matrix asks of it ("The server answers `initialize` and serves the
+/// client according to the negotiated legacy revision"). `dual_era` says
+/// whether the server answered the classic gate's `initialize`; a server
+/// that speaks only 2026-07-28 must refuse it. An `initialize` result
+/// naming 2026-07-28 itself is wrong either way: that revision has no
+/// handshake.
+pub(crate) async fn removed_methods(
+    p: &mut Probe,
+    facts: &StatelessFacts,
+    dual_era: bool,
+) -> Checked {
     let ch = pinned_channel(p, facts).await?;
     let removed = [
         (
@@ -456,39 +465,62 @@ pub(crate) async fn removed_methods(p: &mut Probe, facts: &StatelessFacts) -> Ch
         ("resources/unsubscribe", json!({ "uri": "mcptest://probe" })),
     ];
     let mut problems = Problems::default();
+    let mut notes = Vec::new();
     for (method, params) in removed {
         let id = p.id();
         let reply = p
             .call(ch, stateless(id, method, params, meta(VERSION)))
             .await;
+        if method == "initialize"
+            && let Some(result) = reply.result()
+        {
+            let version = result.get("protocolVersion").and_then(Value::as_str);
+            match version {
+                Some(v) if dual_era && INITIALIZE_VERSIONS.contains(&v) => notes.push(format!(
+                    "initialize was answered with legacy semantics (protocolVersion {v}), \
+                     as a dual-era server may"
+                )),
+                Some(v) if dual_era => problems.push(format!(
+                    "initialize got a result naming protocolVersion {v:?}, which is no \
+                     revision with an initialize handshake"
+                )),
+                None if dual_era => problems
+                    .push("initialize got a result without a protocolVersion string".to_owned()),
+                _ => problems.push(format!(
+                    "initialize got {}, not error -32601: the server does not answer the \
+                     initialize handshake otherwise, so it speaks only 2026-07-28, which has none",
+                    reply.describe()
+                )),
+            }
+            continue;
+        }
         expect_error(&mut problems, method, &reply, -32601, 404);
     }
-    Ok(problems.into_finding())
+    Ok(match problems.into_finding() {
+        Observed::Holds(_) if !notes.is_empty() => Observed::Holds(Some(notes.join("; "))),
+        other => other,
+    })
 }
 
 pub(crate) async fn unknown_method(p: &mut Probe) -> Checked {
-    let ch = p.open().await?;
-    let id = p.id();
-    let reply = p
-        .call(
-            ch,
-            stateless(id, "mcptest/no-such-method", Value::Null, meta(VERSION)),
+    let (_, reply) = p
+        .open_call(
+            |id| stateless(id, "mcptest/no-such-method", Value::Null, meta(VERSION)),
+            Headers::Derived,
         )
-        .await;
+        .await?;
     let mut problems = Problems::default();
     expect_error(&mut problems, "mcptest/no-such-method", &reply, -32601, 404);
     Ok(problems.into_finding())
 }
 
 pub(crate) async fn capabilities_honored(p: &mut Probe) -> Checked {
-    let ch = p.open().await?;
-    let id = p.id();
-    let reply = p
-        .call(
-            ch,
-            stateless(id, "server/discover", Value::Null, meta(VERSION)),
+    let (ch, reply) = p
+        .open_call(
+            |id| stateless(id, "server/discover", Value::Null, meta(VERSION)),
+            Headers::Derived,
         )
-        .await;
+        .await?;
     let Some(capabilities) = reply.result().and_then(|r| r.get("capabilities")).cloned() else {
         return Ok(Observed::Broken(format!(
             "server/discover gave no capabilities: it got {}",
@@ -538,15 +570,15 @@ pub(crate) async fn no_log_without_level(p: &mut Probe) -> Checked {
             "no tool that logs was named (Conformance::log_tool)".into(),
         ));
     };
-    let ch = p.open().await?;
-    let id = p.id();
-    let message = stateless(
-        id,
-        "tools/call",
-        json!({ "name": tool, "arguments": arguments }),
-        meta(VERSION),
-    );
-    let reply = p.call(ch, message).await;
+    let call = |id| {
+        stateless(
+            id,
+            "tools/call",
+            json!({ "name": tool, "arguments": arguments }),
+            meta(VERSION),
+        )
+    };
+    let (ch, reply) = p.open_call(call, Headers::Derived).await?;
     if reply.result().is_none() {
         return Ok(Observed::Broken(format!(
             "the log tool {tool:?} got {}",

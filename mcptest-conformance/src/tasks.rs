@@ -26,9 +26,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::{
-    catalogue::CheckId,
-    check::{Observed, Problems, Transport},
-    classic::Checked,
+    check::{CannotApply, Checked, Observed, Problems, Transport},
     mrtr::{self, describe_result, meta_with, send},
     probe::{self, Ch, Probe, Reply, meta, stateless},
     stateless::{StatelessFacts, VERSION},
@@ -71,71 +69,29 @@ const UNKNOWN_TASK: &str = "mcptest-no-such-task";
 /// Fields of a task that a `tasks/cancel` acknowledgement must not carry.
 const TASK_FIELDS: &[&str] = &["taskId", "status", "result", "error", "inputRequests"];
 
-/// Whether the check is one of this module's.
-pub(crate) fn owns(id: CheckId) -> bool {
-    use CheckId::*;
-    matches!(
-        id,
-        TasksExtensionDeclared
-            | TasksCreateResult
-            | TasksWireFields
-            | TasksGetAfterCreate
-            | TasksCompletes
-            | TasksCancel
-            | TasksUnknownTask
-            | TasksRemovedMethods
-            | TasksMethodsNeedExtension
-            | TasksNoTaskWithoutExtension
-            | TasksRequiredTaskError
-            | TasksInputRequired
-            | TasksRoutingHeaders
-            | TasksToolErrorCompleted
-    )
-}
-
-/// Runs one of this module's checks.
-pub(crate) async fn run(id: CheckId, p: &mut Probe, facts: &StatelessFacts) -> Checked {
-    use CheckId::*;
-    if id != TasksExtensionDeclared {
-        gate(facts)?;
-    }
-    match id {
-        TasksExtensionDeclared => extension_declared(p).await,
-        TasksCreateResult => create_result(p, facts).await,
-        TasksWireFields => wire_fields(p, facts).await,
-        TasksGetAfterCreate => get_after_create(p, facts).await,
-        TasksCompletes => completes(p, facts).await,
-        TasksCancel => cancel(p, facts).await,
-        TasksUnknownTask => unknown_task(p).await,
-        TasksRemovedMethods => removed_methods(p).await,
-        TasksMethodsNeedExtension => methods_need_extension(p, facts).await,
-        TasksNoTaskWithoutExtension => no_task_without_extension(p, facts).await,
-        TasksRequiredTaskError => required_task_error(p, facts).await,
-        TasksInputRequired => input_required(p, facts).await,
-        TasksRoutingHeaders => routing_headers(p, facts).await,
-        TasksToolErrorCompleted => tool_error_completed(p, facts).await,
-        other => unreachable!("{other:?} is not a tasks extension check"),
-    }
-}
-
 fn declared(capabilities: &Value) -> Option<&Value> {
     capabilities.get("extensions")?.get(EXTENSION)
 }
 
-/// Skips a check when the server does not declare the extension.
-fn gate(facts: &StatelessFacts) -> Result<(), Observed> {
+/// The facts of a server that declares the extension; otherwise the
+/// finding of a check that cannot apply.
+pub(crate) fn gate(facts: &StatelessFacts) -> Result<&StatelessFacts, Observed> {
     if facts.discover.is_none() {
-        return Err(Observed::NotApplicable(
+        return Err(Observed::CannotApply(
+            CannotApply::Extension,
             "server/discover gave no capabilities in which the tasks extension could be declared"
                 .into(),
         ));
     }
     match declared(&facts.capabilities()) {
-        Some(_) => Ok(()),
-        None => Err(Observed::NotApplicable(format!(
-            "server/discover does not declare the tasks extension \
-             (capabilities.extensions[\"{EXTENSION}\"])"
-        ))),
+        Some(_) => Ok(facts),
+        None => Err(Observed::CannotApply(
+            CannotApply::Extension,
+            format!(
+                "server/discover does not declare the tasks extension \
+                 (capabilities.extensions[\"{EXTENSION}\"])"
+            ),
+        )),
     }
 }
 

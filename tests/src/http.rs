@@ -20,8 +20,14 @@ impl HttpFixture {
     /// Runs `program args..` and waits (up to 30 s) for the line
     /// `listening on <url>` on its stdout.
     pub fn start(program: &str, args: &[&str]) -> HttpFixture {
+        HttpFixture::start_with_env(program, args, &[])
+    }
+
+    /// [`start`](Self::start) with these environment variables set.
+    pub fn start_with_env(program: &str, args: &[&str], env: &[(&str, &str)]) -> HttpFixture {
         let mut child = Command::new(program)
             .args(args)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -65,5 +71,40 @@ impl Drop for HttpFixture {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Serves `app` on 127.0.0.1 (a free port), announces
+/// `listening on http://127.0.0.1:<port>/mcp` on stdout, and runs until
+/// stdin ends: closing stdin is how [`HttpFixture`] stops a server without
+/// signals, and it also stops orphans when the test process dies.
+pub async fn serve_on_loopback(app: axum::Router) -> Result<(), String> {
+    use std::io::{Read as _, Write as _};
+
+    let listener = tokio::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, 0))
+        .await
+        .map_err(|e| format!("cannot bind 127.0.0.1: {e}"))?;
+    let port = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the bound address: {e}"))?
+        .port();
+    {
+        let mut stdout = std::io::stdout().lock();
+        writeln!(stdout, "listening on http://127.0.0.1:{port}/mcp")
+            .and_then(|()| stdout.flush())
+            .map_err(|e| format!("cannot announce the address: {e}"))?;
+    }
+    // A plain thread: tokio's stdin reads on a blocking thread that cannot be
+    // cancelled and would hold up the runtime's shutdown.
+    let (eof_tx, eof_rx) = tokio::sync::oneshot::channel::<()>();
+    std::thread::spawn(move || {
+        let mut sink = [0u8; 4096];
+        let mut stdin = std::io::stdin().lock();
+        while matches!(stdin.read(&mut sink), Ok(n) if n > 0) {}
+        let _ = eof_tx.send(());
+    });
+    tokio::select! {
+        result = axum::serve(listener, app) => result.map_err(|e| format!("HTTP server failed: {e}")),
+        _ = eof_rx => Ok(()),
     }
 }

@@ -14,7 +14,7 @@ use tokio::io::DuplexStream;
 
 use super::{
     ConformanceReport, Filter,
-    check::{Applies, CheckResult, Observed, Role, Transport},
+    check::{Applies, CannotApply, CheckResult, Observed, Role, Transport},
 };
 use mcptest_core::Error;
 use mcptest_core::process::ChildProcess;
@@ -340,7 +340,10 @@ impl ClientConformance {
                         _ => "stdio; this client is checked over Streamable HTTP",
                     };
                     (
-                        Observed::NotApplicable(format!("the rule is for {other}")),
+                        Observed::CannotApply(
+                            CannotApply::Transport,
+                            format!("the rule is for {other}"),
+                        ),
                         Vec::new(),
                     )
                 };
@@ -350,6 +353,7 @@ impl ClientConformance {
                     transport: self.transport,
                     status,
                     reason,
+                    cannot_apply: finding.cannot_apply(),
                     evidence,
                     official: crate::official_ids(check.id),
                     expected_failure: false,
@@ -361,6 +365,7 @@ impl ClientConformance {
             target,
             role: Role::Client,
             transport: self.transport,
+            revisions: Vec::new(),
             results,
             elapsed: started.elapsed(),
         };

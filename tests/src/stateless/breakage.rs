@@ -39,6 +39,7 @@ pub enum Breakage {
     IgnoreVersionHeader,
     MissingCapabilityAsInvalidParams,
     AnswerPing,
+    InitializeNamesStateless,
     UnknownMethodInvalidRequest,
     DiscoverHidesPrompts,
     LogWithoutLevel,
@@ -95,6 +96,13 @@ pub enum Breakage {
     TasksIgnoreNameHeader,
     ToolErrorFailsTask,
     LegacyTaskParamOptsIn,
+    // ---- skills extension (SEP-2640): see `skills` ----
+    SkillsCapabilityNotObject,
+    SkillsListMissing,
+    SkillBadDigest,
+    SkillsGetOtherEntry,
+    SkillsGetUnknownSucceeds,
+    SkillMdFrontmatterDiffers,
 }
 
 use Breakage::*;
@@ -280,6 +288,12 @@ pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
         "--answer-ping",
         "sep-2575-removed-methods",
         "a stateless ping is answered",
+    ),
+    (
+        InitializeNamesStateless,
+        "--initialize-names-2026-07-28",
+        "sep-2575-removed-methods",
+        "an initialize with 2026-07-28 _meta is answered with a result naming protocolVersion 2026-07-28",
     ),
     (
         UnknownMethodInvalidRequest,
@@ -597,6 +611,42 @@ pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
         "sep-2663-no-task-without-extension",
         "a tools/call with the task param of the first tasks revision counts as declaring the extension",
     ),
+    (
+        SkillsCapabilityNotObject,
+        "--skills-capability-not-object",
+        "sep-2640-capability",
+        "server/discover declares the skills extension as true",
+    ),
+    (
+        SkillsListMissing,
+        "--skills-list-missing",
+        "sep-2640-skills-list",
+        "skills/list is -32601 though the skills extension is declared",
+    ),
+    (
+        SkillBadDigest,
+        "--skill-bad-digest",
+        "sep-2640-skill-entries",
+        "the listed SKILL.md has an md5: digest",
+    ),
+    (
+        SkillsGetOtherEntry,
+        "--skills-get-other-entry",
+        "sep-2640-skills-get",
+        "skills/get answers an entry whose description differs from the listed one",
+    ),
+    (
+        SkillsGetUnknownSucceeds,
+        "--skills-get-unknown-succeeds",
+        "sep-2640-skills-get-unknown-uri",
+        "skills/get of an unknown uri answers the one skill",
+    ),
+    (
+        SkillMdFrontmatterDiffers,
+        "--skill-md-frontmatter-differs",
+        "sep-2640-skill-md",
+        "the SKILL.md read as a resource has another description than the listed entry",
+    ),
 ];
 
 impl Breakage {
@@ -768,6 +818,7 @@ impl Breakages {
                     | DiscoverIgnoresVersion
                     | IgnoreVersionHeader
                     | AnswerPing
+                    | InitializeNamesStateless
                     | LogWithoutLevel
                     | IgnoreMethodHeader
                     | IgnoreNameHeader
@@ -776,6 +827,11 @@ impl Breakages {
                     | SessionIdWithSpace
                     | OneStreamAtATime
                     | IgnoreParamHeaders
+                    | SkillsListMissing
+                    | SkillBadDigest
+                    | SkillsGetOtherEntry
+                    | SkillsGetUnknownSucceeds
+                    | SkillMdFrontmatterDiffers
             )
         })
     }
@@ -812,6 +868,18 @@ impl Breakages {
             .as_deref()
             .and_then(|h| h.as_deref())
             .is_some_and(|h| h >= STATELESS);
+        if name == "initialize" && request && stateless && self.has(InitializeNamesStateless) {
+            // A handshake for a revision that has none.
+            return Inbound::Reply(json!({
+                "jsonrpc": "2.0",
+                "id": message["id"],
+                "result": {
+                    "protocolVersion": STATELESS,
+                    "capabilities": {},
+                    "serverInfo": { "name": super::SERVER_NAME, "version": "0" },
+                },
+            }));
+        }
         if name == "initialize" && request && (stateless || header_stateless) {
             // 2026-07-28 has no initialize. rmcp would take it over HTTP as
             // the start of a legacy session (HTTP 200); answer it here.
@@ -975,6 +1043,7 @@ impl Breakages {
                 {
                     versions.push(json!(PHANTOM_VERSION));
                 }
+                super::skills::bend_discover(self, result);
                 if self.has(DiscoverHidesPrompts)
                     && let Some(capabilities) = result
                         .get_mut("capabilities")

@@ -22,6 +22,7 @@ mod features;
 mod listen;
 mod mrtr;
 mod serve;
+mod skills;
 mod tasks;
 mod transport_breakage;
 
@@ -46,6 +47,7 @@ pub use adaptive::{MEDIA_TOOL, PROGRESS_TOOL};
 pub use breakage::{BREAKAGES, Breakage, Breakages, Conn, Inbound, status_for};
 pub use listen::LIST_CHANGE_TOOL;
 pub use serve::{main_with, serve_http, serve_stdio};
+pub use skills::SKILL_URI;
 pub use tasks::{FAILING_TASK_TOOL, INPUT_TASK_TOOL, REQUIRED_TASK_TOOL, TASK_TOOL};
 
 /// Server name in `initialize` and `server/discover`.
@@ -275,6 +277,7 @@ impl ServerHandler for Stateless {
             .enable_logging()
             .enable_completions()
             .enable_tasks()
+            .enable_skills()
             .build();
         // Resources are subscribed to on a 2026-07-28 listen stream
         // (resourceSubscriptions); `initialize` takes this back, since the
@@ -450,6 +453,22 @@ impl ServerHandler for Stateless {
         tasks::cancel(&request)
     }
 
+    async fn list_skills(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListSkillsResult, ErrorData> {
+        skills::list(&self.breakages)
+    }
+
+    async fn get_skill(
+        &self,
+        request: rmcp::model::GetSkillRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetSkillResult, ErrorData> {
+        skills::get(&self.breakages, &request.uri)
+    }
+
     async fn list_prompts(
         &self,
         request: Option<PaginatedRequestParams>,
@@ -532,6 +551,9 @@ impl ServerHandler for Stateless {
         let uri = request.uri.as_str();
         if uri == mrtr::CONFIRM_RESOURCE {
             return mrtr::confirm_resource(&self.breakages, &request, &context);
+        }
+        if let Some(skill) = skills::read(&self.breakages, uri) {
+            return Ok(skill);
         }
         let known = Self::resources().iter().any(|r| r["uri"] == uri)
             || uri

@@ -103,6 +103,24 @@ pub(super) const CASES: &[(&str, &[&str], bool)] = &[
         &["sep-2575-listen-resource-updated"],
         true,
     ),
+    (
+        "--skills-capability-not-object",
+        &["sep-2640-capability"],
+        true,
+    ),
+    ("--skills-list-missing", &["sep-2640-skills-list"], true),
+    ("--skill-bad-digest", &["sep-2640-skill-entries"], true),
+    ("--skills-get-other-entry", &["sep-2640-skills-get"], true),
+    (
+        "--skills-get-unknown-succeeds",
+        &["sep-2640-skills-get-unknown-uri"],
+        true,
+    ),
+    (
+        "--skill-md-frontmatter-differs",
+        &["sep-2640-skill-md"],
+        true,
+    ),
 ];
 
 const FEATURES: &[&str] = &[
@@ -114,6 +132,7 @@ const FEATURES: &[&str] = &[
     "sep-2575-progress",
     "sep-2575-log-with-level",
     "mcp-completion-values",
+    "sep-2640-*",
 ];
 
 use mcptest::conformance::Transport;
@@ -144,6 +163,12 @@ broken! {
     non_tool_ignores_input_responses: "--non-tool-ignores-input-responses";
     listen_no_prompts_list_changed: "--listen-no-prompts-list-changed";
     listen_resource_updated_untagged: "--listen-resource-updated-untagged";
+    skills_capability_not_object: "--skills-capability-not-object";
+    skills_list_missing: "--skills-list-missing";
+    skill_bad_digest: "--skill-bad-digest";
+    skills_get_other_entry: "--skills-get-other-entry";
+    skills_get_unknown_succeeds: "--skills-get-unknown-succeeds";
+    skill_md_frontmatter_differs: "--skill-md-frontmatter-differs";
 }
 
 #[tokio::test]

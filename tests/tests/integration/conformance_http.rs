@@ -40,7 +40,14 @@ pub(crate) const HTTP_CASES: &[(&str, &[&str], bool)] = &[
         &["classic-http-multiple-streams"],
         false,
     ),
-    ("--shuffle-tools", &["classic-tools-list-order"], true),
+    (
+        "--shuffle-tools",
+        &[
+            "classic-tools-list-order",
+            "mcp-tools-list-deterministic-order",
+        ],
+        true,
+    ),
     (
         "--draft-04-output-schema",
         &["classic-tool-schemas-2020-12"],

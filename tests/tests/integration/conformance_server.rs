@@ -18,6 +18,7 @@ use serde_json::json;
 const STATELESS: &str = env!("CARGO_BIN_EXE_fixture-stateless");
 const BROKEN: &str = env!("CARGO_BIN_EXE_fixture-broken");
 const CHAOS: &str = env!("CARGO_BIN_EXE_fixture-chaos");
+const RMCP: &str = env!("CARGO_BIN_EXE_fixture-rmcp");
 
 /// Each `fixture-broken` flag, the checks it must fail, and whether it
 /// applies over stdio (all apply over HTTP).
@@ -136,6 +137,11 @@ const CASES: &[(&str, &[&str], bool)] = &[
         true,
     ),
     ("--answer-ping", &["sep-2575-removed-methods"], true),
+    (
+        "--initialize-names-2026-07-28",
+        &["sep-2575-removed-methods"],
+        true,
+    ),
     (
         "--unknown-method-invalid-request",
         &["sep-2575-unknown-method"],
@@ -303,6 +309,7 @@ broken! {
     ignore_version_header: "--ignore-version-header", http_only;
     missing_capability_as_invalid_params: "--missing-capability-as-invalid-params";
     answer_ping: "--answer-ping";
+    initialize_names_2026_07_28: "--initialize-names-2026-07-28";
     unknown_method_invalid_request: "--unknown-method-invalid-request";
     discover_hides_prompts: "--discover-hides-prompts";
     log_without_level: "--log-without-level";
@@ -401,15 +408,20 @@ async fn the_report_renders_as_a_table_as_json_and_as_a_failure_message() {
     let lines: Vec<&str> = table.lines().collect();
     assert_eq!(
         lines[0],
-        "MCP conformance of server fixture-broken --answer-ping over stdio: 3 checks, 1 passed, 1 failed, 0 warnings, 1 skipped"
+        "MCP conformance of server fixture-broken --answer-ping over stdio (speaks 2024-11-05, \
+         2025-03-26, 2025-06-18, 2025-11-25 and 2026-07-28): 3 checks, 1 passed, 1 failed, \
+         0 warnings, 1 skipped"
     );
     assert_eq!(lines[1], "(> sent by mcptest, < what came back)");
     assert!(
         lines[2].starts_with("PASS  MUST    sep-2575-discover "),
         "{table}"
     );
+    // The HTTP rule cannot apply over stdio: folded into one line at the end.
     assert!(
-        lines[3].starts_with("SKIP  MUST    sep-2575-http-header-mismatch "),
+        table.contains(
+            "\nSKIP  1 check: the rule is for Streamable HTTP; this server is reached over stdio\n"
+        ),
         "{table}"
     );
     let removed = table
@@ -507,4 +519,106 @@ async fn checks_that_need_a_named_tool_are_skipped_without_one() {
             .contains("Conformance::capability_tool"),
         "{report}"
     );
+}
+
+/// The README's one-liner on a server built on the workspace's rmcp with
+/// its defaults, which speaks 2025-11-25 and 2026-07-28 at once: a
+/// dual-era server, whose `initialize` with 2026-07-28 `_meta` selects
+/// legacy semantics (see `sep-2575-removed-methods`).
+#[tokio::test]
+async fn the_readme_one_liner_passes_on_a_default_rmcp_server_over_stdio() {
+    let report = Conformance::new(Server::program(RMCP)).run().await.unwrap();
+    assert_eq!(
+        report.revisions,
+        [
+            "2024-11-05",
+            "2025-03-26",
+            "2025-06-18",
+            "2025-11-25",
+            "2026-07-28"
+        ],
+        "{report}"
+    );
+    let removed = report.result("sep-2575-removed-methods").unwrap();
+    assert_eq!(removed.status, Status::Pass, "{report}");
+    assert!(
+        removed
+            .reason
+            .as_deref()
+            .unwrap_or_default()
+            .contains("initialize was answered with legacy semantics"),
+        "{report}"
+    );
+    report.assert_conforms();
+}
+
+#[tokio::test]
+async fn the_readme_one_liner_passes_on_a_default_rmcp_server_over_http() {
+    let fixture = HttpFixture::start(RMCP, &["--http"]);
+    let report = Conformance::new(Server::url(&fixture.url))
+        .run()
+        .await
+        .unwrap();
+    assert_eq!(
+        report.status("sep-2575-removed-methods"),
+        Some(Status::Pass),
+        "{report}"
+    );
+    report.assert_conforms();
+}
+
+/// A classic-only server: the 2026-07-28 checks cannot apply, nor the HTTP
+/// rules over stdio; each reason is one line with its count, and the
+/// summary line says what the server speaks.
+#[tokio::test]
+async fn checks_that_cannot_apply_fold_into_one_line_per_reason() {
+    let report = Conformance::new(Server::program(CHAOS))
+        .run()
+        .await
+        .unwrap();
+    assert_eq!(report.revisions, ["2025-11-25"], "{report}");
+    let table = report.table();
+    let first = table.lines().next().unwrap();
+    assert!(
+        first.contains(" over stdio (speaks 2025-11-25): "),
+        "{table}"
+    );
+    let folded: Vec<&str> = table
+        .lines()
+        .filter(|l| l.starts_with("SKIP") && l.contains(" checks: "))
+        .collect();
+    assert_eq!(folded.len(), 2, "{table}");
+    assert!(
+        folded.iter().any(
+            |l| l.contains("checks: the server does not speak 2026-07-28: server/discover got")
+        ),
+        "{table}"
+    );
+    assert!(
+        folded
+            .iter()
+            .any(|l| l.contains("checks: the rule is for Streamable HTTP")),
+        "{table}"
+    );
+    assert!(!table.contains("sep-2575-discover"), "{table}");
+    // Every row is still in the full table and in the reports.
+    let full = report.full_table();
+    assert!(full.contains("SKIP  MUST    sep-2575-discover "), "{full}");
+    assert_eq!(report.to_report().results.len(), report.results.len());
+    let counted: usize = folded
+        .iter()
+        .map(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .unwrap()
+                .parse::<usize>()
+                .unwrap()
+        })
+        .sum();
+    let cannot_apply = report
+        .results
+        .iter()
+        .filter(|r| r.cannot_apply.is_some())
+        .count();
+    assert_eq!(counted, cannot_apply, "{table}");
 }
