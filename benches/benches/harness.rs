@@ -7,7 +7,10 @@
 //!   server, mcptest versus rmcp's own client over the same kind of pipe
 //!   (target: at least 20,000 calls/s);
 //! - `stdio-round-trip`: one `tools/call` on a warm stdio connection, mcptest
-//!   versus a hand-written exchange.
+//!   versus a hand-written exchange;
+//! - the check of every message against the MCP schema (on by default)
+//!   against the same harness with it off (`wire_schema(Off)`), in the
+//!   spawn and in-process runs (target: at most 5 % slower).
 //!
 //! Run: `cargo bench -p mcptest-benches --bench harness`. The ratios are
 //! printed after criterion's own output, followed by the spawn variants run
@@ -23,7 +26,7 @@ use std::{
 };
 
 use criterion::Criterion;
-use mcptest::Server;
+use mcptest::{Server, WireSchema};
 use mcptest_benches::{report_rate, report_ratio};
 use mcptest_tests::everything::Everything;
 use rmcp::{ServiceExt, model::CallToolRequestParams};
@@ -126,7 +129,16 @@ fn hand_written_once() {
 
 /// The same through mcptest, with its default options.
 async fn mcptest_once() {
-    let mcp = Server::program(SERVER).connect().await.expect("connects");
+    mcptest_once_with(WireSchema::Fail).await;
+}
+
+/// The same, with the schema check as given.
+async fn mcptest_once_with(schema: WireSchema) {
+    let mcp = Server::program(SERVER)
+        .wire_schema(schema)
+        .connect()
+        .await
+        .expect("connects");
     let call = mcp.call_tool("echo", json!({"message": "hi"})).await;
     assert_eq!(call.text(), "hi");
     mcp.close().await;
@@ -140,7 +152,7 @@ const ROUNDS: usize = 60;
 /// steadier than criterion's means taken minutes apart.
 fn spawn_ratios_interleaved() {
     let rt = runtime();
-    let mut samples: [Vec<Duration>; 2] = Default::default();
+    let mut samples: [Vec<Duration>; 3] = Default::default();
     for _ in 0..ROUNDS {
         let started = Instant::now();
         hand_written_once();
@@ -148,8 +160,11 @@ fn spawn_ratios_interleaved() {
         let started = Instant::now();
         rt.block_on(mcptest_once());
         samples[1].push(started.elapsed());
+        let started = Instant::now();
+        rt.block_on(mcptest_once_with(WireSchema::Off));
+        samples[2].push(started.elapsed());
     }
-    let [hand, full] = samples.map(|mut times| {
+    let [hand, full, unchecked] = samples.map(|mut times| {
         times.sort();
         times[times.len() / 2]
     });
@@ -161,6 +176,17 @@ fn spawn_ratios_interleaved() {
         ms(full),
         ms(full) / ms(hand),
         if ms(full) / ms(hand) <= 1.10 {
+            "met"
+        } else {
+            "MISSED"
+        }
+    );
+    println!(
+        "  schema check: {:.3} ms checked / {:.3} ms off = {:.3}x (target <= 1.05x: {})",
+        ms(full),
+        ms(unchecked),
+        ms(full) / ms(unchecked),
+        if ms(full) / ms(unchecked) <= 1.05 {
             "met"
         } else {
             "MISSED"
@@ -185,6 +211,26 @@ fn in_process_throughput(c: &mut Criterion) {
                 let start = Instant::now();
                 for _ in 0..iters {
                     let call = mcp.call_tool("echo", json!({"message": "hi"})).await;
+                    debug_assert!(call.is_success());
+                }
+                start.elapsed()
+            })
+        })
+    });
+
+    let unchecked = rt.block_on(async {
+        Server::in_process(Everything::default())
+            .wire_schema(WireSchema::Off)
+            .connect()
+            .await
+            .expect("connects")
+    });
+    group.bench_function("mcptest-schema-off", |b| {
+        b.iter_custom(|iters| {
+            rt.block_on(async {
+                let start = Instant::now();
+                for _ in 0..iters {
+                    let call = unchecked.call_tool("echo", json!({"message": "hi"})).await;
                     debug_assert!(call.is_success());
                 }
                 start.elapsed()
@@ -218,6 +264,7 @@ fn in_process_throughput(c: &mut Criterion) {
     group.finish();
     rt.block_on(async {
         mcp.close().await;
+        unchecked.close().await;
         let _ = rmcp_client.cancel().await;
     });
 }
@@ -253,6 +300,12 @@ fn main() {
     println!("\nagainst the baselines measured in this run:");
     report_ratio("spawn-call-teardown", "mcptest", "hand-written", Some(1.10));
     report_ratio("in-process-throughput", "mcptest", "rmcp-client", None);
+    report_ratio(
+        "in-process-throughput",
+        "mcptest",
+        "mcptest-schema-off",
+        Some(1.05),
+    );
     report_rate("in-process-throughput", "mcptest", Some(20_000.0));
     report_rate("in-process-throughput", "rmcp-client", None);
     report_ratio("stdio-round-trip", "mcptest", "hand-written", None);

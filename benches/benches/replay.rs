@@ -42,7 +42,7 @@ fn main() {
             .await
             .expect("bench-server starts");
         for _ in 0..TAPE_CALLS {
-            mcp.call_tool("echo", args.clone()).await;
+            mcp.call_tool("echo", args.clone()).await.assert_success();
         }
         mcp.close().await;
     });

@@ -136,6 +136,19 @@ pub enum Error {
         output: Box<ServerOutput>,
     },
 
+    /// The server's answer breaks the official MCP schema of the session's
+    /// revision (see [`Server::wire_schema`](crate::Server::wire_schema)):
+    /// the message, the path inside it and what the schema requires there.
+    #[error("{method}: {violation}{output}")]
+    SchemaViolation {
+        /// The request whose answer broke the schema.
+        method: String,
+        /// Where and how.
+        violation: Box<crate::wire_schema::SchemaViolation>,
+        /// What the server printed meanwhile.
+        output: Box<ServerOutput>,
+    },
+
     /// The connection failed for a reason other than the process exiting:
     /// a refused HTTP connection, an oversized message, a broken pipe. The
     /// reason ends with the root cause: `initialize: cannot connect to
@@ -169,6 +182,7 @@ impl Error {
             | Error::ServerExited { output, .. }
             | Error::JsonRpc { output, .. }
             | Error::Protocol { output, .. }
+            | Error::SchemaViolation { output, .. }
             | Error::Transport { output, .. } => output,
             _ => return None,
         })

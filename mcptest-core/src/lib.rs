@@ -29,6 +29,7 @@ pub mod report;
 mod server;
 pub mod snapshot;
 pub(crate) mod transport;
+mod wire_schema;
 mod wording;
 
 pub use cassette::CassetteMode;
@@ -46,6 +47,7 @@ pub use raw::RawConnection;
 #[cfg(feature = "http")]
 pub use raw::{HttpReply, RawHttp};
 pub use server::Server;
+pub use wire_schema::{SchemaViolation, WireSchema};
 
 /// The rmcp crate mcptest is built on, re-exported so tests can name its
 /// model types (`Tool`, `CallToolResult`, `LoggingLevel`, ...) without a

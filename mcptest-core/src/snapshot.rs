@@ -410,6 +410,29 @@ macro_rules! __tool_surface {
     };
 }
 
+/// One insta selector redaction (`{ ".id" => "[id]" }` in the macros).
+#[cfg(feature = "redactions")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __mcptest_redact {
+    ($settings:ident, $selector:expr, $replacement:expr) => {
+        $settings.add_redaction($selector, $replacement);
+    };
+}
+
+/// Without the `redactions` feature, a selector redaction says what to turn on.
+#[cfg(not(feature = "redactions"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __mcptest_redact {
+    ($settings:ident, $selector:expr, $replacement:expr) => {
+        ::core::compile_error!(
+            "insta redactions in braces (`{ \".id\" => \"[id]\" }`) need mcptest's `redactions` \
+             feature; the named redactions (`timestamps`, `uuids`, ...) need nothing"
+        )
+    };
+}
+
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __mcptest_snapshot {
@@ -425,7 +448,7 @@ macro_rules! __mcptest_snapshot {
             __mcptest_value,
             &[$($crate::snapshot::redact::$opt()),*],
         );
-        $($( __mcptest_settings.add_redaction($selector, $replacement); )*)?
+        $($( $crate::__mcptest_redact!(__mcptest_settings, $selector, $replacement); )*)?
         __mcptest_settings.bind(|| {
             $crate::snapshot::__insta::$insta!($($name,)? __mcptest_json $(, @$inline)?);
         });

@@ -183,6 +183,14 @@ fn server_builder(config: &Config, krate: &syn::Path) -> TokenStream {
             .connect_timeout(#krate::__private::Duration::new(#secs, #nanos))
         ));
     }
+    if let Some(mode) = &config.wire_schema {
+        let mode = match mode.value().as_str() {
+            "warn" => quote!(Warn),
+            "off" => quote!(Off),
+            _ => quote!(Fail),
+        };
+        server.extend(quote!(.wire_schema(#krate::WireSchema::#mode)));
+    }
     if let Some(protocol) = &config.protocol {
         server.extend(quote!(.protocol_version(#protocol)));
     }
@@ -344,7 +352,7 @@ mod tests {
             "#[tokio::test] fn t(mcp: String) {}",
         );
         let expected = [
-            "unknown option `bogus` for `#[mcp_test]`; the options are: server, bin, url, handler, args, env, cwd, fixture, timeout, protocol, cassette, setup, shared, flavor, crate",
+            "unknown option `bogus` for `#[mcp_test]`; the options are: server, bin, url, handler, args, env, cwd, fixture, timeout, protocol, wire_schema, cassette, setup, shared, flavor, crate",
             "invalid duration \"soon\"",
             "`timeout` is given twice",
             "protocol version \"v2\"",

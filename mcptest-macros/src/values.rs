@@ -31,6 +31,20 @@ pub(crate) fn duration(lit: &LitStr) -> syn::Result<Duration> {
 
 /// A protocol version is a date, `YYYY-MM-DD` (any date: servers may be
 /// offered versions they do not know, to test negotiation).
+/// `fail`, `warn` or `off`: what a message that breaks the MCP schema does.
+pub(crate) fn check_wire_schema(lit: &LitStr) -> syn::Result<()> {
+    match lit.value().as_str() {
+        "fail" | "warn" | "off" => Ok(()),
+        other => Err(syn::Error::new(
+            lit.span(),
+            format!(
+                "`wire_schema` is {other:?}; write \"fail\" (the default: a message that breaks \
+                 the MCP schema fails the test), \"warn\" or \"off\""
+            ),
+        )),
+    }
+}
+
 pub(crate) fn check_protocol(lit: &LitStr) -> syn::Result<()> {
     let text = lit.value();
     let bytes = text.as_bytes();

@@ -423,8 +423,11 @@ impl Check<Judged<'_>> for IsError {
             "a result without isError".into()
         }
     }
+    /// What the tool said is the evidence: its text is why it failed (or
+    /// what it answered instead of failing).
     fn evaluate(&self, answer: &Judged<'_>) -> Verdict {
-        let evidence = Evidence::new().actual(Shown::plain("isError", answer.is_error.to_string()));
+        let label = format!("isError: {} with text", answer.is_error);
+        let evidence = Evidence::new().actual(Shown::text(label, answer.text));
         Verdict::from_bool(answer.is_error == self.0, evidence)
     }
 }

@@ -335,10 +335,7 @@ pub(crate) fn outcome(
         Err(mut failure) => {
             if let Some(dir) = fixture {
                 dir.keep_failed();
-                failure = failure.but(format!(
-                    "the fixture copy is kept at {}",
-                    dir.path().display()
-                ));
+                failure = failure.fixture_kept(dir.path());
             }
             Outcome::fail(failure)
         }

@@ -34,6 +34,8 @@
 //! |---|---|
 //! | `http` | Streamable HTTP servers: [`Server::url`], `#[mcp_test(url = ..)]`, [`RawHttp`] |
 //! | `junit` | [`Report::to_junit`](report::Report) |
+//! | `json-schema` | checks against JSON Schema: `matches_output_schema`, `matches_schema`, `input_schemas_valid`, `expect::validate_schema` |
+//! | `redactions` | insta's selector redactions in the snapshot macros: `{ ".id" => "[id]" }` |
 //! | `suite` | `mcptest::suite!` and [`suite`](mod@suite): mcp-assert and MCP Cases files, the contract mock, coverage |
 //! | `conformance` | [`conformance`]: protocol conformance of servers and clients |
 //! | `http-mock` | client conformance over Streamable HTTP (`ClientConformance::http`) |

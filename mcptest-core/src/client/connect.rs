@@ -59,6 +59,7 @@ where
     T: Transport<rmcp::RoleClient> + 'static,
 {
     let harness = Arc::new(harness(options));
+    endpoint.wire.schema.set_mode(options.wire_schema);
     let version = harness.config.protocol_version.clone();
     let (lifecycle, method) = if version.has_initialize() {
         (ClientLifecycleMode::Initialize, "initialize")
@@ -80,6 +81,10 @@ where
             endpoint.wire.use_raw_answers();
             let peer = service.peer().clone();
             let info = server_info(&peer);
+            endpoint
+                .wire
+                .schema
+                .set_revision(info.protocol_version.as_str());
             return Ok(McpClient {
                 inner: Arc::new(Inner {
                     view: false,
@@ -96,6 +101,7 @@ where
                     tools: tokio::sync::Mutex::new(None),
                     harness,
                     fixture_dir,
+                    unexamined: Default::default(),
                 }),
             });
         }

@@ -28,6 +28,7 @@ use serde_json::{Value, json};
 
 pub(crate) use connect::handshake;
 use handler::Harness;
+use results::{FailureWatch, Unexamined};
 pub use results::{Origin, Reply, Request, RpcError, ServerInfo, ToolCall, ToolOutcome};
 
 use crate::{
@@ -102,6 +103,83 @@ struct Inner {
     /// The mocks, for answering `input_required` rounds of stateless servers.
     harness: Arc<Harness>,
     fixture_dir: Option<Arc<std::path::Path>>,
+    /// Failed calls the test dropped without looking at them.
+    unexamined: Unexamined,
+}
+
+impl Drop for Inner {
+    /// The last clone of a client that was never closed still fails the
+    /// test for what went unchecked (unless it is failing already).
+    fn drop(&mut self) {
+        if let Some(message) = unchecked_message(&self.unexamined, &self.wire)
+            && !std::thread::panicking()
+        {
+            panic!("{message}");
+        }
+    }
+}
+
+/// What fails the test when a client is closed, if anything (each reported
+/// once): the failed calls nobody looked at, and the server's messages that
+/// broke the schema and failed no request.
+fn unchecked_message(unexamined: &Unexamined, wire: &Wire) -> Option<String> {
+    let mut parts = Vec::new();
+    parts.extend(unexamined_message(unexamined));
+    let (violations, more) = wire.schema.take_unreported();
+    if !violations.is_empty() {
+        let mut message = format!(
+            "mcptest: the server sent {} message{} that break{} the MCP schema:",
+            violations.len() + more,
+            if violations.len() + more == 1 {
+                ""
+            } else {
+                "s"
+            },
+            if violations.len() + more == 1 {
+                "s"
+            } else {
+                ""
+            },
+        );
+        for violation in &violations {
+            message.push_str("\n  ");
+            message.push_str(&violation.replace('\n', "\n    "));
+        }
+        if more > 0 {
+            message.push_str(&format!("\n  … and {more} more"));
+        }
+        message.push_str(
+            "\nfix the server, or let the test go on with `Server::wire_schema(WireSchema::Warn)`",
+        );
+        parts.push(message);
+    }
+    (!parts.is_empty()).then(|| parts.join("\n\n"))
+}
+
+/// The failure message for the failed calls nobody looked at, if any (and
+/// forgets them: each is reported once).
+fn unexamined_message(unexamined: &Unexamined) -> Option<String> {
+    let failures = std::mem::take(&mut *unexamined.lock().unwrap_or_else(|p| p.into_inner()));
+    if failures.is_empty() {
+        return None;
+    }
+    let mut message = if failures.len() == 1 {
+        "mcptest: a request got no answer and the test never looked at it:".to_owned()
+    } else {
+        format!(
+            "mcptest: {} requests got no answer and the test never looked at them:",
+            failures.len()
+        )
+    };
+    for failure in &failures {
+        message.push_str("\n  ");
+        message.push_str(&failure.replace('\n', "\n    "));
+    }
+    message.push_str(
+        "\nlook at each result (e.g. `.assert_success()`); to expect the failure, \
+         say so with `.assert_failed()`",
+    );
+    Some(message)
 }
 
 /// The connection: rmcp's service and the server end. Field order matters:
@@ -166,7 +244,11 @@ impl McpClient {
     /// A handle that reports what the server printed, for results built outside
     /// the harness.
     pub fn origin(&self) -> Origin {
-        Origin::new(self.inner.wire.clone(), self.inner.fixture_dir.clone())
+        Origin::new(
+            self.inner.wire.clone(),
+            self.inner.fixture_dir.clone(),
+            self.inner.unexamined.clone(),
+        )
     }
 
     /// The test's fixture directory, given with
@@ -449,20 +531,31 @@ impl McpClient {
     /// On a client of a [shared](crate::Server::shared) server this closes
     /// only this client's view: the server keeps running for the other tests,
     /// and `None` is returned.
+    ///
+    /// It fails the test (panics) when a call that got no answer was dropped
+    /// without anyone looking at it (see [`ToolCall`]): the server is
+    /// stopped first.
     pub async fn close(self) -> Option<ExitStatus> {
-        if self.inner.view {
-            return None;
+        let status = if self.inner.view {
+            None
+        } else {
+            let link = &self.inner.link;
+            let service = link
+                .service
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .take();
+            if let Some(mut service) = service {
+                let _ = service.close_with_timeout(link.endpoint.grace()).await;
+            }
+            link.endpoint.close().await
+        };
+        if let Some(message) = unchecked_message(&self.inner.unexamined, &self.inner.wire)
+            && !std::thread::panicking()
+        {
+            panic!("{message}");
         }
-        let link = &self.inner.link;
-        let service = link
-            .service
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take();
-        if let Some(mut service) = service {
-            let _ = service.close_with_timeout(link.endpoint.grace()).await;
-        }
-        link.endpoint.close().await
+        status
     }
 
     /// A new client on the same connection, for one test of a shared
@@ -488,6 +581,7 @@ impl McpClient {
                 tools: tokio::sync::Mutex::new(None),
                 harness: inner.harness.clone(),
                 fixture_dir,
+                unexamined: Unexamined::default(),
             }),
         }
     }
@@ -730,6 +824,13 @@ impl McpClient {
         let outcome = handle.await_response().await;
         let elapsed = started.elapsed();
         let raw = self.inner.wire.take_raw(&id);
+        if let Some(violation) = self.inner.wire.schema.take_violation(&id) {
+            return Err(Error::SchemaViolation {
+                method: method.to_owned(),
+                violation: Box::new(violation),
+                output: self.inner.wire.output(),
+            });
+        }
         match outcome {
             Ok(typed) => {
                 let result = match raw.as_ref().and_then(|m| m.get("result")) {
@@ -740,6 +841,7 @@ impl McpClient {
             }
             Err(ServiceError::Timeout { timeout }) => {
                 self.inner.wire.forget(&id);
+                self.inner.wire.schema.forget(&id);
                 Err(Error::Timeout {
                     method: method.to_owned(),
                     after: timeout,
@@ -894,6 +996,7 @@ enum ToolLookup {
 }
 
 /// A `tools/call` that has been sent and not yet answered.
+#[must_use = "a started call is only tested once it ends: `.finish().await`, or `.cancel(..)`"]
 pub struct PendingToolCall {
     client: McpClient,
     start: ToolCallStart,
@@ -929,6 +1032,7 @@ impl ToolCallStart {
             "tools/call",
             json!({ "name": self.name, "arguments": self.arguments }),
         );
+        let watch = FailureWatch::new(&request, &outcome, &self.origin);
         ToolCall {
             request,
             name: self.name,
@@ -939,6 +1043,7 @@ impl ToolCallStart {
             tool: self.tool,
             progress: Vec::new(),
             origin: self.origin,
+            watch,
         }
     }
 
@@ -966,6 +1071,7 @@ impl PendingToolCall {
         let id = self.id.clone();
         let result = self.handle.cancel(Some(reason.to_owned())).await;
         wire.forget(&id);
+        wire.schema.forget(&id);
         result.map_err(|e| self.client.error_sync("notifications/cancelled", e))
     }
 

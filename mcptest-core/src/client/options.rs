@@ -7,6 +7,7 @@ use std::time::Duration;
 use rmcp::model::{ClientCapabilities, Implementation};
 
 use super::mocks::{Elicitation, Roots, Sampling};
+use crate::wire_schema::WireSchema;
 
 /// The protocol version used unless [`Server::protocol_version`] says otherwise:
 /// the newest one that still has an `initialize` handshake.
@@ -28,6 +29,7 @@ pub(crate) struct Options {
     pub(crate) roots: Option<Roots>,
     pub(crate) elicitation: Option<Elicitation>,
     pub(crate) fetch_tool_definitions: bool,
+    pub(crate) wire_schema: WireSchema,
 }
 
 impl Default for Options {
@@ -42,6 +44,7 @@ impl Default for Options {
             roots: None,
             elicitation: None,
             fetch_tool_definitions: true,
+            wire_schema: WireSchema::default(),
         }
     }
 }

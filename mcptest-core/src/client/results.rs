@@ -53,13 +53,24 @@ impl fmt::Display for Request {
 pub struct Origin {
     wire: Option<Arc<Wire>>,
     fixture_dir: Option<Arc<Path>>,
+    /// Where a failed call the test never looked at is reported: its client.
+    unexamined: Option<Unexamined>,
 }
 
+/// The failed requests a client handed out and the test dropped without
+/// looking at them, in words: `tools/call add_todo: did not finish ...`.
+pub(crate) type Unexamined = Arc<std::sync::Mutex<Vec<String>>>;
+
 impl Origin {
-    pub(crate) fn new(wire: Arc<Wire>, fixture_dir: Option<Arc<Path>>) -> Self {
+    pub(crate) fn new(
+        wire: Arc<Wire>,
+        fixture_dir: Option<Arc<Path>>,
+        unexamined: Unexamined,
+    ) -> Self {
         Origin {
             wire: Some(wire),
             fixture_dir,
+            unexamined: Some(unexamined),
         }
     }
 
@@ -68,6 +79,7 @@ impl Origin {
         Origin {
             wire: None,
             fixture_dir: Some(Arc::from(dir.into())),
+            unexamined: None,
         }
     }
 
@@ -103,6 +115,7 @@ impl fmt::Debug for Origin {
 /// # Ok(()) }
 /// ```
 #[derive(Debug, Clone)]
+#[must_use = "a result is only tested when something looks at it: check it, e.g. `.has(\"name\")`, or read `.value()`"]
 pub struct Reply<T> {
     request: Request,
     value: T,
@@ -244,7 +257,15 @@ pub enum ToolOutcome {
 /// }
 /// # }
 /// ```
+///
+/// A call that got no answer (timeout, the server exited, the connection
+/// broke: [`ToolOutcome::Failed`]) must be looked at: if the test drops it
+/// without calling any of its methods or checks, the test fails when its
+/// client is closed (the end of an `#[mcp_test]`, [`McpClient::close`](crate::McpClient::close)),
+/// naming the call and the failure. To expect that failure, say so:
+/// [`assert_failed`](ToolCall::assert_failed).
 #[derive(Debug)]
+#[must_use = "a tool call is only tested when something looks at it: check it, e.g. `.assert_success()`"]
 pub struct ToolCall {
     pub(crate) request: Request,
     pub(crate) name: String,
@@ -255,6 +276,53 @@ pub struct ToolCall {
     pub(crate) tool: Option<Tool>,
     pub(crate) progress: Vec<ProgressNotificationParam>,
     pub(crate) origin: Origin,
+    pub(crate) watch: FailureWatch,
+}
+
+/// Watches a call that got no answer: dropped without anyone looking at it,
+/// it is reported to the client it came from, which fails the test.
+#[derive(Debug, Default)]
+pub(crate) struct FailureWatch {
+    examined: std::sync::atomic::AtomicBool,
+    /// The call and its failure in words, and where to report it.
+    report: Option<(String, Unexamined)>,
+}
+
+impl FailureWatch {
+    pub(crate) fn new(request: &Request, outcome: &ToolOutcome, origin: &Origin) -> Self {
+        let report = match (outcome, &origin.unexamined) {
+            (ToolOutcome::Failed(error), Some(sink)) => {
+                let name = request.params.get("name").and_then(Value::as_str);
+                let call = match name {
+                    Some(name) => format!("{} {name}", request.method),
+                    None => request.method.clone(),
+                };
+                Some((format!("{call}: {error}"), sink.clone()))
+            }
+            _ => None,
+        };
+        FailureWatch {
+            examined: std::sync::atomic::AtomicBool::new(false),
+            report,
+        }
+    }
+
+    /// The test looked at the call.
+    pub(crate) fn examine(&self) {
+        self.examined
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+impl Drop for FailureWatch {
+    fn drop(&mut self) {
+        if self.examined.load(std::sync::atomic::Ordering::Relaxed) {
+            return;
+        }
+        if let Some((what, sink)) = self.report.take() {
+            sink.lock().unwrap_or_else(|p| p.into_inner()).push(what);
+        }
+    }
 }
 
 impl ToolCall {
@@ -278,6 +346,7 @@ impl ToolCall {
             tool: None,
             progress: Vec::new(),
             origin: Origin::default(),
+            watch: FailureWatch::default(),
         }
     }
 
@@ -309,29 +378,32 @@ impl ToolCall {
         &self.arguments
     }
 
-    /// How the call ended.
+    /// How the call ended. Every method that shows how the call ended, and
+    /// every check, counts as looking at it (see [`ToolCall`]).
     pub fn outcome(&self) -> &ToolOutcome {
+        self.watch.examine();
         &self.outcome
     }
 
     /// The outcome, by value.
     pub fn into_outcome(self) -> ToolOutcome {
+        self.watch.examine();
         self.outcome
     }
 
     /// True when the tool reported success.
     pub fn is_success(&self) -> bool {
-        matches!(self.outcome, ToolOutcome::Success(_))
+        matches!(self.outcome(), ToolOutcome::Success(_))
     }
 
     /// True when the tool reported failure with `isError: true`.
     pub fn is_tool_error(&self) -> bool {
-        matches!(self.outcome, ToolOutcome::ToolError(_))
+        matches!(self.outcome(), ToolOutcome::ToolError(_))
     }
 
     /// The result, when the tool answered (successfully or with `isError`).
     pub fn result(&self) -> Option<&CallToolResult> {
-        match &self.outcome {
+        match self.outcome() {
             ToolOutcome::Success(r) | ToolOutcome::ToolError(r) => Some(r),
             _ => None,
         }
@@ -339,7 +411,7 @@ impl ToolCall {
 
     /// The JSON-RPC error, when the server answered with one.
     pub fn rpc_error(&self) -> Option<&RpcError> {
-        match &self.outcome {
+        match self.outcome() {
             ToolOutcome::RpcError(e) => Some(e),
             _ => None,
         }
@@ -347,7 +419,7 @@ impl ToolCall {
 
     /// The connection failure, when there was no answer at all.
     pub fn failure(&self) -> Option<&Error> {
-        match &self.outcome {
+        match self.outcome() {
             ToolOutcome::Failed(e) => Some(e),
             _ => None,
         }
@@ -375,6 +447,7 @@ impl ToolCall {
 
     /// The `result` member exactly as the server sent it (see [`Reply::raw`]).
     pub fn raw(&self) -> Option<&Value> {
+        self.watch.examine();
         self.raw.as_ref()
     }
 
@@ -420,6 +493,7 @@ impl ToolCall {
     /// The result when the tool answered (also with `isError: true`);
     /// otherwise the JSON-RPC error or connection failure as an [`Error`].
     pub fn into_result(self) -> Result<CallToolResult, Error> {
+        self.watch.examine();
         match self.outcome {
             ToolOutcome::Success(r) | ToolOutcome::ToolError(r) => Ok(r),
             ToolOutcome::RpcError(e) => Err(Error::JsonRpc {

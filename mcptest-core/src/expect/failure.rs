@@ -251,6 +251,8 @@ pub struct Failure {
     call: Option<String>,
     misses: Vec<Miss>,
     output: Box<ServerOutput>,
+    /// Where the test's fixture copy is kept for inspection, if it is.
+    fixture_kept: Option<std::path::PathBuf>,
 }
 
 impl Failure {
@@ -260,7 +262,20 @@ impl Failure {
             call,
             misses,
             output: Box::new(output),
+            fixture_kept: None,
         }
+    }
+
+    /// Where the test's fixture copy is kept, for a line of its own in the
+    /// message (`fixture:  kept at ...`), after the expectations.
+    pub fn fixture_kept(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
+        self.fixture_kept = Some(dir.into());
+        self
+    }
+
+    /// Where the test's fixture copy is kept, if it is.
+    pub fn kept_fixture(&self) -> Option<&std::path::Path> {
+        self.fixture_kept.as_deref()
     }
 
     /// The call, in words, when the result came from one.
@@ -305,7 +320,12 @@ impl Failure {
                 }
             }
         }
-        let out = out.trim_end().to_owned();
+        let mut out = out.trim_end().to_owned();
+        if let Some(dir) = &self.fixture_kept {
+            out.push('\n');
+            out.push_str(&styles.heading("fixture:  "));
+            out.push_str(&format!("kept at {}", dir.display()));
+        }
         format!("{out}{}", self.output)
     }
 

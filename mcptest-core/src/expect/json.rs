@@ -12,11 +12,8 @@ use serde_json_path::JsonPath;
 use super::{Check, Count, Evidence, Shown, Verdict, outcome::outcome_shown};
 use crate::client::ToolCall;
 
-/// At most this many schema violations are listed in a failure.
-const SCHEMA_ERRORS_SHOWN: usize = 10;
-
 /// The JSON the checks look at: structured content, else the text as JSON.
-fn json_of(call: &ToolCall) -> Result<(&'static str, Value), Evidence> {
+pub(super) fn json_of(call: &ToolCall) -> Result<(&'static str, Value), Evidence> {
     if call.result().is_none() {
         return Err(Evidence::new().actual(outcome_shown(call)));
     }
@@ -35,7 +32,7 @@ fn json_of(call: &ToolCall) -> Result<(&'static str, Value), Evidence> {
 }
 
 /// `structuredContent` only (for the checks named after it).
-fn structured_of(call: &ToolCall) -> Result<Value, Evidence> {
+pub(super) fn structured_of(call: &ToolCall) -> Result<Value, Evidence> {
     if call.result().is_none() {
         return Err(Evidence::new().actual(outcome_shown(call)));
     }
@@ -387,173 +384,6 @@ impl Check<ToolCall> for ArrayLen {
     }
 }
 
-/// Validates `instance` against the JSON Schema `schema` (any draft the
-/// schema names, 2020-12 by default); the error lists the violations, each
-/// with where it is in `instance`, as every schema check in mcptest words
-/// them.
-///
-/// ```
-/// use mcptest::expect::validate_schema;
-/// use serde_json::json;
-///
-/// let schema = json!({"type": "object", "required": ["city"]});
-/// assert!(validate_schema(&schema, &json!({"city": "Paris"})).is_ok());
-/// let why = validate_schema(&schema, &json!({})).unwrap_err();
-/// assert!(why.contains("\"city\" is a required property"), "{why}");
-/// ```
-pub fn validate_schema(schema: &Value, instance: &Value) -> Result<(), String> {
-    let validator = jsonschema::validator_for(schema)
-        .map_err(|e| format!("the schema itself is invalid: {e}"))?;
-    let errors: Vec<String> = validator
-        .iter_errors(instance)
-        .map(|e| {
-            let at = e.instance_path().to_string();
-            let at = if at.is_empty() {
-                "the root".to_owned()
-            } else {
-                at
-            };
-            format!("at {at}: {e}")
-        })
-        .collect();
-    if errors.is_empty() {
-        return Ok(());
-    }
-    let total = errors.len();
-    let mut lines: Vec<String> = errors.into_iter().take(SCHEMA_ERRORS_SHOWN).collect();
-    if total > SCHEMA_ERRORS_SHOWN {
-        lines.push(format!("… and {} more", total - SCHEMA_ERRORS_SHOWN));
-    }
-    Err(format!(
-        "{total} schema violation{}:\n{}",
-        if total == 1 { "" } else { "s" },
-        lines.join("\n")
-    ))
-}
-
-/// `structuredContent` conforms to the tool's `outputSchema`. See
-/// [`matches_output_schema`].
-#[derive(Debug, Clone)]
-pub struct MatchesOutputSchema;
-
-/// `structuredContent` validates against the `outputSchema` the tool
-/// declares in `tools/list`. The harness knows the definition
-/// ([`ToolCall::tool`]); when it does not, the failure says why and how to
-/// fix that.
-///
-/// ```
-/// # let call = mcptest::expect::samples::weather_call();
-/// call.matches_output_schema();
-/// ```
-///
-/// ```should_panic
-/// # let call = mcptest::expect::samples::weather_bad_call();
-/// call.matches_output_schema();
-/// ```
-pub fn matches_output_schema() -> MatchesOutputSchema {
-    MatchesOutputSchema
-}
-
-impl Check<ToolCall> for MatchesOutputSchema {
-    fn describe(&self) -> String {
-        "structuredContent matches the tool's outputSchema".into()
-    }
-    fn evaluate(&self, call: &ToolCall) -> Verdict {
-        let Some(tool) = call.tool() else {
-            if let Err(evidence) = structured_of(call) {
-                // The harness fetches definitions only for structured answers.
-                return Verdict::fail(evidence.note(
-                    "the result has no structuredContent, so there is nothing to check \
-                     against an outputSchema",
-                ));
-            }
-            return Verdict::fail(Evidence::new().note(format!(
-                "the definition of tool {:?} is not known, so there is no outputSchema to \
-                 check against.\nThe harness fetches tools/list when a call is answered with \
-                 structuredContent and the server declares the tools capability; the tool must \
-                 be in that list, and Server::fetch_tool_definitions(false) turns this off. For \
-                 a call built with ToolCall::from_parts, attach the definition with \
-                 .with_tool(tool).",
-                call.name()
-            )));
-        };
-        let Some(schema) = &tool.output_schema else {
-            return Verdict::fail(Evidence::new().note(format!(
-                "tool {:?} declares no outputSchema in tools/list; use matches_schema(schema) \
-                 to check against a schema of your own",
-                call.name()
-            )));
-        };
-        let schema = Value::Object((**schema).clone());
-        match structured_of(call) {
-            Ok(actual) => {
-                let outcome = validate_schema(&schema, &actual);
-                let mut evidence = Evidence::new().actual(Shown::json("structuredContent", actual));
-                if let Err(why) = &outcome {
-                    evidence = evidence.note(why.clone());
-                }
-                Verdict::from_bool(outcome.is_ok(), evidence)
-            }
-            Err(evidence) => Verdict::fail(evidence.note(
-                "the result has no structuredContent, but the tool declares an outputSchema",
-            )),
-        }
-    }
-}
-
-/// The result validates against a JSON Schema. See [`matches_schema`].
-#[derive(Debug, Clone)]
-pub struct MatchesSchema(Value);
-
-/// The result (`structuredContent`, or the text as JSON) validates against
-/// the JSON Schema `schema`. An invalid schema fails the check and says why.
-///
-/// ```
-/// use serde_json::json;
-/// # let call = mcptest::expect::samples::echo_call("[1, 2, 3]");
-/// call.matches_schema(json!({"type": "array", "items": {"type": "integer"}}));
-/// ```
-///
-/// ```should_panic
-/// # use serde_json::json;
-/// # let call = mcptest::expect::samples::echo_call("[1, 2, 3]");
-/// call.matches_schema(json!({"type": "array", "items": {"type": "string"}}));
-/// ```
-pub fn matches_schema(schema: Value) -> MatchesSchema {
-    MatchesSchema(schema)
-}
-
-impl Check<ToolCall> for MatchesSchema {
-    fn describe(&self) -> String {
-        format!("the result matches the schema {}", self.0)
-    }
-    fn evaluate(&self, call: &ToolCall) -> Verdict {
-        match json_of(call) {
-            Ok((label, value)) => {
-                let outcome = validate_schema(&self.0, &value);
-                let mut evidence = Evidence::new().actual(Shown::json(label, value));
-                if let Err(why) = &outcome {
-                    evidence = evidence.note(why.clone());
-                }
-                Verdict::from_bool(outcome.is_ok(), evidence)
-            }
-            Err(evidence) => Verdict::fail(evidence),
-        }
-    }
-}
-
-/// Whether `schema` is a usable object schema for `inputSchema`: it
-/// compiles as JSON Schema and its `type` is `"object"`.
-pub(crate) fn check_object_schema(schema: &Value) -> Result<(), String> {
-    jsonschema::meta::validate(schema).map_err(|e| format!("is not a valid JSON Schema: {e}"))?;
-    jsonschema::validator_for(schema).map_err(|e| format!("does not compile: {e}"))?;
-    match schema.get("type") {
-        Some(Value::String(t)) if t == "object" => Ok(()),
-        Some(other) => Err(format!("has type {other}, not \"object\"")),
-        None => Err("has no \"type\": \"object\"".to_owned()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -574,20 +404,6 @@ mod tests {
         assert_eq!(
             json_contains(&actual, &json!({"d": "5"}), "$").unwrap_err(),
             "$.d is 5.0, not \"5\""
-        );
-    }
-
-    #[test]
-    fn object_schemas() {
-        assert!(check_object_schema(&json!({"type": "object"})).is_ok());
-        assert_eq!(
-            check_object_schema(&json!({"type": "string"})).unwrap_err(),
-            "has type \"string\", not \"object\""
-        );
-        assert!(
-            check_object_schema(&json!({"type": 5}))
-                .unwrap_err()
-                .starts_with("is not a valid JSON Schema")
         );
     }
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use rmcp::model::{Prompt, Resource, ResourceTemplate, Tool};
 use serde_json::Value;
 
-use super::{Check, Evidence, Shown, Verdict, json::check_object_schema};
+use super::{Check, Evidence, Shown, Verdict};
 use crate::client::Reply;
 use crate::wording::{quoted, quoted_list};
 
@@ -67,7 +67,7 @@ impl Listed for ResourceTemplate {
 }
 
 /// The list's keys, shown as one line.
-fn keys_shown<T: Listed>(items: &[T]) -> Shown {
+pub(super) fn keys_shown<T: Listed>(items: &[T]) -> Shown {
     let keys: Vec<&str> = items.iter().map(Listed::key).collect();
     let what = format!(
         "{} {}{}:",
@@ -197,56 +197,6 @@ impl<T: Listed> Check<Reply<Vec<T>>> for HasExactly {
     }
 }
 
-/// Every tool's schemas are valid object schemas. See [`input_schemas_valid`].
-#[derive(Debug, Clone)]
-pub struct InputSchemasValid;
-
-/// Every tool's `inputSchema` (and `outputSchema`, when declared) is a
-/// valid JSON Schema whose `type` is `"object"`, as MCP requires.
-///
-/// ```
-/// # let tools = mcptest::expect::samples::tool_list();
-/// tools.input_schemas_valid();
-/// ```
-///
-/// ```should_panic
-/// # let tools = mcptest::expect::samples::tool_list_with_bad_schema();
-/// tools.input_schemas_valid();
-/// ```
-pub fn input_schemas_valid() -> InputSchemasValid {
-    InputSchemasValid
-}
-
-impl Check<Reply<Vec<Tool>>> for InputSchemasValid {
-    fn describe(&self) -> String {
-        "every tool's inputSchema (and outputSchema) is a valid object schema".into()
-    }
-    fn evaluate(&self, list: &Reply<Vec<Tool>>) -> Verdict {
-        let mut problems = Vec::new();
-        let mut first_bad = None;
-        for tool in list.iter() {
-            let schemas = std::iter::once(("inputSchema", Some(&tool.input_schema))).chain(
-                std::iter::once(("outputSchema", tool.output_schema.as_ref())),
-            );
-            for (which, schema) in schemas {
-                let Some(schema) = schema else { continue };
-                let schema = Value::Object((**schema).clone());
-                if let Err(why) = check_object_schema(&schema) {
-                    problems.push(format!("tool {}: {which} {why}", quoted(&tool.name)));
-                    if first_bad.is_none() {
-                        first_bad = Some(Shown::json(format!("{which} of {}", tool.name), schema));
-                    }
-                }
-            }
-        }
-        let evidence = match first_bad {
-            Some(shown) => Evidence::new().actual(shown).note(problems.join("\n")),
-            None => Evidence::new().actual(keys_shown(list)),
-        };
-        Verdict::from_bool(problems.is_empty(), evidence)
-    }
-}
-
 /// An item's annotations contain a value. See [`annotations_contain`].
 #[derive(Debug, Clone)]
 pub struct AnnotationsContain(String, Value);
@@ -330,15 +280,5 @@ impl<T: Listed> Reply<Vec<T>> {
     #[track_caller]
     pub fn annotations_contain(&self, key: impl Into<String>, expected: Value) -> &Self {
         self.assert(annotations_contain(key, expected))
-    }
-}
-
-/// The fluent check on tool schemas.
-impl Reply<Vec<Tool>> {
-    /// Checks every tool's schemas. See
-    /// [`expect::input_schemas_valid`](crate::expect::input_schemas_valid).
-    #[track_caller]
-    pub fn input_schemas_valid(&self) -> &Self {
-        self.assert(input_schemas_valid())
     }
 }

@@ -59,7 +59,11 @@ mod failure;
 mod files;
 pub(crate) mod json;
 pub use crate::wording::{kind_of, quoted, quoted_list};
-pub use json::validate_schema;
+#[cfg(feature = "json-schema")]
+pub use schema::{
+    InputSchemasValid, MatchesOutputSchema, MatchesSchema, input_schemas_valid,
+    matches_output_schema, matches_schema, validate_schema,
+};
 mod lists;
 mod notifications;
 mod outcome;
@@ -68,6 +72,8 @@ mod prompts;
 mod resources;
 #[doc(hidden)]
 pub mod samples;
+#[cfg(feature = "json-schema")]
+mod schema;
 mod text;
 mod tool_call;
 
@@ -84,13 +90,12 @@ pub use files::{
     file_not_contains, file_not_exists, files_unchanged,
 };
 pub use json::{
-    ArrayLen, JsonPathCount, JsonPathEq, JsonPathExists, MatchesOutputSchema, MatchesSchema,
-    StructuredContains, StructuredEq, array_len, json_path_count, json_path_eq, json_path_exists,
-    matches_output_schema, matches_schema, structured_contains, structured_eq,
+    ArrayLen, JsonPathCount, JsonPathEq, JsonPathExists, StructuredContains, StructuredEq,
+    array_len, json_path_count, json_path_eq, json_path_exists, structured_contains, structured_eq,
 };
 pub use lists::{
-    AnnotationsContain, Has, HasExactly, InputSchemasValid, Lacks, Listed, annotations_contain,
-    has, has_exactly, input_schemas_valid, lacks,
+    AnnotationsContain, Has, HasExactly, Lacks, Listed, annotations_contain, has, has_exactly,
+    lacks,
 };
 pub use notifications::{
     LogLevelSeen, NotificationCount, ParamsContain, ProgressCount, Seen, any_params_contain,
@@ -108,8 +113,8 @@ pub use text::{
     text_in_order, text_matches, text_not_contains,
 };
 pub use tool_call::{
-    ContentKind, DurationUnder, HasContent, OutcomeIs, duration_under, has_content, rpc_error,
-    success, tool_error,
+    ContentKind, DurationUnder, HasContent, OutcomeIs, duration_under, failed, has_content,
+    rpc_error, success, tool_error,
 };
 
 use serde_json::Value;

@@ -109,6 +109,19 @@ pub fn rpc_error_call() -> ToolCall {
     )
 }
 
+/// A call that got no answer: it timed out.
+pub fn timed_out_call() -> ToolCall {
+    ToolCall::from_parts(
+        "slow",
+        json!({}),
+        ToolOutcome::Failed(crate::error::Error::Timeout {
+            method: "tools/call".into(),
+            after: std::time::Duration::from_millis(500),
+            output: Box::default(),
+        }),
+    )
+}
+
 /// `image`: one PNG block.
 pub fn image_call() -> ToolCall {
     ToolCall::from_parts(

@@ -63,6 +63,8 @@ pub enum OutcomeIs {
     ToolError,
     /// The server answered with a JSON-RPC error, with this code if given.
     RpcError(Option<i32>),
+    /// No answer at all: a timeout, the server exited, the connection broke.
+    Failed,
 }
 
 /// The tool succeeded: no `isError`, no JSON-RPC error, an answer at all.
@@ -114,6 +116,25 @@ pub fn rpc_error(code: impl Into<Option<i32>>) -> OutcomeIs {
     OutcomeIs::RpcError(code.into())
 }
 
+/// The call got no answer at all: a timeout, the server exited, the
+/// connection broke ([`ToolOutcome::Failed`]). Fluent form:
+/// [`ToolCall::assert_failed`], the way to say that a test expects a call to
+/// get no answer (a call that got none and that nothing looked at fails the
+/// test instead).
+///
+/// ```
+/// # let call = mcptest::expect::samples::timed_out_call();
+/// call.assert_failed();
+/// ```
+///
+/// ```should_panic
+/// # let call = mcptest::expect::samples::add_call();
+/// call.assert_failed();
+/// ```
+pub fn failed() -> OutcomeIs {
+    OutcomeIs::Failed
+}
+
 impl Check<ToolCall> for OutcomeIs {
     fn describe(&self) -> String {
         match self {
@@ -121,6 +142,7 @@ impl Check<ToolCall> for OutcomeIs {
             OutcomeIs::ToolError => "the tool reports an error (isError: true)".into(),
             OutcomeIs::RpcError(None) => "a JSON-RPC error".into(),
             OutcomeIs::RpcError(Some(code)) => format!("a JSON-RPC error with code {code}"),
+            OutcomeIs::Failed => "no answer (a timeout, the server exited)".into(),
         }
     }
 
@@ -130,6 +152,7 @@ impl Check<ToolCall> for OutcomeIs {
             OutcomeIs::ToolError => "the tool does not report an error (isError: true)".into(),
             OutcomeIs::RpcError(None) => "no JSON-RPC error".into(),
             OutcomeIs::RpcError(Some(code)) => format!("no JSON-RPC error with code {code}"),
+            OutcomeIs::Failed => "an answer".into(),
         }
     }
 
@@ -139,6 +162,7 @@ impl Check<ToolCall> for OutcomeIs {
             (OutcomeIs::ToolError, ToolOutcome::ToolError(_)) => true,
             (OutcomeIs::RpcError(None), ToolOutcome::RpcError(_)) => true,
             (OutcomeIs::RpcError(Some(code)), ToolOutcome::RpcError(e)) => e.code == *code,
+            (OutcomeIs::Failed, ToolOutcome::Failed(_)) => true,
             _ => false,
         };
         Verdict::from_bool(holds, Evidence::new().actual(outcome_shown(call)))
@@ -370,6 +394,14 @@ impl ToolCall {
         self.assert(rpc_error(code))
     }
 
+    /// Checks that the call got no answer: a timeout, the server exited, the
+    /// connection broke. The way to say a test expects that; see
+    /// [`expect::failed`](crate::expect::failed).
+    #[track_caller]
+    pub fn assert_failed(&self) -> &Self {
+        self.assert(failed())
+    }
+
     /// Checks for a content block of `kind`. See [`expect::has_content`](crate::expect::has_content).
     #[track_caller]
     pub fn has_content(&self, kind: ContentKind) -> &Self {
@@ -429,20 +461,6 @@ impl ToolCall {
     #[track_caller]
     pub fn array_len(&self, count: impl Into<Count>) -> &Self {
         self.assert(json::array_len(count))
-    }
-
-    /// Checks `structuredContent` against the tool's declared `outputSchema`.
-    /// See [`expect::matches_output_schema`](crate::expect::matches_output_schema).
-    #[track_caller]
-    pub fn matches_output_schema(&self) -> &Self {
-        self.assert(json::matches_output_schema())
-    }
-
-    /// Checks the result's JSON against a JSON Schema. See
-    /// [`expect::matches_schema`](crate::expect::matches_schema).
-    #[track_caller]
-    pub fn matches_schema(&self, schema: Value) -> &Self {
-        self.assert(json::matches_schema(schema))
     }
 
     /// Checks a file in the fixture directory contains `text`. See

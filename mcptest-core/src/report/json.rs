@@ -91,6 +91,7 @@ fn failure_json(failure: &Failure) -> Value {
         "call": failure.call(),
         "misses": misses,
         "stderr": output.stderr,
+        "fixture_kept": failure.kept_fixture(),
     })
 }
 

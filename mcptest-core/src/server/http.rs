@@ -44,6 +44,7 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Recorded<T> {
         match &message {
             Some(message) => {
                 let raw = serde_json::to_value(message).unwrap_or_default();
+                self.wire.schema.received(&raw);
                 self.wire.incoming(message, raw);
             }
             None => self.wire.closed("the HTTP connection closed"),

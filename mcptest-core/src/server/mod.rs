@@ -50,6 +50,7 @@ use crate::{
 /// # Ok(()) }
 /// ```
 #[derive(Clone)]
+#[must_use = "a Server only says how to reach the server under test: `.connect().await` it"]
 pub struct Server {
     pub(crate) target: Target,
     pub(crate) options: Options,
@@ -455,6 +456,25 @@ impl Server {
     /// one ends the connection with [`Error::Transport`].
     pub fn max_message_size(mut self, bytes: usize) -> Self {
         self.options.max_message_size = bytes;
+        self
+    }
+
+    /// What happens when a message the server sends breaks the official MCP
+    /// schema of the session's revision ([`WireSchema`](crate::WireSchema)):
+    /// by default the test fails — the request the message answers fails with
+    /// [`Error::SchemaViolation`](crate::Error::SchemaViolation), and a
+    /// notification or request of the server that breaks it fails the test
+    /// when the client is closed. `Warn` prints each violation and goes on;
+    /// `Off` checks nothing.
+    ///
+    /// ```
+    /// use mcptest::{Server, WireSchema};
+    /// // A server whose messages are known to break the schema, while it gets fixed.
+    /// let server = Server::command("legacy-server").wire_schema(WireSchema::Warn);
+    /// # drop(server);
+    /// ```
+    pub fn wire_schema(mut self, mode: crate::wire_schema::WireSchema) -> Self {
+        self.client.wire_schema = mode;
         self
     }
 

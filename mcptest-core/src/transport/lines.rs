@@ -265,6 +265,8 @@ fn typed_messages(value: Value, wire: &Wire) -> Vec<ServerJsonRpcMessage> {
     };
     let mut messages = Vec::with_capacity(values.len());
     for value in values {
+        // Before rmcp reads it, so that what rmcp would drop is checked too.
+        wire.schema.received(&value);
         if let Some(answer) = answer_placeholder(&value, wire) {
             wire.incoming(&answer, value);
             messages.push(answer);

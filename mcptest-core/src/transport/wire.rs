@@ -11,7 +11,7 @@ use rmcp::model::{ClientJsonRpcMessage, RequestId, ServerJsonRpcMessage};
 use serde_json::Value;
 
 use super::{process::ChildProcess, stderr::StderrTail};
-use crate::{error::ServerOutput, notifications::Notifications};
+use crate::{error::ServerOutput, notifications::Notifications, wire_schema::SchemaWatch};
 
 /// How many stray stdout lines are kept, and how long each may be.
 const NOISE_KEPT: usize = 50;
@@ -25,6 +25,8 @@ pub(crate) struct Wire {
     pub(crate) notifications: Notifications,
     pub(crate) process: Option<Arc<ChildProcess>>,
     pub(crate) stderr: Option<Arc<StderrTail>>,
+    /// Every message the server sends, against the official schema.
+    pub(crate) schema: SchemaWatch,
     /// Set once the handshake is over: from then on every answer is read from
     /// its raw JSON, so the transport need not build rmcp's typed result.
     raw_answers: std::sync::atomic::AtomicBool,
@@ -54,6 +56,7 @@ impl Wire {
             notifications,
             process,
             stderr,
+            schema: SchemaWatch::default(),
             raw_answers: std::sync::atomic::AtomicBool::new(false),
             state: Mutex::new(WireState::default()),
         }
@@ -78,6 +81,7 @@ impl Wire {
     pub(crate) fn outgoing(&self, message: &ClientJsonRpcMessage) {
         match message {
             ClientJsonRpcMessage::Request(request) => {
+                self.schema.asked(&request.id, request.request.method());
                 self.state().sent.insert(request.id.clone());
             }
             ClientJsonRpcMessage::Response(response) => {

@@ -27,6 +27,7 @@ const KEYS: Keys = Keys {
         ("fixture", r#"fixture = "tests/fixtures/notes""#),
         ("timeout", r#"timeout = "30s""#),
         ("protocol", r#"protocol = "2025-11-25""#),
+        ("wire_schema", r#"wire_schema = "warn""#),
         ("cassette", r#"cassette = "tests/cassettes/session.json""#),
         ("setup", "setup = my_setup"),
         ("shared", r#"#[mcp_test(server = "my-server", shared)]"#),
@@ -55,6 +56,8 @@ pub(crate) struct Config {
     pub(crate) fixture: Option<LitStr>,
     pub(crate) timeout: Option<Duration>,
     pub(crate) protocol: Option<LitStr>,
+    /// `fail`, `warn` or `off` (checked here).
+    pub(crate) wire_schema: Option<LitStr>,
     pub(crate) cassette: Option<LitStr>,
     pub(crate) setup: Option<Expr>,
     /// `shared`: one server for every test with the same configuration (the
@@ -92,6 +95,7 @@ struct Builder {
     fixture: Option<(Ident, LitStr)>,
     timeout: Option<(Ident, Duration)>,
     protocol: Option<(Ident, LitStr)>,
+    wire_schema: Option<(Ident, LitStr)>,
     cassette: Option<(Ident, LitStr)>,
     setup: Option<(Ident, Expr)>,
     shared: Option<Ident>,
@@ -167,6 +171,11 @@ impl Builder {
             "protocol" => string(&name, &value).and_then(|version| {
                 values::check_protocol(&version)?;
                 self.protocol = Some((key, version));
+                Ok(())
+            }),
+            "wire_schema" => string(&name, &value).and_then(|mode| {
+                values::check_wire_schema(&mode)?;
+                self.wire_schema = Some((key, mode));
                 Ok(())
             }),
             "cassette" => string(&name, &value).and_then(|path| {
@@ -278,6 +287,7 @@ impl Builder {
             fixture: self.fixture.map(|(_, v)| v),
             timeout: self.timeout.map(|(_, v)| v),
             protocol: self.protocol.map(|(_, v)| v),
+            wire_schema: self.wire_schema.map(|(_, v)| v),
             cassette: self.cassette.map(|(_, v)| v),
             setup: self.setup.map(|(_, v)| v),
             shared: self.shared,

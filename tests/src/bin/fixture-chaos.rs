@@ -33,6 +33,10 @@ A minimal stdio MCP server (one tool, `poke`) that misbehaves as the flags say:
   --pid-file PATH           write this process's pid to PATH before anything else
   --reject-initialize       answer initialize with a JSON-RPC error
   --malformed-result        answer tools/list with a result that breaks the schema
+  --array-input-schema      list `poke` with an `inputSchema` of type array, which
+                            rmcp accepts and the MCP schema does not
+  --string-progress         send a progress notification whose `progress` is a
+                            string before answering tools/call (rmcp drops it)
   --defects                 also list `parse`, which panics (the server dies) on an
                             empty `text`, and `search`, which hangs on a `query`
                             longer than 1000 characters; both answer anything else
@@ -64,6 +68,8 @@ struct Chaos {
     pid_file: Option<String>,
     reject_initialize: bool,
     malformed_result: bool,
+    array_input_schema: bool,
+    string_progress: bool,
     poisoned: bool,
     defects: bool,
 }
@@ -85,6 +91,8 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Chaos, String> {
             "--print-pid" => &mut chaos.print_pid,
             "--reject-initialize" => &mut chaos.reject_initialize,
             "--malformed-result" => &mut chaos.malformed_result,
+            "--array-input-schema" => &mut chaos.array_input_schema,
+            "--string-progress" => &mut chaos.string_progress,
             "--poisoned" => &mut chaos.poisoned,
             "--defects" => &mut chaos.defects,
             "--pid-file" => {
@@ -222,6 +230,10 @@ fn serve(chaos: &Chaos) {
             "tools/list" if chaos.malformed_result => {
                 result_response(id, json!({ "tools": "not a list" }))
             }
+            "tools/list" if chaos.array_input_schema => result_response(
+                id,
+                json!({ "tools": [{"name": "poke", "inputSchema": {"type": "array"}}] }),
+            ),
             "ping" => result_response(id, json!({})),
             "tools/list" if chaos.poisoned => {
                 result_response(id, json!({ "tools": poisoned::tools() }))
@@ -268,6 +280,11 @@ fn call_tool(chaos: &Chaos, out: &mut io::Stdout, id: Value, params: &Value) {
         hang();
     }
 
+    if chaos.string_progress {
+        let note = json!({"jsonrpc": "2.0", "method": "notifications/progress",
+            "params": {"progressToken": "chaos", "progress": "50"}});
+        respond(chaos, out, &note);
+    }
     let id = if chaos.wrong_id { wrong_id(id) } else { id };
     let name = params.get("name").and_then(Value::as_str).unwrap_or("");
     if chaos.defects && (name == "parse" || name == "search") {

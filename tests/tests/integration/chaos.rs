@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use mcptest::{Error, McpClient, Server};
+use mcptest::{Error, McpClient, Server, WireSchema};
 use mcptest_tests::procs;
 use serde_json::json;
 
@@ -357,8 +357,67 @@ async fn a_rejected_initialize_is_a_handshake_error_with_the_code() {
 }
 
 #[tokio::test]
-async fn a_result_that_breaks_the_schema_is_a_protocol_error() {
+async fn a_result_that_breaks_the_schema_is_a_schema_violation_with_its_path() {
     let mcp = connect(&["--malformed-result"]).await;
+    let err = mcp.list_tools().await.unwrap_err();
+    match &err {
+        Error::SchemaViolation {
+            method, violation, ..
+        } => {
+            assert_eq!(method, "tools/list");
+            assert_eq!(violation.path, "result.tools", "{err}");
+            assert_eq!(violation.revision, "2025-11-25");
+            assert!(violation.message.contains("\"not a list\""), "{err}");
+        }
+        other => panic!("expected SchemaViolation, got {other:?}"),
+    }
+    close_and_check(mcp).await;
+}
+
+#[tokio::test]
+async fn an_input_schema_rmcp_accepts_but_the_schema_does_not_fails_list_tools() {
+    let mcp = connect(&["--array-input-schema"]).await;
+    let err = mcp.list_tools().await.unwrap_err();
+    let Error::SchemaViolation { violation, .. } = &err else {
+        panic!("expected SchemaViolation, got {err:?}");
+    };
+    assert_eq!(violation.path, "result.tools[0].inputSchema.type", "{err}");
+    assert!(violation.requirement.contains("'object'"), "{err}");
+    assert!(err.to_string().starts_with("tools/list: the answer to tools/list breaks the MCP 2025-11-25 schema (ListToolsResult) at result.tools[0].inputSchema.type: "), "{err}");
+    // Warned, the list goes through as rmcp read it.
+    let warned = chaos(&["--array-input-schema"])
+        .wire_schema(WireSchema::Warn)
+        .connect()
+        .await
+        .unwrap();
+    warned.list_tools().await.unwrap().has("poke");
+    close_and_check(warned).await;
+    close_and_check(mcp).await;
+}
+
+#[tokio::test]
+async fn a_notification_rmcp_drops_is_caught_when_the_client_closes() {
+    let mcp = connect(&["--string-progress"]).await;
+    mcp.call_tool("poke", json!({})).await.assert_success();
+    let pid = mcp.pid().expect("a process");
+    let closed = tokio::spawn(mcp.close()).await;
+    let panic = closed.expect_err("the test fails at close").into_panic();
+    let message = panic.downcast_ref::<String>().expect("a message").clone();
+    assert!(
+        message.starts_with("mcptest: the server sent 1 message that breaks the MCP schema:\n  notification notifications/progress breaks the MCP 2025-11-25 schema (ProgressNotification) at params.progress: "),
+        "{message}"
+    );
+    procs::assert_gone(pid, PROMPT);
+}
+
+#[tokio::test]
+async fn a_result_that_cannot_be_read_is_a_protocol_error() {
+    // With the schema check off, what rmcp's types cannot read still fails.
+    let mcp = chaos(&["--malformed-result"])
+        .wire_schema(WireSchema::Off)
+        .connect()
+        .await
+        .unwrap();
     let err = mcp.list_tools().await.unwrap_err();
     match &err {
         Error::Protocol { method, reason, .. } => {

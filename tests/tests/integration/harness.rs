@@ -271,12 +271,14 @@ async fn progress_and_logging(mcp: &McpClient) {
     let log = mcp.notifications();
     let before = log.log_messages().len();
     mcp.call_tool("log", json!({"level": "info", "message": "quiet"}))
-        .await;
+        .await
+        .assert_success();
     mcp.call_tool(
         "log",
         json!({"level": "error", "message": "loud", "count": 2}),
     )
-    .await;
+    .await
+    .assert_success();
     let message = log
         .wait_for_log(Some(LogLevel::Error), WAIT)
         .await
@@ -537,7 +539,8 @@ async fn env_and_current_dir_reach_the_server() {
 async fn stderr_is_captured() {
     let mcp = Server::program(EVERYTHING).connect().await.unwrap();
     mcp.call_tool("stderr", json!({"message": "a line on stderr"}))
-        .await;
+        .await
+        .assert_success();
     for _ in 0..200 {
         if mcp.stderr().contains("a line on stderr") {
             return;

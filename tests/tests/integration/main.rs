@@ -59,3 +59,4 @@ mod snapshot;
 mod suite_mock;
 mod suite_runner;
 mod suites;
+mod unchecked;

@@ -211,7 +211,7 @@ async fn an_in_process_server_is_shared_by_handler_type() {
     let server = || Server::in_process(Everything::new(EverythingConfig::default())).shared();
     let a = server().connect().await.unwrap();
     let b = server().connect().await.unwrap();
-    a.call_tool("toggle_tool", json!({})).await;
+    a.call_tool("toggle_tool", json!({})).await.assert_success();
     let names: Vec<String> = b
         .list_tools()
         .await
@@ -221,7 +221,7 @@ async fn an_in_process_server_is_shared_by_handler_type() {
         .map(|t| t.name.to_string())
         .collect();
     assert!(names.contains(&"bonus".to_owned()), "{names:?}");
-    a.call_tool("toggle_tool", json!({})).await;
+    a.call_tool("toggle_tool", json!({})).await.assert_success();
     let seen = b
         .notifications()
         .wait_for_list_changed(ListKind::Tools, Duration::from_secs(10))
@@ -237,7 +237,7 @@ async fn over_http_each_test_has_its_own_session() {
     let server = || Server::url(&fixture.url).shared();
     let a = server().connect().await.unwrap();
     let b = server().connect().await.unwrap();
-    a.call_tool("toggle_tool", json!({})).await;
+    a.call_tool("toggle_tool", json!({})).await.assert_success();
     let names: Vec<String> = b
         .list_tools()
         .await

@@ -1,0 +1,741 @@
+//! Every message a server sends, held against the official MCP schema of the
+//! revision the session negotiated.
+//!
+//! The schema is the specification's, as the `rust-mcp-schema` crate
+//! publishes it: one generated type per definition, one crate version per
+//! revision (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28),
+//! independent of rmcp — a server built on rmcp would pass rmcp's own types.
+//! A message is read into the definition its method names (for an answer:
+//! the method of the request it answers), so a tool whose `inputSchema` is
+//! not an object schema, a progress that is a string or a result without a
+//! required member is found with the path inside the message where it
+//! breaks the schema and what the schema requires there.
+//!
+//! What is not checked, because the generated types cannot say it: number
+//! ranges and string formats; `null` for an optional member; the JSON-RPC
+//! error codes of 2026-07-28. Where the types are stricter than the schema
+//! (an integer written `1.0`, a 2025-11-25 task `ttl` of `null`), a server
+//! would be refused wrongly; `WireSchema::Warn` is the way out for such a
+//! server, and each known case is listed in the tests below.
+
+use std::{
+    collections::{HashMap, VecDeque},
+    fmt,
+    sync::{Mutex, MutexGuard},
+};
+
+use rmcp::model::RequestId;
+use serde::{Deserialize, de::DeserializeOwned};
+use serde_json::Value;
+
+/// What happens when a message the server sends breaks the official schema
+/// of the negotiated revision. See [`Server::wire_schema`](crate::Server::wire_schema).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum WireSchema {
+    /// The test fails: the request the message answers fails with
+    /// [`Error::SchemaViolation`](crate::Error::SchemaViolation), and any
+    /// other message that broke the schema fails the test when the client is
+    /// closed. The default.
+    #[default]
+    Fail,
+    /// Each violation is printed to stderr once, and the test goes on.
+    Warn,
+    /// Nothing is checked.
+    Off,
+}
+
+impl WireSchema {
+    /// `fail`, `warn` or `off`, as the attribute and the command line write it.
+    ///
+    /// ```
+    /// use mcptest::WireSchema;
+    /// assert_eq!(WireSchema::parse("warn"), Some(WireSchema::Warn));
+    /// assert_eq!(WireSchema::parse("loud"), None);
+    /// ```
+    pub fn parse(word: &str) -> Option<WireSchema> {
+        match word {
+            "fail" => Some(WireSchema::Fail),
+            "warn" => Some(WireSchema::Warn),
+            "off" => Some(WireSchema::Off),
+            _ => None,
+        }
+    }
+
+    /// Checks one message a server sent against the official schema of
+    /// `revision` (a protocol version; an unknown one checks nothing).
+    /// `answers` is the method of the request the message answers, when it
+    /// is an answer. What the harness does with every message; for tools
+    /// that read messages themselves (conformance).
+    ///
+    /// ```
+    /// use mcptest::WireSchema;
+    /// use serde_json::json;
+    ///
+    /// let answer = json!({"jsonrpc": "2.0", "id": 1,
+    ///     "result": {"tools": [{"name": "a", "inputSchema": {"type": "array"}}]}});
+    /// let violation = WireSchema::check("2025-11-25", &answer, Some("tools/list")).unwrap_err();
+    /// assert_eq!(violation.path, "result.tools[0].inputSchema.type");
+    /// ```
+    pub fn check(
+        revision: &str,
+        message: &Value,
+        answers: Option<&str>,
+    ) -> Result<(), SchemaViolation> {
+        match Revision::of(revision) {
+            Some(revision) => check(revision, message, answers),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A message that breaks the official schema of its revision: which message,
+/// where inside it, and what the schema requires there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SchemaViolation {
+    /// The negotiated revision, `2025-11-25`.
+    pub revision: String,
+    /// What the message is: `the answer to tools/list`, `notification
+    /// notifications/progress`, `request sampling/createMessage`.
+    pub what: String,
+    /// The definition it was read as: `ListToolsResult`.
+    pub definition: &'static str,
+    /// The path inside the message, as `tools[0].inputSchema.type` (`.` for
+    /// the message itself).
+    pub path: String,
+    /// What the schema requires there, and what was found.
+    pub requirement: String,
+    /// The message, cut to a few hundred characters.
+    pub message: String,
+}
+
+impl fmt::Display for SchemaViolation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} breaks the MCP {} schema ({}) at {}: {}\n  message: {}",
+            self.what, self.revision, self.definition, self.path, self.requirement, self.message
+        )
+    }
+}
+
+impl std::error::Error for SchemaViolation {}
+
+/// How much of the message a violation shows.
+const MESSAGE_SHOWN: usize = 400;
+/// How many requests in flight are remembered by method, and how many
+/// violations outside answers are kept for the end of the session.
+const ASKED_KEPT: usize = 4096;
+const OTHERS_KEPT: usize = 50;
+
+/// One connection's check of what its server sends: the session's revision,
+/// the method of each request in flight, and what broke the schema.
+#[derive(Default)]
+pub(crate) struct SchemaWatch {
+    state: Mutex<WatchState>,
+}
+
+#[derive(Default)]
+struct WatchState {
+    mode: WireSchema,
+    revision: Option<Revision>,
+    asked: HashMap<RequestId, String>,
+    asked_order: VecDeque<RequestId>,
+    /// Violations in answers, until the request's caller takes them.
+    answers: HashMap<RequestId, SchemaViolation>,
+    /// Violations in notifications and requests of the server.
+    others: Vec<SchemaViolation>,
+    others_dropped: usize,
+}
+
+impl SchemaWatch {
+    fn state(&self) -> MutexGuard<'_, WatchState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub(crate) fn set_mode(&self, mode: WireSchema) {
+        self.state().mode = mode;
+    }
+
+    /// The session's revision, once the handshake (or `server/discover`) named it.
+    pub(crate) fn set_revision(&self, version: &str) {
+        self.state().revision = Revision::of(version);
+    }
+
+    /// A request the client sends, so that its answer is read as the
+    /// result of `method`.
+    pub(crate) fn asked(&self, id: &RequestId, method: &str) {
+        let mut state = self.state();
+        if state.mode == WireSchema::Off {
+            return;
+        }
+        if state.asked_order.len() == ASKED_KEPT
+            && let Some(oldest) = state.asked_order.pop_front()
+        {
+            state.asked.remove(&oldest);
+        }
+        state.asked_order.push_back(id.clone());
+        state.asked.insert(id.clone(), method.to_owned());
+    }
+
+    /// A message the server sent, checked against the session's revision
+    /// (the handshake's answer against the revision it names).
+    pub(crate) fn received(&self, message: &Value) {
+        let mut state = self.state();
+        if state.mode == WireSchema::Off {
+            return;
+        }
+        let id = match message.get("method") {
+            None => message
+                .get("id")
+                .and_then(|id| RequestId::deserialize(id).ok()),
+            Some(_) => None,
+        };
+        let answers = id.as_ref().and_then(|id| state.asked.remove(id));
+        let revision = match answers.as_deref() {
+            Some("initialize") => message
+                .pointer("/result/protocolVersion")
+                .and_then(Value::as_str)
+                .and_then(Revision::of),
+            Some("server/discover") => Some(Revision::V2026_07_28),
+            _ => state.revision,
+        };
+        let Some(revision) = revision else {
+            return;
+        };
+        let Err(violation) = check(revision, message, answers.as_deref()) else {
+            return;
+        };
+        match (state.mode, id) {
+            (WireSchema::Warn, _) => eprintln!("mcptest: warning: {violation}"),
+            (_, Some(id)) if answers.is_some() => {
+                state.answers.insert(id, violation);
+            }
+            _ if state.others.len() < OTHERS_KEPT => state.others.push(violation),
+            _ => state.others_dropped += 1,
+        }
+    }
+
+    /// The violation in the answer to request `id`, if its answer broke the
+    /// schema (and the session fails on that).
+    pub(crate) fn take_violation(&self, id: &RequestId) -> Option<SchemaViolation> {
+        self.state().answers.remove(id)
+    }
+
+    /// A request that will never be answered (timed out, cancelled).
+    pub(crate) fn forget(&self, id: &RequestId) {
+        let mut state = self.state();
+        state.asked.remove(id);
+        state.answers.remove(id);
+    }
+
+    /// The violations outside answers that no request reported, each once,
+    /// in words, and how many more were not kept.
+    pub(crate) fn take_unreported(&self) -> (Vec<String>, usize) {
+        let mut state = self.state();
+        let others = std::mem::take(&mut state.others);
+        let dropped = std::mem::take(&mut state.others_dropped);
+        (others.iter().map(ToString::to_string).collect(), dropped)
+    }
+}
+
+/// The revisions whose schema is known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Revision {
+    V2024_11_05,
+    V2025_03_26,
+    V2025_06_18,
+    V2025_11_25,
+    V2026_07_28,
+}
+
+impl Revision {
+    /// The revision a negotiated protocol version names, if its schema is known.
+    pub(crate) fn of(version: &str) -> Option<Revision> {
+        Some(match version {
+            "2024-11-05" => Revision::V2024_11_05,
+            "2025-03-26" => Revision::V2025_03_26,
+            "2025-06-18" => Revision::V2025_06_18,
+            "2025-11-25" => Revision::V2025_11_25,
+            "2026-07-28" => Revision::V2026_07_28,
+            _ => return None,
+        })
+    }
+
+    fn as_str(self) -> &'static str {
+        match self {
+            Revision::V2024_11_05 => "2024-11-05",
+            Revision::V2025_03_26 => "2025-03-26",
+            Revision::V2025_06_18 => "2025-06-18",
+            Revision::V2025_11_25 => "2025-11-25",
+            Revision::V2026_07_28 => "2026-07-28",
+        }
+    }
+}
+
+/// What a message is, for the lookup of its definition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// The `result` of an answer to a request of this method.
+    Result,
+    /// A notification (the whole message).
+    Notification,
+    /// A request of the server to the client (the whole message).
+    Request,
+}
+
+/// Where a message broke its definition.
+struct Broken {
+    definition: &'static str,
+    path: String,
+    requirement: String,
+}
+
+/// Reads `value` as `T`; where it does not fit, the path and serde's words.
+fn fits<T: DeserializeOwned>(definition: &'static str, value: &Value) -> Result<(), Broken> {
+    match serde_path_to_error::deserialize::<_, T>(value) {
+        Ok(_) => Ok(()),
+        Err(error) => Err(Broken {
+            definition,
+            path: error.path().to_string(),
+            requirement: error.into_inner().to_string(),
+        }),
+    }
+}
+
+/// One revision's definitions by method: `$module` is the crate and module
+/// of its generated types; each list pairs a method with its definition.
+macro_rules! revision {
+    (
+        $name:ident, $krate:ident::$module:ident,
+        results: { $($rmethod:literal => $result:ident),* $(,)? },
+        notifications: { $($nmethod:literal => $notification:ident),* $(,)? },
+        requests: { $($qmethod:literal => $request:ident),* $(,)? },
+        envelopes: { notification: $jnote:ident, request: $jreq:ident, error: $jerr:ident $(,)? } $(,)?
+    ) => {
+        /// `None` when the revision defines nothing for `method`.
+        fn $name(kind: Kind, method: &str, value: &Value) -> Option<Result<(), Broken>> {
+            use $krate::$module as schema;
+            Some(match (kind, method) {
+                $((Kind::Result, $rmethod) => fits::<schema::$result>(stringify!($result), value),)*
+                $((Kind::Notification, $nmethod) => fits::<schema::$jnote>(stringify!($jnote), value)
+                    .and_then(|()| fits::<schema::$notification>(stringify!($notification), value)),)*
+                $((Kind::Request, $qmethod) => fits::<schema::$jreq>(stringify!($jreq), value)
+                    .and_then(|()| fits::<schema::$request>(stringify!($request), value)),)*
+                _ => return None,
+            })
+        }
+
+        mod $name {
+            use super::*;
+            /// An error answer, the whole message.
+            pub(super) fn error(value: &Value) -> Result<(), Broken> {
+                use $krate::$module as schema;
+                fits::<schema::$jerr>(stringify!($jerr), value)
+            }
+        }
+    };
+}
+
+revision!(v2024_11_05, rms_2024_11_05::mcp_2024_11_05,
+    results: {
+        "initialize" => InitializeResult, "ping" => EmptyResult,
+        "tools/list" => ListToolsResult, "tools/call" => CallToolResult,
+        "prompts/list" => ListPromptsResult, "prompts/get" => GetPromptResult,
+        "resources/list" => ListResourcesResult, "resources/templates/list" => ListResourceTemplatesResult,
+        "resources/read" => ReadResourceResult, "resources/subscribe" => EmptyResult,
+        "resources/unsubscribe" => EmptyResult, "completion/complete" => CompleteResult,
+        "logging/setLevel" => EmptyResult,
+    },
+    notifications: {
+        "notifications/progress" => ProgressNotification, "notifications/message" => LoggingMessageNotification,
+        "notifications/resources/updated" => ResourceUpdatedNotification,
+        "notifications/resources/list_changed" => ResourceListChangedNotification,
+        "notifications/tools/list_changed" => ToolListChangedNotification,
+        "notifications/prompts/list_changed" => PromptListChangedNotification,
+        "notifications/cancelled" => CancelledNotification,
+    },
+    requests: {
+        "sampling/createMessage" => CreateMessageRequest, "roots/list" => ListRootsRequest, "ping" => PingRequest,
+    },
+    envelopes: { notification: JsonrpcNotification, request: JsonrpcRequest, error: JsonrpcError },
+);
+
+revision!(v2025_03_26, rms_2025_03_26::mcp_2025_03_26,
+    results: {
+        "initialize" => InitializeResult, "ping" => EmptyResult,
+        "tools/list" => ListToolsResult, "tools/call" => CallToolResult,
+        "prompts/list" => ListPromptsResult, "prompts/get" => GetPromptResult,
+        "resources/list" => ListResourcesResult, "resources/templates/list" => ListResourceTemplatesResult,
+        "resources/read" => ReadResourceResult, "resources/subscribe" => EmptyResult,
+        "resources/unsubscribe" => EmptyResult, "completion/complete" => CompleteResult,
+        "logging/setLevel" => EmptyResult,
+    },
+    notifications: {
+        "notifications/progress" => ProgressNotification, "notifications/message" => LoggingMessageNotification,
+        "notifications/resources/updated" => ResourceUpdatedNotification,
+        "notifications/resources/list_changed" => ResourceListChangedNotification,
+        "notifications/tools/list_changed" => ToolListChangedNotification,
+        "notifications/prompts/list_changed" => PromptListChangedNotification,
+        "notifications/cancelled" => CancelledNotification,
+    },
+    requests: {
+        "sampling/createMessage" => CreateMessageRequest, "roots/list" => ListRootsRequest, "ping" => PingRequest,
+    },
+    envelopes: { notification: JsonrpcNotification, request: JsonrpcRequest, error: JsonrpcError },
+);
+
+revision!(v2025_06_18, rms_2025_06_18::mcp_2025_06_18,
+    results: {
+        "initialize" => InitializeResult, "ping" => EmptyResult,
+        "tools/list" => ListToolsResult, "tools/call" => CallToolResult,
+        "prompts/list" => ListPromptsResult, "prompts/get" => GetPromptResult,
+        "resources/list" => ListResourcesResult, "resources/templates/list" => ListResourceTemplatesResult,
+        "resources/read" => ReadResourceResult, "resources/subscribe" => EmptyResult,
+        "resources/unsubscribe" => EmptyResult, "completion/complete" => CompleteResult,
+        "logging/setLevel" => EmptyResult,
+    },
+    notifications: {
+        "notifications/progress" => ProgressNotification, "notifications/message" => LoggingMessageNotification,
+        "notifications/resources/updated" => ResourceUpdatedNotification,
+        "notifications/resources/list_changed" => ResourceListChangedNotification,
+        "notifications/tools/list_changed" => ToolListChangedNotification,
+        "notifications/prompts/list_changed" => PromptListChangedNotification,
+        "notifications/cancelled" => CancelledNotification,
+    },
+    requests: {
+        "sampling/createMessage" => CreateMessageRequest, "roots/list" => ListRootsRequest,
+        "elicitation/create" => ElicitRequest, "ping" => PingRequest,
+    },
+    envelopes: { notification: JsonrpcNotification, request: JsonrpcRequest, error: JsonrpcError },
+);
+
+revision!(v2025_11_25, rms_2025_11_25::mcp_2025_11_25,
+    results: {
+        "initialize" => InitializeResult, "ping" => EmptyResult,
+        "tools/list" => ListToolsResult, "tools/call" => CallToolResult,
+        "prompts/list" => ListPromptsResult, "prompts/get" => GetPromptResult,
+        "resources/list" => ListResourcesResult, "resources/templates/list" => ListResourceTemplatesResult,
+        "resources/read" => ReadResourceResult, "resources/subscribe" => EmptyResult,
+        "resources/unsubscribe" => EmptyResult, "completion/complete" => CompleteResult,
+        "logging/setLevel" => EmptyResult,
+        "tasks/get" => GetTaskResult, "tasks/result" => GetTaskPayloadResult,
+        "tasks/list" => ListTasksResult, "tasks/cancel" => CancelTaskResult,
+    },
+    notifications: {
+        "notifications/progress" => ProgressNotification, "notifications/message" => LoggingMessageNotification,
+        "notifications/resources/updated" => ResourceUpdatedNotification,
+        "notifications/resources/list_changed" => ResourceListChangedNotification,
+        "notifications/tools/list_changed" => ToolListChangedNotification,
+        "notifications/prompts/list_changed" => PromptListChangedNotification,
+        "notifications/cancelled" => CancelledNotification,
+        "notifications/elicitation/complete" => ElicitationCompleteNotification,
+        "notifications/tasks/status" => TaskStatusNotification,
+    },
+    requests: {
+        "sampling/createMessage" => CreateMessageRequest, "roots/list" => ListRootsRequest,
+        "elicitation/create" => ElicitRequest, "ping" => PingRequest,
+    },
+    envelopes: { notification: JsonrpcNotification, request: JsonrpcRequest, error: JsonrpcErrorResponse },
+);
+
+revision!(v2026_07_28, rms_2026_07_28::mcp_2026_07_28,
+    results: {
+        "server/discover" => DiscoverResult, "subscriptions/listen" => SubscriptionsListenResult,
+        "tools/list" => ListToolsResult, "tools/call" => CallToolResult,
+        "prompts/list" => ListPromptsResult, "prompts/get" => GetPromptResult,
+        "resources/list" => ListResourcesResult, "resources/templates/list" => ListResourceTemplatesResult,
+        "resources/read" => ReadResourceResult, "completion/complete" => CompleteResult,
+    },
+    notifications: {
+        "notifications/progress" => ProgressNotification, "notifications/message" => LoggingMessageNotification,
+        "notifications/resources/updated" => ResourceUpdatedNotification,
+        "notifications/resources/list_changed" => ResourceListChangedNotification,
+        "notifications/tools/list_changed" => ToolListChangedNotification,
+        "notifications/prompts/list_changed" => PromptListChangedNotification,
+        "notifications/cancelled" => CancelledNotification,
+        "notifications/subscriptions/acknowledged" => SubscriptionsAcknowledgedNotification,
+    },
+    requests: {},
+    envelopes: { notification: JsonrpcNotification, request: JsonrpcRequest, error: JsonrpcErrorResponse },
+);
+
+/// Which revision's tables to read.
+fn lookup(
+    revision: Revision,
+    kind: Kind,
+    method: &str,
+    value: &Value,
+) -> Option<Result<(), Broken>> {
+    match revision {
+        Revision::V2024_11_05 => v2024_11_05(kind, method, value),
+        Revision::V2025_03_26 => v2025_03_26(kind, method, value),
+        Revision::V2025_06_18 => v2025_06_18(kind, method, value),
+        Revision::V2025_11_25 => v2025_11_25(kind, method, value),
+        Revision::V2026_07_28 => v2026_07_28(kind, method, value),
+    }
+}
+
+fn error_answer(revision: Revision, value: &Value) -> Result<(), Broken> {
+    match revision {
+        Revision::V2024_11_05 => v2024_11_05::error(value),
+        Revision::V2025_03_26 => v2025_03_26::error(value),
+        Revision::V2025_06_18 => v2025_06_18::error(value),
+        Revision::V2025_11_25 => v2025_11_25::error(value),
+        Revision::V2026_07_28 => v2026_07_28::error(value),
+    }
+}
+
+/// Checks one message from the server against `revision`'s schema.
+/// `answers` is the method of the request the message answers, when it is
+/// an answer to one of ours. A method the revision does not define (an
+/// extension, a custom notification) and an answer to an unknown request
+/// are not checked: the schema says nothing about them.
+pub(crate) fn check(
+    revision: Revision,
+    message: &Value,
+    answers: Option<&str>,
+) -> Result<(), SchemaViolation> {
+    let method = message.get("method").and_then(Value::as_str);
+    let outcome = match (method, message.get("id"), answers) {
+        (Some(method), Some(_), _) => lookup(revision, Kind::Request, method, message)
+            .map(|r| r.map_err(|b| ("request", method.to_owned(), b))),
+        (Some(method), None, _) => lookup(revision, Kind::Notification, method, message)
+            .map(|r| r.map_err(|b| ("notification", method.to_owned(), b))),
+        (None, _, Some(asked)) => {
+            if message.get("error").is_some() {
+                Some(
+                    error_answer(revision, message)
+                        .map_err(|b| ("the error answer to", asked.to_owned(), b)),
+                )
+            } else {
+                let result = message.get("result").unwrap_or(&Value::Null);
+                result_fits(revision, asked, result)
+                    .map(|r| r.map_err(|b| ("the answer to", asked.to_owned(), b)))
+            }
+        }
+        (None, _, None) => None,
+    };
+    match outcome {
+        None | Some(Ok(())) => Ok(()),
+        Some(Err((what, method, broken))) => {
+            // A result is read on its own: its paths start inside `result`.
+            let path = match (what, broken.path.as_str()) {
+                ("the answer to", ".") => "result".to_owned(),
+                ("the answer to", path) => format!("result.{path}"),
+                (_, path) => path.to_owned(),
+            };
+            Err(SchemaViolation {
+                revision: revision.as_str().to_owned(),
+                what: format!("{what} {method}"),
+                definition: broken.definition,
+                path,
+                requirement: broken.requirement,
+                message: trimmed(message),
+            })
+        }
+    }
+}
+
+/// A result, read as the definition its request names; the results a
+/// request may answer besides (an input-required round, a task) are told
+/// apart by their members.
+fn result_fits(revision: Revision, method: &str, result: &Value) -> Option<Result<(), Broken>> {
+    use rms_2025_11_25::mcp_2025_11_25 as v2025_11_25_types;
+    use rms_2026_07_28::mcp_2026_07_28 as v2026_07_28_types;
+    let input_required = result.get("resultType").and_then(Value::as_str) == Some("input_required");
+    match (revision, method) {
+        (Revision::V2026_07_28, "tools/call" | "prompts/get" | "resources/read")
+            if input_required =>
+        {
+            Some(fits::<v2026_07_28_types::InputRequiredResult>(
+                "InputRequiredResult",
+                result,
+            ))
+        }
+        (Revision::V2025_11_25, "tools/call")
+            if result.get("task").is_some() && result.get("content").is_none() =>
+        {
+            Some(fits::<v2025_11_25_types::CreateTaskResult>(
+                "CreateTaskResult",
+                result,
+            ))
+        }
+        _ => lookup(revision, Kind::Result, method, result),
+    }
+}
+
+/// The message as compact JSON, cut to [`MESSAGE_SHOWN`] characters.
+fn trimmed(message: &Value) -> String {
+    let text = message.to_string();
+    match text.char_indices().nth(MESSAGE_SHOWN) {
+        None => text,
+        Some((cut, _)) => format!("{}… ({} bytes in all)", &text[..cut], text.len()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const ALL: [Revision; 5] = [
+        Revision::V2024_11_05,
+        Revision::V2025_03_26,
+        Revision::V2025_06_18,
+        Revision::V2025_11_25,
+        Revision::V2026_07_28,
+    ];
+
+    fn answer(result: Value) -> Value {
+        json!({"jsonrpc": "2.0", "id": 2, "result": result})
+    }
+
+    /// A 2026-07-28 result carries `resultType` (and a list its cache hints).
+    fn of_revision(revision: Revision, mut result: Value) -> Value {
+        if revision == Revision::V2026_07_28 {
+            result["resultType"] = json!("complete");
+            if result.get("tools").is_some() {
+                result["ttlMs"] = json!(0);
+                result["cacheScope"] = json!("private");
+            }
+        }
+        result
+    }
+
+    #[test]
+    fn an_input_schema_that_is_not_an_object_schema_is_found_with_its_path() {
+        for revision in ALL {
+            let result = of_revision(
+                revision,
+                json!({"tools": [{"name": "a", "inputSchema": {"type": "array"}}]}),
+            );
+            let v = check(revision, &answer(result), Some("tools/list")).unwrap_err();
+            assert_eq!(
+                v.path, "result.tools[0].inputSchema.type",
+                "{revision:?}: {v}"
+            );
+            assert_eq!(v.definition, "ListToolsResult");
+            assert!(v.requirement.contains("'object'"), "{v}");
+            assert!(
+                v.to_string()
+                    .starts_with("the answer to tools/list breaks the MCP "),
+                "{v}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_progress_that_is_a_string_is_found() {
+        for revision in ALL {
+            let note = json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                "params": {"progressToken": 1, "progress": "50"}});
+            let v = check(revision, &note, None).unwrap_err();
+            assert_eq!(v.path, "params.progress", "{revision:?}: {v}");
+            assert_eq!(v.what, "notification notifications/progress");
+        }
+    }
+
+    #[test]
+    fn a_missing_required_member_is_found() {
+        for revision in &ALL[..4] {
+            let v = check(
+                *revision,
+                &answer(json!({"protocolVersion": "2025-11-25", "capabilities": {}})),
+                Some("initialize"),
+            )
+            .unwrap_err();
+            assert_eq!(v.path, "result", "{v}");
+            assert!(v.requirement.contains("serverInfo"), "{v}");
+        }
+    }
+
+    #[test]
+    fn real_servers_messages_pass() {
+        for revision in ALL {
+            let tools = of_revision(
+                revision,
+                json!({"tools": [{
+                    "name": "add", "title": "Add", "description": "Adds.",
+                    "inputSchema": {"type": "object", "$schema": "https://json-schema.org/draft/2020-12/schema",
+                        "properties": {"a": {"type": "number"}}, "required": ["a"], "additionalProperties": false},
+                    "outputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true},
+                    "_meta": {"x": 1}
+                }], "nextCursor": "2", "_meta": {"y": 2}, "somethingNew": true}),
+            );
+            check(revision, &answer(tools), Some("tools/list")).unwrap();
+            let call = of_revision(
+                revision,
+                json!({"content": [{"type": "text", "text": "5"}], "isError": false,
+                    "structuredContent": {"sum": 5}}),
+            );
+            check(revision, &answer(call), Some("tools/call")).unwrap();
+            let log = json!({"jsonrpc": "2.0", "method": "notifications/message",
+                "params": {"level": "info", "logger": "x", "data": {"a": 1}}});
+            check(revision, &log, None).unwrap();
+            let error = json!({"jsonrpc": "2.0", "id": 3,
+                "error": {"code": -32602, "message": "unknown tool", "data": {"name": "x"}}});
+            check(revision, &error, Some("tools/call")).unwrap();
+        }
+    }
+
+    #[test]
+    fn what_the_schema_does_not_define_is_not_checked() {
+        let custom = json!({"jsonrpc": "2.0", "method": "notifications/custom", "params": 5});
+        check(Revision::V2025_11_25, &custom, None).unwrap();
+        let stray = json!({"jsonrpc": "2.0", "id": 99, "result": {"anything": true}});
+        check(Revision::V2025_11_25, &stray, None).unwrap();
+        assert_eq!(Revision::of("1999-01-01"), None);
+    }
+
+    #[test]
+    fn a_watch_holds_an_answer_s_violation_for_its_request_and_the_rest_for_the_end() {
+        let watch = SchemaWatch::default();
+        let id = RequestId::Number(2);
+        watch.asked(&id, "initialize");
+        watch.received(&json!({"jsonrpc": "2.0", "id": 2, "result": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "serverInfo": {"name": "s", "version": "1"}}}));
+        assert_eq!(watch.take_violation(&id), None, "a valid handshake");
+        watch.set_revision("2025-06-18");
+        watch.asked(&RequestId::Number(2), "tools/list");
+        watch.received(&answer(
+            json!({"tools": [{"name": "a", "inputSchema": {"type": "array"}}]}),
+        ));
+        let got = watch.take_violation(&RequestId::Number(2));
+        assert!(got.is_some_and(|v| v.what == "the answer to tools/list"));
+        watch.received(
+            &json!({"jsonrpc": "2.0", "method": "notifications/progress",
+            "params": {"progressToken": 1, "progress": "50"}}),
+        );
+        let (others, dropped) = watch.take_unreported();
+        assert_eq!((others.len(), dropped), (1, 0));
+        assert!(
+            others[0].starts_with("notification notifications/progress breaks"),
+            "{others:?}"
+        );
+        assert_eq!(
+            watch.take_unreported(),
+            (Vec::new(), 0),
+            "each is reported once"
+        );
+        let off = SchemaWatch::default();
+        off.set_mode(WireSchema::Off);
+        off.set_revision("2025-06-18");
+        off.received(
+            &json!({"jsonrpc": "2.0", "method": "notifications/progress",
+            "params": {"progressToken": 1, "progress": "50"}}),
+        );
+        assert_eq!(off.take_unreported(), (Vec::new(), 0));
+    }
+
+    #[test]
+    fn long_messages_are_cut() {
+        let big = json!({"text": "x".repeat(10_000)});
+        let shown = trimmed(&big);
+        assert!(
+            shown.len() < 500 && shown.ends_with("bytes in all)"),
+            "{shown}"
+        );
+    }
+}
