@@ -80,7 +80,7 @@ impl WireSchema {
         revision: &str,
         message: &Value,
         answers: Option<&str>,
-    ) -> Result<(), SchemaViolation> {
+    ) -> Result<(), Box<SchemaViolation>> {
         match Revision::of(revision) {
             Some(revision) => check(revision, message, answers),
             None => Ok(()),
@@ -206,6 +206,7 @@ impl SchemaWatch {
         let Err(violation) = check(revision, message, answers.as_deref()) else {
             return;
         };
+        let violation = *violation;
         match (state.mode, id) {
             (WireSchema::Warn, _) => eprintln!("mcptest: warning: {violation}"),
             (_, Some(id)) if answers.is_some() => {
@@ -495,7 +496,7 @@ pub(crate) fn check(
     revision: Revision,
     message: &Value,
     answers: Option<&str>,
-) -> Result<(), SchemaViolation> {
+) -> Result<(), Box<SchemaViolation>> {
     let method = message.get("method").and_then(Value::as_str);
     let outcome = match (method, message.get("id"), answers) {
         (Some(method), Some(_), _) => lookup(revision, Kind::Request, method, message)
@@ -525,14 +526,14 @@ pub(crate) fn check(
                 ("the answer to", path) => format!("result.{path}"),
                 (_, path) => path.to_owned(),
             };
-            Err(SchemaViolation {
+            Err(Box::new(SchemaViolation {
                 revision: revision.as_str().to_owned(),
                 what: format!("{what} {method}"),
                 definition: broken.definition,
                 path,
                 requirement: broken.requirement,
                 message: trimmed(message),
-            })
+            }))
         }
     }
 }

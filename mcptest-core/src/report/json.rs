@@ -87,12 +87,16 @@ fn failure_json(failure: &Failure) -> Value {
         })
         .collect();
     let output = failure.server_output();
-    json!({
+    let mut out = json!({
         "call": failure.call(),
         "misses": misses,
         "stderr": output.stderr,
-        "fixture_kept": failure.kept_fixture(),
-    })
+    });
+    // Only where a copy was kept: most failures have no fixture at all.
+    if let Some(kept) = failure.kept_fixture() {
+        out["fixture_kept"] = json!(kept);
+    }
+    out
 }
 
 #[cfg(test)]

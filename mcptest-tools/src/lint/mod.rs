@@ -299,7 +299,15 @@ impl Lint {
     pub async fn run(&self) -> Report {
         let started = Instant::now();
         let title = format!("security lint of {}", self.server);
-        let listed = match self.server.connect().await {
+        // The definitions are the subject, as sent: one that breaks the
+        // protocol's schema (an input schema without `type`, say) is warned
+        // about on stderr and still linted (`MCPT-L007` names it), rather
+        // than ending the lint before it starts.
+        let server = self
+            .server
+            .clone()
+            .wire_schema(mcptest_core::WireSchema::Warn);
+        let listed = match server.connect().await {
             Ok(mcp) => {
                 let listed = Definitions::list(&mcp).await;
                 mcp.close().await;
