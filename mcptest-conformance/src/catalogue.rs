@@ -7,13 +7,15 @@ use super::{
     gates::Facts,
     http, listen, mrtr,
     probe::Probe,
-    skills, stateless, tasks,
+    skills, stateless, tasks, wire,
 };
 
 /// The classic revision (the last one with an `initialize` handshake).
 pub(crate) const CLASSIC: &str = "2025-11-25";
 /// The stateless revision (SEP-2575).
 pub(crate) const STATELESS: &str = "2026-07-28";
+/// A rule of every revision the server speaks.
+pub(crate) const EVERY: &str = "every revision";
 
 /// Declares every check once: its rule, and for a server check how it
 /// runs (`run: |p, f| ...`, an expression of the [`Probe`] `p` and the
@@ -64,6 +66,7 @@ macro_rules! catalogue {
             pub(crate) async fn run(self, p: &mut Probe, f: &Facts) -> Observed {
                 let gated = match self.check().revision {
                     CLASSIC => f.classic().map(|_| ()),
+                    EVERY => Ok(()),
                     _ => f.stateless().map(|_| ()),
                 };
                 if let Err(finding) = gated {
@@ -790,6 +793,14 @@ catalogue! {
         revision: CLASSIC, section: "server/tools#tool (SEP-1613)",
         level: Must, role: Server, applies: Any,
         run: |p, f| http::tool_schemas_2020_12(p, f.classic()?).await,
+    },
+    // Last of the server checks: it judges every message the run saw.
+    WireSchemaValid {
+        id: "mcp-wire-schema-valid",
+        rule: "every message the server sends fits the official schema (schema.ts) of the revision it was sent under: results, errors, notifications and requests",
+        revision: EVERY, section: "basic (the schema is the authoritative definition of the protocol)",
+        level: Must, role: Server, applies: Any,
+        run: |p, f| wire::wire_schema_valid(p, f).await,
     },
 
     // ---- SEP-2575 client checks (2026-07-28) ----

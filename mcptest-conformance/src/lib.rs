@@ -55,6 +55,7 @@ mod report;
 mod skills;
 mod stateless;
 mod tasks;
+mod wire;
 
 use std::time::{Duration, Instant};
 

@@ -19,6 +19,7 @@
 const OFFICIAL: &[(&str, &[&str])] = &[
     ("classic-initialize-result", &["server-initialize"]),
     ("classic-ping", &["ping"]),
+    ("mcp-wire-schema-valid", &["wire-schema-valid"]),
     ("classic-tool-names", &["tools-name-format"]),
     (
         "sep-2575-discover",

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 
 use super::check::{Exchange, Observed, RawRequest, RawResponse, Transport};
+use super::wire::SchemaLedger;
 use mcptest_core::Error;
 use mcptest_core::RawConnection;
 use mcptest_core::Server;
@@ -239,6 +240,8 @@ pub(crate) struct Probe {
     channels: Vec<Channel>,
     evidence: Vec<Exchange>,
     next_id: u64,
+    /// Every message the server sent, held against the official schema.
+    pub(crate) schema: SchemaLedger,
 }
 
 impl Probe {
@@ -269,6 +272,7 @@ impl Probe {
             channels: Vec::new(),
             evidence: Vec::new(),
             next_id: 0,
+            schema: SchemaLedger::default(),
         })
     }
 
@@ -314,6 +318,7 @@ impl Probe {
                 connection.close().await;
             }
         }
+        self.schema.channels_closed();
     }
 
     /// Opens a channel and performs the `initialize` handshake (2025-11-25).
@@ -430,7 +435,7 @@ impl Probe {
                 http_exchange(http, body.to_owned(), &headers).await
             }
         };
-        self.evidence.push(Exchange {
+        let exchange = Exchange {
             transport,
             request: RawRequest {
                 method: None,
@@ -438,13 +443,22 @@ impl Probe {
                 body: body.to_owned(),
             },
             response,
-        });
+        };
+        self.schema.hold(ch.0, &exchange);
+        self.evidence.push(exchange);
         reply
     }
 
-    /// Adds an exchange a check made itself to the evidence.
+    /// Adds an exchange a check made itself to the evidence (its messages
+    /// are held against the schema too, outside any channel).
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     pub(crate) fn record(&mut self, exchange: Exchange) {
+        self.schema.hold(usize::MAX, &exchange);
+        self.evidence.push(exchange);
+    }
+
+    /// Cites an exchange already seen as evidence of the current check.
+    pub(crate) fn cite(&mut self, exchange: Exchange) {
         self.evidence.push(exchange);
     }
 
@@ -518,6 +532,21 @@ impl Probe {
                 }
             }
         }
+        // Unasked messages: notifications and requests, judged as such.
+        self.schema.hold(
+            ch.0,
+            &Exchange {
+                transport: self.transport,
+                request: RawRequest {
+                    method: None,
+                    headers: Vec::new(),
+                    body: String::new(),
+                },
+                response: RawResponse::Messages {
+                    messages: messages.clone(),
+                },
+            },
+        );
         messages
     }
 
@@ -561,7 +590,7 @@ impl Probe {
                 .await
             }
         };
-        self.evidence.push(Exchange {
+        let opened = Exchange {
             transport,
             request: RawRequest {
                 method: None,
@@ -569,9 +598,11 @@ impl Probe {
                 body: message.to_string(),
             },
             response,
-        });
+        };
+        self.schema.hold(ch.0, &opened);
+        self.evidence.push(opened);
         if let (Some(trigger), Some((_, exchange))) = (&trigger, &trigger_reply) {
-            self.evidence.push(Exchange {
+            let triggered = Exchange {
                 transport,
                 request: RawRequest {
                     method: None,
@@ -579,7 +610,9 @@ impl Probe {
                     body: trigger.to_string(),
                 },
                 response: exchange.clone(),
-            });
+            };
+            self.schema.hold(ch.0, &triggered);
+            self.evidence.push(triggered);
         }
         (stream, trigger_reply.map(|(reply, _)| reply))
     }
@@ -629,6 +662,7 @@ impl Probe {
             },
             response,
         };
+        self.schema.hold(ch.0, &exchange);
         (reply, exchange)
     }
 }

@@ -61,6 +61,20 @@ impl WireSchema {
         }
     }
 
+    /// The protocol revisions whose official schema messages are held
+    /// against; a session on any other revision is not checked.
+    ///
+    /// ```
+    /// assert!(mcptest::WireSchema::REVISIONS.contains(&"2025-11-25"));
+    /// ```
+    pub const REVISIONS: &'static [&'static str] = &[
+        "2024-11-05",
+        "2025-03-26",
+        "2025-06-18",
+        "2025-11-25",
+        "2026-07-28",
+    ];
+
     /// Checks one message a server sent against the official schema of
     /// `revision` (a protocol version; an unknown one checks nothing).
     /// `answers` is the method of the request the message answers, when it
@@ -544,8 +558,16 @@ pub(crate) fn check(
 fn result_fits(revision: Revision, method: &str, result: &Value) -> Option<Result<(), Broken>> {
     use rms_2025_11_25::mcp_2025_11_25 as v2025_11_25_types;
     use rms_2026_07_28::mcp_2026_07_28 as v2026_07_28_types;
-    let input_required = result.get("resultType").and_then(Value::as_str) == Some("input_required");
+    let result_type = result.get("resultType").and_then(Value::as_str);
+    let input_required = result_type == Some("input_required");
     match (revision, method) {
+        // A result type of an extension (the tasks extension's `task`):
+        // the core schema does not define it, so it says nothing about it.
+        (Revision::V2026_07_28, _)
+            if result_type.is_some_and(|t| t != "complete" && t != "input_required") =>
+        {
+            None
+        }
         (Revision::V2026_07_28, "tools/call" | "prompts/get" | "resources/read")
             if input_required =>
         {
@@ -602,6 +624,23 @@ mod tests {
             }
         }
         result
+    }
+
+    #[test]
+    fn an_extension_result_type_is_not_judged_by_the_core_schema() {
+        let task = answer(json!({"resultType": "task", "taskId": "t1", "status": "working"}));
+        check(Revision::V2026_07_28, &task, Some("tools/call")).unwrap();
+        let bare = answer(json!({"content": []}));
+        let v = check(Revision::V2026_07_28, &bare, Some("tools/call")).unwrap_err();
+        assert!(v.requirement.contains("resultType"), "{v}");
+    }
+
+    #[test]
+    fn the_listed_revisions_are_the_known_ones() {
+        for version in WireSchema::REVISIONS {
+            assert_eq!(Revision::of(version).map(Revision::as_str), Some(*version));
+        }
+        assert_eq!(Revision::of("2099-01-01"), None);
     }
 
     #[test]

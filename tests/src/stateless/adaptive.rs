@@ -28,6 +28,7 @@ pub(super) fn media(breakages: &Breakages) -> CallToolResponse {
         image = json!({ "type": "image", "data": "not base64!", "mimeType": "text/plain" });
     }
     let result: CallToolResult = typed(json!({
+        "resultType": "complete",
         "content": [
             image,
             { "type": "audio", "data": WAV, "mimeType": "audio/wav" },

@@ -15,6 +15,7 @@ pub enum Breakage {
     IgnorePing,
     BadToolName,
     BadInputSchema,
+    OutputSchemaNotObject,
     HidePromptsList,
     AnswerSubscribe,
     UnknownToolSucceeds,
@@ -144,6 +145,12 @@ pub const BREAKAGES: &[(Breakage, &str, &str, &str)] = &[
         "--bad-input-schema",
         "classic-tool-input-schemas",
         "the tool `fail` has inputSchema {\"type\": \"array\"}",
+    ),
+    (
+        OutputSchemaNotObject,
+        "--output-schema-not-object",
+        "mcp-wire-schema-valid",
+        "every tool lists outputSchema {\"type\": \"array\"}: rmcp reads it, the 2025-11-25 schema requires type \"object\"",
     ),
     (
         HidePromptsList,
@@ -1021,6 +1028,11 @@ impl Breakages {
                         }
                         if self.has(BadInputSchema) {
                             tool["inputSchema"] = json!({ "type": "array" });
+                        }
+                    }
+                    if self.has(OutputSchemaNotObject) {
+                        for tool in tools.iter_mut() {
+                            tool["outputSchema"] = json!({ "type": "array" });
                         }
                     }
                     super::transport_breakage::bend_tools(self, tools);

@@ -24,6 +24,11 @@ const RMCP: &str = env!("CARGO_BIN_EXE_fixture-rmcp");
 /// applies over stdio (all apply over HTTP).
 const CASES: &[(&str, &[&str], bool)] = &[
     (
+        "--output-schema-not-object",
+        &["mcp-wire-schema-valid"],
+        true,
+    ),
+    (
         "--initialize-without-server-info",
         &["classic-initialize-result"],
         true,
@@ -285,6 +290,7 @@ broken! {
     ignore_ping: "--ignore-ping";
     bad_tool_name: "--bad-tool-name";
     bad_input_schema: "--bad-input-schema";
+    output_schema_not_object: "--output-schema-not-object";
     hide_prompts_list: "--hide-prompts-list";
     answer_subscribe: "--answer-subscribe";
     unknown_tool_succeeds: "--unknown-tool-succeeds";

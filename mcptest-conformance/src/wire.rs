@@ -1,0 +1,179 @@
+//! `mcp-wire-schema-valid`: every message the server sent during the run,
+//! held against the official schema of the revision it was sent under.
+//!
+//! The [`Probe`](super::probe::Probe) hands each exchange to the
+//! [`SchemaLedger`] as it happens (set-up exchanges too), so the check,
+//! which runs after every other server check, judges the whole run. The
+//! revision of a message is the one its request names in `_meta` (2026-07-28
+//! requests), else the one `initialize` agreed on for that channel; an
+//! answer to `initialize` is read under the revision it names. A message
+//! under a revision the schema does not cover (a deliberately unknown
+//! version) is not judged; neither is a method the revision does not define
+//! (an extension) nor an answer to a request the run did not send.
+
+use std::collections::{BTreeSet, HashMap};
+
+use serde_json::Value;
+
+use mcptest_core::{SchemaViolation, WireSchema};
+
+use super::{
+    catalogue::STATELESS,
+    check::{CannotApply, Checked, Exchange, Observed, RawResponse},
+    gates::Facts,
+    probe::{META_VERSION, Probe, meta, request, stateless},
+};
+
+/// Violations kept in full; the rest are counted.
+const KEPT: usize = 10;
+
+/// What the run's messages showed against the schema.
+#[derive(Debug, Default)]
+pub(crate) struct SchemaLedger {
+    /// Messages judged.
+    checked: usize,
+    /// The revisions they were judged under.
+    revisions: BTreeSet<&'static str>,
+    /// The first violations, each with the exchange it came in.
+    found: Vec<(SchemaViolation, Exchange)>,
+    /// Violations beyond [`KEPT`].
+    more: usize,
+    /// The revision `initialize` agreed on, per open channel.
+    versions: HashMap<usize, String>,
+}
+
+impl SchemaLedger {
+    /// Judges every message the server sent in `exchange`, on channel `ch`
+    /// (an index of the probe's open channels).
+    pub(crate) fn hold(&mut self, ch: usize, exchange: &Exchange) {
+        let messages = match &exchange.response {
+            RawResponse::Messages { messages } | RawResponse::Http { messages, .. } => messages,
+            RawResponse::Nothing { .. } | RawResponse::Failed { .. } => return,
+        };
+        let sent: Option<Value> = serde_json::from_str(&exchange.request.body).ok();
+        let asked = sent.as_ref().and_then(|s| s.get("method")?.as_str());
+        let asked_id = sent.as_ref().and_then(|s| s.get("id"));
+        let named = sent
+            .as_ref()
+            .and_then(|s| s.get("params")?.get("_meta")?.get(META_VERSION)?.as_str());
+        for message in messages {
+            let answers = match (asked, asked_id) {
+                (Some(method), Some(id))
+                    if message.get("method").is_none() && message.get("id") == Some(id) =>
+                {
+                    Some(method)
+                }
+                _ => None,
+            };
+            let agreed = (answers == Some("initialize"))
+                .then(|| message.get("result")?.get("protocolVersion")?.as_str())
+                .flatten();
+            if let Some(agreed) = agreed {
+                self.versions.insert(ch, agreed.to_owned());
+            }
+            let revision = agreed
+                .or(named)
+                .or_else(|| self.versions.get(&ch).map(String::as_str));
+            let Some(revision) = revision.and_then(known) else {
+                continue;
+            };
+            self.checked += 1;
+            self.revisions.insert(revision);
+            if let Err(violation) = WireSchema::check(revision, message, answers) {
+                if self.found.len() < KEPT {
+                    self.found.push((*violation, exchange.clone()));
+                } else {
+                    self.more += 1;
+                }
+            }
+        }
+    }
+
+    /// The probe closed its channels: their indices start over.
+    pub(crate) fn channels_closed(&mut self) {
+        self.versions.clear();
+    }
+}
+
+/// The listed revision `version` names, as a `'static` name.
+fn known(version: &str) -> Option<&'static str> {
+    WireSchema::REVISIONS
+        .iter()
+        .copied()
+        .find(|r| *r == version)
+}
+
+/// The lists every check starts from; the check reads them itself so that
+/// it judges something even when it runs alone (`--only`).
+const LISTS: &[&str] = &[
+    "tools/list",
+    "prompts/list",
+    "resources/list",
+    "resources/templates/list",
+];
+
+/// The check: every judged message fits its revision's schema. It first
+/// reads the four lists in each era the server speaks (an undeclared one
+/// is answered with an error, which the schema judges too), then judges
+/// everything the run has seen.
+pub(crate) async fn wire_schema_valid(p: &mut Probe, f: &Facts) -> Checked {
+    if f.classic().is_ok()
+        && let Ok((ch, _)) = p.classic_session().await
+    {
+        for method in LISTS {
+            let id = p.id();
+            let _ = p.call_quietly(ch, request(id, method, Value::Null)).await;
+        }
+    }
+    if f.stateless().is_ok() {
+        let ch = p.open().await?;
+        for method in LISTS {
+            let id = p.id();
+            let message = stateless(id, method, Value::Null, meta(STATELESS));
+            let _ = p.call_quietly(ch, message).await;
+        }
+    }
+    judge(p)
+}
+
+/// The finding from everything the ledger holds.
+fn judge(p: &mut Probe) -> Checked {
+    let ledger = &p.schema;
+    if ledger.checked == 0 {
+        return Err(Observed::CannotApply(
+            CannotApply::Revision,
+            format!(
+                "no message of the run was sent under a revision the official schema covers ({})",
+                WireSchema::REVISIONS.join(", ")
+            ),
+        ));
+    }
+    let revisions = ledger
+        .revisions
+        .iter()
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if ledger.found.is_empty() {
+        return Ok(Observed::Holds(Some(format!(
+            "{} message(s) fit the schema of {revisions}",
+            ledger.checked
+        ))));
+    }
+    let broken = ledger.found.len() + ledger.more;
+    let mut reason = format!(
+        "{broken} of {} message(s) break the official schema:",
+        ledger.checked
+    );
+    for (violation, _) in &ledger.found {
+        reason.push_str(&format!("\n- {violation}"));
+    }
+    if ledger.more > 0 {
+        reason.push_str(&format!("\n… and {} more", ledger.more));
+    }
+    let evidence: Vec<Exchange> = ledger.found.iter().map(|(_, e)| e.clone()).collect();
+    for exchange in evidence {
+        p.cite(exchange);
+    }
+    Ok(Observed::Broken(reason))
+}
