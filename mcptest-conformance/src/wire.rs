@@ -9,7 +9,8 @@
 //! answer to `initialize` is read under the revision it names. A message
 //! under a revision the schema does not cover (a deliberately unknown
 //! version) is not judged; neither is a method the revision does not define
-//! (an extension) nor an answer to a request the run did not send.
+//! (an extension) nor an answer to a request the run did not send. An error
+//! without an id that comes back for a request is read as its answer.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -57,9 +58,15 @@ impl SchemaLedger {
             .as_ref()
             .and_then(|s| s.get("params")?.get("_meta")?.get(META_VERSION)?.as_str());
         for message in messages {
+            // An error without an id (or with `"id": null`) that comes
+            // back for a request is read as its answer, as the official
+            // suite reads it: the schema then says whether it may lack one.
+            let idless_error =
+                message.get("error").is_some() && message.get("id").is_none_or(Value::is_null);
             let answers = match (asked, asked_id) {
                 (Some(method), Some(id))
-                    if message.get("method").is_none() && message.get("id") == Some(id) =>
+                    if message.get("method").is_none()
+                        && (message.get("id") == Some(id) || idless_error) =>
                 {
                     Some(method)
                 }

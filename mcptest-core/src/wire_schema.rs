@@ -25,7 +25,7 @@ use std::{
 };
 
 use rmcp::model::RequestId;
-use serde::{Deserialize, de::DeserializeOwned};
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use serde_json::Value;
 
 /// What happens when a message the server sends breaks the official schema
@@ -307,14 +307,86 @@ struct Broken {
 }
 
 /// Reads `value` as `T`; where it does not fit, the path and serde's words.
-fn fits<T: DeserializeOwned>(definition: &'static str, value: &Value) -> Result<(), Broken> {
+///
+/// The generated types read `null` as an absent optional member, where the
+/// schema allows absence but no `null` (`"id": null` in an error answer):
+/// a message holding a `null` is written back from `T`, and a `null` that
+/// did not survive was read as absence, which the schema does not allow.
+fn fits<T: DeserializeOwned + Serialize>(
+    definition: &'static str,
+    value: &Value,
+) -> Result<(), Broken> {
     match serde_path_to_error::deserialize::<_, T>(value) {
-        Ok(_) => Ok(()),
+        Ok(typed) => {
+            if !holds_null(value) {
+                return Ok(());
+            }
+            let back = serde_json::to_value(&typed).unwrap_or(Value::Null);
+            match lost_null(value, &back, String::new()) {
+                None => Ok(()),
+                Some(path) => Err(Broken {
+                    definition,
+                    path,
+                    requirement: "null is not allowed here: the member may be left out, \
+                                  but when present it must be a value of its type"
+                        .to_owned(),
+                }),
+            }
+        }
         Err(error) => Err(Broken {
             definition,
             path: error.path().to_string(),
             requirement: error.into_inner().to_string(),
         }),
+    }
+}
+
+/// Whether any member or item of `value` is `null`.
+fn holds_null(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::Array(items) => items.iter().any(holds_null),
+        Value::Object(members) => members.values().any(holds_null),
+        _ => false,
+    }
+}
+
+/// Members the schema types as `unknown` (any JSON value, `null` too): an
+/// error's `data`, a 2026-07-28 `structuredContent`.
+const ANY_VALUE: &[&str] = &["data", "structuredContent"];
+
+/// The path of the first `null` in `sent` that `back` (the same message
+/// written back from its type) no longer holds.
+fn lost_null(sent: &Value, back: &Value, path: String) -> Option<String> {
+    let at = |path: &str, step: String| {
+        if path.is_empty() {
+            step.trim_start_matches('.').to_owned()
+        } else {
+            format!("{path}{step}")
+        }
+    };
+    match (sent, back) {
+        (Value::Object(members), _) => members.iter().find_map(|(key, item)| {
+            let kept = back.get(key);
+            let here = at(&path, format!(".{key}"));
+            match item {
+                Value::Null if kept != Some(&Value::Null) && !ANY_VALUE.contains(&key.as_str()) => {
+                    Some(here)
+                }
+                _ => kept.and_then(|kept| lost_null(item, kept, here)),
+            }
+        }),
+        (Value::Array(items), Value::Array(kept)) => {
+            items
+                .iter()
+                .zip(kept)
+                .enumerate()
+                .find_map(|(i, (item, kept))| match item {
+                    Value::Null if *kept != Value::Null => Some(at(&path, format!("[{i}]"))),
+                    _ => lost_null(item, kept, at(&path, format!("[{i}]"))),
+                })
+        }
+        _ => None,
     }
 }
 
@@ -624,6 +696,29 @@ mod tests {
             }
         }
         result
+    }
+
+    #[test]
+    fn a_null_where_the_schema_allows_only_absence_is_a_violation() {
+        let error = json!({"jsonrpc": "2.0", "id": null,
+            "error": {"code": -32000, "message": "Bad Request"}});
+        for revision in ALL {
+            let v = check(revision, &error, Some("tools/list")).unwrap_err();
+            // Required (a RequestId) before 2025-11-25, optional since.
+            assert_eq!(v.path, "id", "{v}");
+        }
+        let v = check(Revision::V2026_07_28, &error, Some("tools/list")).unwrap_err();
+        assert!(v.requirement.contains("null is not allowed"), "{v}");
+        let listed = answer(json!({"tools": [{"name": "a", "title": null,
+            "inputSchema": {"type": "object"}}]}));
+        let v = check(Revision::V2025_11_25, &listed, Some("tools/list")).unwrap_err();
+        assert_eq!(v.path, "result.tools[0].title", "{v}");
+        // An error's `data` may be any value, null too.
+        let with_data = json!({"jsonrpc": "2.0", "id": 3,
+            "error": {"code": -32602, "message": "bad", "data": null}});
+        for revision in ALL {
+            check(revision, &with_data, Some("tools/call")).unwrap();
+        }
     }
 
     #[test]

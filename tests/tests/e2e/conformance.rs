@@ -182,6 +182,20 @@ const DISAGREEMENTS: &[(&str, &str, &str, &str)] = &[
         // requests containing that session ID with HTTP 404 Not Found."
         "one check of ours for two of theirs; the half that fails is a MUST",
     ),
+    (
+        PYTHON,
+        "mcp-wire-schema-valid",
+        "wire-schema-valid",
+        // The same rule, different traffic: the Python SDK answers a
+        // request without a session id (or for an ended session) with
+        // `"id": null` errors, and only our checks send such requests. The
+        // 2025-11-25 and 2026-07-28 schemas define JSONRPCErrorResponse's id
+        // as `id?: RequestId` (string or integer): it may be left out, not
+        // null. The official check fails server-everything for the very
+        // same `"id": null` ("JSONRPCErrorResponse/id: must be
+        // string,integer"), so the two agree on the rule.
+        "only ours sends the requests the Python SDK answers with \"id\": null",
+    ),
 ];
 
 /// The servers the agreement test runs both suites on.
@@ -223,6 +237,15 @@ fn official_verdicts(dir: &Path) -> BTreeMap<String, String> {
                 .or_insert_with(|| "SKIPPED".into());
             if rank(status) > rank(entry) {
                 *entry = status.to_owned();
+            }
+            // What the official suite saw, for the failure message of a
+            // disagreement.
+            if status == "FAILURE" {
+                let details = verdicts
+                    .entry(format!("{id} details"))
+                    .or_insert_with(String::new);
+                details.push_str(&check["details"].to_string());
+                details.push('\n');
             }
         }
     }
@@ -312,10 +335,13 @@ async fn agrees_with_the_official_suite(server: &str, url: &str) -> usize {
                 .any(|(s, o, t, _)| *s == server && *o == result.rule.id && t == official);
             if we_pass != they_pass && !documented {
                 disagreements.push(format!(
-                    "{} {} vs {official} {status}: {}",
+                    "{} {} vs {official} {status}: {}\n  official details: {}",
                     result.rule.id,
                     result.status,
-                    result.reason.as_deref().unwrap_or("")
+                    result.reason.as_deref().unwrap_or(""),
+                    theirs
+                        .get(&format!("{official} details"))
+                        .map_or("none", String::as_str)
                 ));
             }
             if we_pass == they_pass && documented {
