@@ -63,7 +63,7 @@ impl Case {
     }
 }
 
-pub fn load(file: &str, docs: &[Node]) -> Result<Vec<Case>, LoadError> {
+pub fn load_cases(file: &str, docs: &[Node]) -> Result<Vec<Case>, LoadError> {
     docs.iter()
         .enumerate()
         .map(|(i, doc)| load_case(file, doc, i + 1))
@@ -207,7 +207,7 @@ mod tests {
     use crate::json::parse_documents;
 
     fn cases(text: &str) -> Result<Vec<Case>, LoadError> {
-        load("c.yaml", &parse_documents("c.yaml", text)?)
+        load_cases("c.yaml", &parse_documents("c.yaml", text)?)
     }
 
     #[test]

@@ -36,15 +36,15 @@ macro_rules! expect_keys {
             not_contains: Strings,
             matches_regex: Regexes,
             json_path: JsonPaths,
-            min_results: Count,
-            max_results: Count,
+            min_results: NonNegativeInt,
+            max_results: NonNegativeInt,
             net_delta: Int,
             file_contains: StringMap,
             file_not_contains: StringMap,
             file_not_exists: Strings,
             in_order: NonEmptyStrings,
             file_unchanged: Strings,
-            min_progress: Count,
+            min_progress: NonNegativeInt,
             plugin: Plugins,
         }
     };
@@ -75,7 +75,7 @@ pub struct Regexes;
 /// A mapping of JSONPath expressions (starting with `$`) to values.
 pub struct JsonPaths;
 /// A whole number of 0 or more.
-pub struct Count;
+pub struct NonNegativeInt;
 /// A whole number.
 pub struct Int;
 /// A mapping of strings to strings.
@@ -214,7 +214,7 @@ impl ExpectValue for JsonPaths {
     }
 }
 
-impl ExpectValue for Count {
+impl ExpectValue for NonNegativeInt {
     type Value = Option<usize>;
     fn read(f: &Fields<'_>, key: &str) -> Result<Option<usize>, LoadError> {
         f.count(key)

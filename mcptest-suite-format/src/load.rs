@@ -109,6 +109,6 @@ pub fn load(file: &str, docs: &[Node], format: Option<Format>) -> Result<Loaded,
                 .unwrap_or_default();
             Loaded::Assertion(Box::new(assertion::load(file, &docs[0], &stem)?))
         }
-        Format::McpCases => Loaded::Cases(cases::load(file, docs)?),
+        Format::McpCases => Loaded::Cases(cases::load_cases(file, docs)?),
     })
 }

@@ -8,7 +8,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use mcptest::coprocess::{Client, CoprocessError, PROTOCOL_VERSION, codes};
+use mcptest::coprocess::{COPROCESS_PROTOCOL_VERSION, Client, CoprocessError, codes};
 use serde_json::{Value, json};
 
 use super::*;
@@ -138,14 +138,14 @@ fn the_handshake_agrees_on_the_version_constant_and_calls_pass_through() {
     let ws = Workspace::new(&[]);
     let mut exec = Exec::start(&ws, &server(), &[]);
     let hello = exec.ask(&format!(
-            r#"{{"jsonrpc": "2.0", "id": 1, "method": "coprocess/handshake", "params": {{"protocol_version": {PROTOCOL_VERSION}, "sdk": "rust", "sdk_version": "0"}}}}"#
+            r#"{{"jsonrpc": "2.0", "id": 1, "method": "coprocess/handshake", "params": {{"protocol_version": {COPROCESS_PROTOCOL_VERSION}, "sdk": "rust", "sdk_version": "0"}}}}"#
         ));
     assert_eq!(
-        hello["result"]["protocol_version"], PROTOCOL_VERSION,
+        hello["result"]["protocol_version"], COPROCESS_PROTOCOL_VERSION,
         "{hello}"
     );
     assert_eq!(
-        PROTOCOL_VERSION, 2,
+        COPROCESS_PROTOCOL_VERSION, 2,
         "the seed's version; bump every pin together"
     );
     let init = exec.ask(r#"{"jsonrpc": "2.0", "id": 2, "method": "mcp.initialize"}"#);

@@ -15,7 +15,7 @@
 //! when stdin reaches EOF. Error codes follow JSON-RPC: -32700 parse error,
 //! -32600 invalid request, -32601 method not found, -32602 invalid params,
 //! -32603 internal error; any other integer is the plugin's own. The
-//! protocol version is [`PROTOCOL_VERSION`].
+//! protocol version is [`PLUGIN_PROTOCOL_VERSION`].
 //!
 //! One process serves every request of a [`Plugin`], one at a time, each
 //! with a timeout ([`DEFAULT_TIMEOUT`] unless set). Closing or dropping
@@ -59,7 +59,7 @@ use host::{Job, ReplyTo};
 use crate::{command::split, transport::process::Launch};
 
 /// The version of the plugin protocol this host speaks.
-pub const PROTOCOL_VERSION: &str = "v1";
+pub const PLUGIN_PROTOCOL_VERSION: &str = "v1";
 
 /// How long a request waits for its answer unless
 /// [`PluginCommand::timeout`] says otherwise.

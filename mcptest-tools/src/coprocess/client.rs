@@ -5,7 +5,7 @@ use std::{ffi::OsStr, process::ExitStatus, time::Duration};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{PROTOCOL_VERSION, codes};
+use super::{COPROCESS_PROTOCOL_VERSION, codes};
 use mcptest_core::Error;
 use mcptest_core::RawConnection;
 use mcptest_core::Server;
@@ -137,20 +137,20 @@ impl Client {
             binary_version: String::new(),
         };
         let params = json!({
-            "protocol_version": PROTOCOL_VERSION,
+            "protocol_version": COPROCESS_PROTOCOL_VERSION,
             "sdk": "rust",
             "sdk_version": env!("CARGO_PKG_VERSION"),
         });
         let upgrade = |binary: &str| {
             format!(
-                "mcptest binary speaks coprocess {binary}; this SDK needs v{PROTOCOL_VERSION}. \
+                "mcptest binary speaks coprocess {binary}; this SDK needs v{COPROCESS_PROTOCOL_VERSION}. \
                  Upgrade the mcptest binary (or pin the SDK to the matching release)."
             )
         };
         match client.request("coprocess/handshake", Some(params)).await {
             Ok(result) => {
                 let version = result.get("protocol_version").and_then(Value::as_u64);
-                if version != Some(u64::from(PROTOCOL_VERSION)) {
+                if version != Some(u64::from(COPROCESS_PROTOCOL_VERSION)) {
                     let said = version.map_or("no version".to_owned(), |v| format!("v{v}"));
                     client.raw.close().await;
                     return Err(CoprocessError::VersionMismatch {

@@ -47,7 +47,7 @@ pub use serve::{ExecOptions, serve};
 
 /// The coprocess protocol version this crate speaks, on both sides. Any
 /// change to a frame shape bumps it.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const COPROCESS_PROTOCOL_VERSION: u32 = 2;
 
 /// JSON-RPC and application error codes of the coprocess channel.
 pub mod codes {

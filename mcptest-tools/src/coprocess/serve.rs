@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
-use super::{COMMAND_LINE_LANES, PROTOCOL_VERSION, codes};
+use super::{COMMAND_LINE_LANES, COPROCESS_PROTOCOL_VERSION, codes};
 use mcptest_core::Error;
 use mcptest_core::McpClient;
 use mcptest_core::Server;
@@ -646,8 +646,8 @@ fn handshake(params: &Value) -> Result<Value, Fault> {
         .get("sdk")
         .and_then(Value::as_str)
         .unwrap_or("unnamed");
-    if version != u64::from(PROTOCOL_VERSION) {
-        let upgrade = if version > u64::from(PROTOCOL_VERSION) {
+    if version != u64::from(COPROCESS_PROTOCOL_VERSION) {
+        let upgrade = if version > u64::from(COPROCESS_PROTOCOL_VERSION) {
             "Upgrade the mcptest binary (or pin the SDK to the matching release).".to_owned()
         } else {
             format!("Upgrade the {sdk} SDK (or pin the mcptest binary to the matching release).")
@@ -655,14 +655,14 @@ fn handshake(params: &Value) -> Result<Value, Fault> {
         return Err(Fault::new(
             codes::INVALID_PARAMS,
             format!(
-                "coprocess protocol version mismatch: this mcptest binary speaks v{PROTOCOL_VERSION}, \
+                "coprocess protocol version mismatch: this mcptest binary speaks v{COPROCESS_PROTOCOL_VERSION}, \
                  the {sdk} SDK sent v{version}. {upgrade}"
             ),
         )
-        .data(json!({ "binary": PROTOCOL_VERSION, "sdk": version })));
+        .data(json!({ "binary": COPROCESS_PROTOCOL_VERSION, "sdk": version })));
     }
     Ok(json!({
-        "protocol_version": PROTOCOL_VERSION,
+        "protocol_version": COPROCESS_PROTOCOL_VERSION,
         "binary_version": env!("CARGO_PKG_VERSION"),
     }))
 }
@@ -686,7 +686,7 @@ fn unknown_method(method: &str) -> Fault {
     Fault::new(
         codes::METHOD_NOT_FOUND,
         format!(
-            "unknown method `{method}` (coprocess protocol v{PROTOCOL_VERSION}: coprocess/handshake, \
+            "unknown method `{method}` (coprocess protocol v{COPROCESS_PROTOCOL_VERSION}: coprocess/handshake, \
              mcp.initialize, mcp.call, mcp.listTools, mcp.listResources, mcp.readResource, \
              mcp.callPrompt, mcp.reporter.setUpload, mcp.reporter.flush, mcp.cache.set_mode, \
              mcp.cassette.set_mode, mcp.shutdown)"
