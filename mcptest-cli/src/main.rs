@@ -15,7 +15,9 @@ mod fuzz;
 mod generate;
 mod init;
 mod intercept;
+mod interference;
 mod lint_security;
+mod merge;
 mod mock;
 mod output;
 mod paths;
@@ -29,7 +31,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use args::{Cli, Command};
+use args::{Cli, Command, ReportCommand};
 
 /// The documented exit statuses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -67,6 +69,7 @@ fn main() -> ExitCode {
         Command::Exec(args) => exec::exec(args),
         Command::Snapshot(args) => snapshot::snapshot(args),
         Command::LintSecurity(args) => lint_security::lint_security(args),
+        Command::Report(ReportCommand::Merge(args)) => merge::merge(args),
     };
     ExitCode::from(exit as u8)
 }
