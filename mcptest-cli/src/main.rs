@@ -113,9 +113,11 @@ fn stop_servers_on_signal() {
         .spawn(move || {
             let code = runtime.block_on(signals);
             let killed = mcptest::Server::kill_all();
+            let removed = mcptest::Fixture::remove_live();
             eprintln!(
-                "\nmcptest: interrupted; killed {killed} server{}",
-                if killed == 1 { "" } else { "s" }
+                "\nmcptest: interrupted; killed {killed} server{}, removed {removed} fixture cop{} of unfinished tests",
+                if killed == 1 { "" } else { "s" },
+                if removed == 1 { "y" } else { "ies" }
             );
             std::process::exit(code);
         });

@@ -107,6 +107,7 @@ pub fn run(args: RunArgs) -> Exit {
     }
     out.say_raw(&output::summary(&report, &palette));
     out.say_raw(&interference::summary(&report));
+    out.say_raw(&kept_copies(&report));
     output::write_reports(
         &report,
         &args.reports,
@@ -181,6 +182,26 @@ fn verdict(report: &Report, threshold: Option<u8>, out: &Out) -> Exit {
         if holds { "is met" } else { "is NOT met" }
     ));
     if holds { Exit::Pass } else { Exit::Failures }
+}
+
+/// The fixture copies kept for failed tests, one line each; empty when none.
+fn kept_copies(report: &Report) -> String {
+    let kept: Vec<(&str, &std::path::Path)> = report
+        .results
+        .iter()
+        .filter_map(|r| Some((r.name.as_str(), r.outcome.failure()?.kept_fixture()?)))
+        .collect();
+    if kept.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "kept fixture copies (one per test, replaced when it fails again; in {}, or $MCPTEST_KEPT_DIR):\n",
+        mcptest::Fixture::kept_home().display()
+    );
+    for (name, path) in kept {
+        out.push_str(&format!("  {name}: {}\n", path.display()));
+    }
+    out
 }
 
 /// Where the run's words go: stdout, or stderr when stdout carries the

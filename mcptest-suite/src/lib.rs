@@ -349,8 +349,7 @@ pub(crate) fn outcome(
         Ok(()) => Outcome::Pass,
         Err(mut failure) => {
             if let Some(dir) = fixture {
-                dir.keep_failed();
-                failure = failure.fixture_kept(dir.path());
+                failure = failure.fixture_kept(dir.keep_failed());
             }
             Outcome::fail(failure)
         }
