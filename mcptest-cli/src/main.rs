@@ -71,8 +71,16 @@ fn main() -> ExitCode {
         Command::LintSecurity(args) => lint_security::lint_security(args),
         Command::Report(ReportCommand::Merge(args)) => merge::merge(args),
     };
+    // A signal's handler is killing the servers and will exit with the
+    // shell's status; the tests it stopped may end the command first.
+    if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
+        std::thread::sleep(std::time::Duration::from_secs(30));
+    }
     ExitCode::from(exit as u8)
 }
+
+/// Set when SIGINT or SIGTERM arrived: the signal's handler exits.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// A runtime for one command.
 fn runtime(threads: usize) -> Result<tokio::runtime::Runtime, Exit> {
@@ -112,6 +120,7 @@ fn stop_servers_on_signal() {
         .name("mcptest-signals".into())
         .spawn(move || {
             let code = runtime.block_on(signals);
+            INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
             let killed = mcptest::Server::kill_all();
             let removed = mcptest::Fixture::remove_live();
             eprintln!(

@@ -68,6 +68,9 @@ pub struct Fixture {
 /// The temporary directories of the copies in use, for [`Fixture::remove_live`].
 static LIVE: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
 
+/// Set by [`Fixture::remove_live`]: no copy is made after it.
+static STOPPED: AtomicBool = AtomicBool::new(false);
+
 /// The environment variable naming the home of kept copies.
 pub const KEPT_DIR_ENV: &str = "MCPTEST_KEPT_DIR";
 
@@ -165,10 +168,23 @@ impl Fixture {
             ),
             None => "mcptest-".to_owned(),
         };
-        let dir = tempfile::Builder::new()
-            .prefix(&prefix)
-            .tempdir()
-            .map_err(|e| with_context(e, "cannot create a temporary directory"))?;
+        // Made and registered under the lock, so an interrupted run's
+        // `remove_live` either sees this copy or stops it being made.
+        let dir = {
+            let mut live = LIVE.lock().unwrap_or_else(|p| p.into_inner());
+            if STOPPED.load(Ordering::SeqCst) {
+                return Err(io::Error::new(
+                    io::ErrorKind::Interrupted,
+                    "the run was interrupted; no more fixture copies are made",
+                ));
+            }
+            let dir = tempfile::Builder::new()
+                .prefix(&prefix)
+                .tempdir()
+                .map_err(|e| with_context(e, "cannot create a temporary directory"))?;
+            live.insert(dir.path().to_path_buf());
+            dir
+        };
         let source = match source {
             Some(source) => {
                 let source = source.canonicalize().map_err(|e| {
@@ -206,9 +222,6 @@ impl Fixture {
             }
         };
         let root = dir.path().to_path_buf();
-        LIVE.lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(root.clone());
         let kept_name = component(test.unwrap_or_else(|| {
             root.file_name()
                 .and_then(|n| n.to_str())
@@ -263,9 +276,14 @@ impl Fixture {
 
     /// Removes the copies of every test still running (an interrupted run:
     /// exiting on a signal runs no destructor), and answers how many there
-    /// were. A copy already kept for a failed test is not touched.
+    /// were. A copy already kept for a failed test is not touched. No copy
+    /// is made afterwards: the process is about to exit.
     pub fn remove_live() -> usize {
-        let live = std::mem::take(&mut *LIVE.lock().unwrap_or_else(|p| p.into_inner()));
+        let live = {
+            let mut live = LIVE.lock().unwrap_or_else(|p| p.into_inner());
+            STOPPED.store(true, Ordering::SeqCst);
+            std::mem::take(&mut *live)
+        };
         live.iter()
             .filter(|root| fs::remove_dir_all(root).is_ok())
             .count()
