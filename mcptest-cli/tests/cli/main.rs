@@ -138,6 +138,7 @@ mod conformance;
 mod conformance_verbose;
 mod coverage;
 mod e2e;
+mod e2e_dropin;
 mod exec;
 mod exec_cassette;
 mod exec_listing;
