@@ -147,7 +147,7 @@ fn a_server_sharing_one_file_gets_the_peer_verdicts_three_runs_of_three() {
     let expected = all(
         "PASS",
         &[
-            "the graph holds no scratch entity",
+            "no scratch entity is seen by others",
             "a scratch entity comes and goes",
             "a created project is read back from the graph",
             "observations are added to an entity",
