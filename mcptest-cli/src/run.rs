@@ -174,7 +174,7 @@ fn verdict(report: &Report, threshold: Option<u8>, out: &Out) -> Exit {
     };
     let c = report.counts();
     let ran = c.total() - c.skipped;
-    let percent = if ran == 0 { 0 } else { c.passed * 100 / ran };
+    let percent = (c.passed * 100).checked_div(ran).unwrap_or(0);
     let holds = percent >= usize::from(threshold);
     out.say(&format!(
         "threshold: {percent}% of {ran} test{} passed; --threshold {threshold}% {}",

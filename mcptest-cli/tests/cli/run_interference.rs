@@ -24,12 +24,11 @@ fn stateful_server() -> String {
 }
 
 fn workspace() -> Workspace {
-    let ws = Workspace::new(&[
+    Workspace::new(&[
         ("evals/a.yaml", PASSING),
         ("evals/b.yaml", &PASSING.replace("adds", "adds again")),
         ("busy.yaml", BUSY),
-    ]);
-    ws
+    ])
 }
 
 #[test]
