@@ -13,6 +13,7 @@ mod coverage;
 mod exec;
 mod fuzz;
 mod generate;
+mod idle_cpu;
 mod init;
 mod intercept;
 mod interference;

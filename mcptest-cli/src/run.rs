@@ -85,6 +85,7 @@ pub fn run(args: RunArgs) -> Exit {
                 trials: args.trials,
                 lines: out.lines(),
                 rerun_alone: !args.independent,
+                adapt: args.suite.jobs.is_none(),
             },
             &palette,
         ))
@@ -352,6 +353,9 @@ pub struct Schedule {
     /// Rerun alone, once the others are done, each test that failed while
     /// others ran (see [`interference`](crate::interference)).
     pub rerun_alone: bool,
+    /// Start more than `jobs` tests (up to 4 times as many) while cores
+    /// sit idle, fewer again when they are busy (`--jobs` not given).
+    pub adapt: bool,
 }
 
 pub async fn run_tests(
@@ -365,6 +369,7 @@ pub async fn run_tests(
         trials: trial_count,
         lines,
         rerun_alone,
+        adapt,
     } = schedule;
     let show_lines = lines != Lines::Hidden;
     let print_line = |line: String| match lines {
@@ -395,16 +400,27 @@ pub async fn run_tests(
     // at a time, for servers that must not overlap (a fixed port, a file
     // outside the fixture).
     let mut stopping = FuturesUnordered::new();
-    let may_start = |running: usize, stopping: usize| {
-        running < jobs && (stopping == 0 || (jobs > 1 && stopping < jobs))
+    let may_start = |running: usize, stopping: usize, limit: usize| {
+        running < limit && (stopping == 0 || (limit > 1 && stopping < limit))
     };
+    // Servers starting up wait more than they compute: while cores sit
+    // idle, one more test at a time may start, and the limit comes back
+    // down when they are busy.
+    let mut limit = jobs;
+    let mut idle_cpu = if adapt {
+        crate::idle_cpu::IdleCpu::new(cores())
+    } else {
+        None
+    };
+    let mut tick = tokio::time::interval(Duration::from_millis(100));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut results: Vec<Option<TestResult>> = Vec::new();
     // Which tests ran, at some moment, beside another test.
     let mut accompanied = vec![false; all.len()];
     let mut active: Vec<usize> = Vec::new();
     let options = &options;
     loop {
-        while may_start(running.len(), stopping.len()) {
+        while may_start(running.len(), stopping.len(), limit) {
             let Some((index, test)) = pending.next() else {
                 break;
             };
@@ -433,6 +449,15 @@ pub async fn run_tests(
                 results[index] = Some(result);
             }
             Some(()) = stopping.next() => {}
+            _ = tick.tick(), if idle_cpu.is_some() && pending.len() > 0 => {
+                if let Some(idle) = idle_cpu.as_mut().and_then(|c| c.idle_cores()) {
+                    if idle >= 0.5 && running.len() >= limit && limit < jobs * 4 {
+                        limit += 1;
+                    } else if idle < 0.2 && limit > jobs {
+                        limit -= 1;
+                    }
+                }
+            }
             else => break,
         }
     }

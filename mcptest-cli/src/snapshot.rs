@@ -60,6 +60,7 @@ pub fn snapshot(args: SnapshotArgs) -> Exit {
             trials: 1,
             lines: run::Lines::Hidden,
             rerun_alone: false,
+            adapt: false,
         },
         &palette,
     ));

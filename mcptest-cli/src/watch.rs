@@ -63,6 +63,7 @@ pub fn watch(args: WatchArgs) -> Exit {
                         trials: 1,
                         lines: run::Lines::Stdout,
                         rerun_alone: false,
+                        adapt: false,
                     },
                     &palette,
                 ));
