@@ -115,7 +115,13 @@ pub fn write_reports(report: &Report, reports: &ReportArgs, markdown_extra: &str
         }
     }
     if std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true") {
-        print!("{}", annotations(report));
+        // The runner reads workflow commands on either stream; stdout may
+        // carry the JSON report.
+        if reports.json_on_stdout() {
+            eprint!("{}", annotations(report));
+        } else {
+            print!("{}", annotations(report));
+        }
     }
 }
 
