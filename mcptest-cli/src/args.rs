@@ -45,6 +45,8 @@ Examples:
   mcptest run tests/evals --server 'python -m my_server' --shared
   mcptest run tests/evals --save-baseline baseline.json
   mcptest run tests/evals --baseline baseline.json
+  mcptest run --suite evals --server 'my-server --stdio' --json > report.json
+  mcptest run tests/evals --partition hash:2/4 --json shard-2.json
 
 {EXIT_CODES}"))]
     Run(RunArgs),
