@@ -185,40 +185,54 @@ impl Fixture {
             live.insert(dir.path().to_path_buf());
             dir
         };
-        let source = match source {
-            Some(source) => {
-                let source = source.canonicalize().map_err(|e| {
-                    with_context(
-                        e,
-                        &format!("cannot open the fixture directory {}", source.display()),
-                    )
-                })?;
-                if !source.is_dir() {
-                    return Err(io::Error::new(
-                        io::ErrorKind::InvalidInput,
-                        format!("the fixture {} is not a directory", source.display()),
-                    ));
+        let copied = (|| -> io::Result<(Option<PathBuf>, PathBuf)> {
+            let source = match source {
+                Some(source) => {
+                    let source = source.canonicalize().map_err(|e| {
+                        with_context(
+                            e,
+                            &format!("cannot open the fixture directory {}", source.display()),
+                        )
+                    })?;
+                    if !source.is_dir() {
+                        return Err(io::Error::new(
+                            io::ErrorKind::InvalidInput,
+                            format!("the fixture {} is not a directory", source.display()),
+                        ));
+                    }
+                    Some(source)
                 }
-                Some(source)
-            }
-            None => None,
-        };
-        // The copy keeps the directory's own name as its last component
-        // (`<temp>/fixtures` for `tests/fixtures`), so a server that reports
-        // its roots by name sees the same name as with the original.
-        let path = match source.as_deref().and_then(Path::file_name) {
-            Some(name) => {
-                let path = dir.path().join(name);
-                fs::create_dir(&path)
-                    .map_err(|e| with_context(e, &format!("cannot create {}", path.display())))?;
-                copy_tree(source.as_deref().expect("named"), &path)?;
-                path
-            }
-            None => {
-                if let Some(source) = &source {
-                    copy_tree(source, dir.path())?;
+                None => None,
+            };
+            // The copy keeps the directory's own name as its last component
+            // (`<temp>/fixtures` for `tests/fixtures`), so a server that reports
+            // its roots by name sees the same name as with the original.
+            let path = match source.as_deref().and_then(Path::file_name) {
+                Some(name) => {
+                    let path = dir.path().join(name);
+                    fs::create_dir(&path).map_err(|e| {
+                        with_context(e, &format!("cannot create {}", path.display()))
+                    })?;
+                    copy_tree(source.as_deref().expect("named"), &path)?;
+                    path
                 }
-                dir.path().to_path_buf()
+                None => {
+                    if let Some(source) = &source {
+                        copy_tree(source, dir.path())?;
+                    }
+                    dir.path().to_path_buf()
+                }
+            };
+            Ok((source, path))
+        })();
+        let (source, path) = match copied {
+            Ok(copied) => copied,
+            Err(e) => {
+                // The directory goes with `dir`; so does its place in LIVE.
+                LIVE.lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .remove(dir.path());
+                return Err(e);
             }
         };
         let root = dir.path().to_path_buf();
