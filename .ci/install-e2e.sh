@@ -21,6 +21,7 @@ PY_MCP_VERSION="2.3.0"         # mcp (the Python SDK)
 NODE22_VERSION="22.23.3"       # npm `node`: the official conformance suite needs Node >= 22
 NPM_CONFORMANCE="@modelcontextprotocol/conformance"
 CONFORMANCE_VERSION="0.2.0-alpha.12"
+PEER_MCP_ASSERT_VERSION="0.12.3"  # mcp-assert, the peer the e2e agreement test compares verdicts with
 PY_TIME_SPEC="mcp-server-time==$PY_TIME_VERSION"
 PY_MCP_SPEC="mcp==$PY_MCP_VERSION"
 
@@ -150,6 +151,23 @@ else
   log "python venv installed"
 fi
 
+# ---- the peer: mcp-assert (a Go binary inside its wheel) ---------------------
+PEER_VENV="$E2E/peer"
+PEER_WANT="mcp-assert==$PEER_MCP_ASSERT_VERSION"
+peer_bin() { compgen -G "$PEER_VENV/lib/python3*/site-packages/mcp_assert/bin/mcp-assert" | head -n 1; }
+if [ -f "$PEER_VENV/.installed" ] && [ "$(cat "$PEER_VENV/.installed")" = "$PEER_WANT" ] && [ -n "$(peer_bin)" ]; then
+  log "peer already installed ($PEER_WANT) in $PEER_VENV"
+else
+  [ -x "$PEER_VENV/bin/python" ] || "$PYTHON" -m venv "$PEER_VENV" || die "venv creation failed for the peer"
+  rm -f "$PEER_VENV/.installed"
+  log "pip install $PEER_WANT"
+  "$PEER_VENV/bin/python" -m pip install --disable-pip-version-check --no-input -q "$PEER_WANT" \
+    || die "pip install $PEER_WANT failed (is PyPI reachable?)"
+  [ -n "$(peer_bin)" ] || die "the $PEER_WANT wheel has no Go binary under mcp_assert/bin"
+  printf '%s' "$PEER_WANT" > "$PEER_VENV/.installed"
+fi
+PEER_BIN="$(peer_bin)"
+
 [ -f "$PYSDK_SERVER" ] || die "missing $PYSDK_SERVER"
 
 # ---- env.sh ----------------------------------------------------------------
@@ -165,6 +183,7 @@ export MCPTEST_E2E_PYTHON='$VENV/bin/python'
 export MCPTEST_E2E_PYSDK_SERVER='$PYSDK_SERVER'
 export MCPTEST_E2E_NODE22='$NODE22'
 export MCPTEST_E2E_CONFORMANCE='$SUITE_JS'
+export MCPTEST_E2E_MCP_ASSERT='$PEER_BIN'
 EOF
 mv "$ENV_SH.tmp" "$ENV_SH"
 log "wrote $ENV_SH"

@@ -45,6 +45,8 @@ Examples:
   mcptest run tests/evals --server 'python -m my_server' --shared
   mcptest run tests/evals --save-baseline baseline.json
   mcptest run tests/evals --baseline baseline.json
+  mcptest run --suite evals --server 'my-server --stdio' --json > report.json
+  mcptest run tests/evals --partition hash:2/4 --json shard-2.json
 
 {EXIT_CODES}"))]
     Run(RunArgs),
@@ -279,6 +281,37 @@ Exit status:
   1  a difference, a missing snapshot, or a session that was not recorded
   2  usage error, a file that cannot be loaded")]
     Snapshot(SnapshotArgs),
+    /// Work with report files: join the JSON reports of a sharded run.
+    #[command(subcommand)]
+    Report(ReportCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ReportCommand {
+    /// Join the JSON reports of a run's shards (`mcptest run --partition
+    /// hash:K/N --json shard-K.json`) into one report, in every format.
+    #[command(after_help = "\
+Example:
+  mcptest report merge shard-*.json --junit junit.xml --markdown summary.md --json report.json
+
+The results come in the order an unsharded run gives them; the run's time is
+the longest shard's. Reports of different runs, or a test in two of them,
+are refused.
+
+Exit status:
+  0  every test of every shard passed
+  1  a test failed, or nothing was checked
+  2  usage error, a report that cannot be read, shards that do not fit")]
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shards' JSON reports.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub reports: ReportArgs,
 }
 
 /// What `run`, `snapshot` and `watch` share: the files, the server, and how
@@ -286,9 +319,13 @@ Exit status:
 #[derive(Debug, Args)]
 pub struct SuiteArgs {
     /// Suite files, directories (every .yaml/.yml below) or globs.
-    #[arg(required = true, value_name = "PATH")]
+    #[arg(value_name = "PATH", required_unless_present = "suite")]
     pub paths: Vec<String>,
-    /// How many tests run at once [default: the number of cores]. A
+    /// A suite directory (mcp-assert's spelling of PATH); repeatable.
+    #[arg(long, value_name = "DIR")]
+    pub suite: Vec<String>,
+    /// How many tests run at once [default: the number of cores, and more
+    /// (up to 4 times as many) while cores sit idle as servers start]. A
     /// finished test's server is stopped beside the next test (up to N at
     /// once; with 1, before the next starts); all before the run ends.
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
@@ -296,8 +333,10 @@ pub struct SuiteArgs {
     /// A directory copied afresh for each test ({{fixture}} in the files).
     #[arg(long, value_name = "DIR")]
     pub fixture: Option<PathBuf>,
-    /// The server for files that name none (split like a shell, never run
-    /// through one).
+    /// The server of every mcp-assert file, replacing the command a file
+    /// names (its env, roots and mocks stay), and of every MCP Cases file;
+    /// split like a shell, never run through one. The run's first line
+    /// says how many files it replaced.
     #[arg(long, value_name = "CMD")]
     pub server: Option<String>,
     /// The timeout of tests that set none (e.g. 10s, 1m) [default: 30s].
@@ -317,8 +356,30 @@ pub struct RunArgs {
     /// --server) share its process; each test keeps its own answers and
     /// progress, but sees the server's state as earlier tests left it. MCP
     /// Cases files keep a server of their own (they script the handshake).
-    #[arg(long, conflicts_with = "fixture")]
+    #[arg(long, alias = "reuse-server", conflicts_with = "fixture")]
     pub shared: bool,
+    /// Trust verdicts reached beside other tests. Without it, a test that
+    /// fails while others run is rerun alone once the rest are done, and
+    /// if it then passes it passes as "interfered" (its server shares state
+    /// between processes, such as one file for all); the summary names
+    /// each such test.
+    #[arg(long)]
+    pub independent: bool,
+    /// Run one shard of the tests: `count:K/N` (the K-th of every N, in
+    /// the order of file and name) or `hash:K/N` (by a stable hash of file
+    /// and name: adding a file moves no other test). Join the shards'
+    /// --json reports with `mcptest report merge`.
+    #[arg(long, value_name = "count:K/N|hash:K/N", value_parser = mcptest::suite::Partition::parse)]
+    pub partition: Option<mcptest::suite::Partition>,
+    /// The run passes when at least this percentage of the tests that ran
+    /// (skips left out) passed, failures or not [default: 100, every test].
+    #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(u8).range(0..=100))]
+    pub threshold: Option<u8>,
+    /// Exit 3 when a test that passed in the --baseline no longer passes
+    /// (what --baseline always does; accepted for mcp-assert's command
+    /// line).
+    #[arg(long, requires = "baseline")]
+    pub fail_on_regression: bool,
     /// Run each test N times; reports show pass@N and pass^N. A test passes
     /// only when every trial passes.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
@@ -341,8 +402,9 @@ pub struct ReportArgs {
     /// Write a JUnit XML report.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
-    /// Write a JSON report.
-    #[arg(long, value_name = "FILE")]
+    /// Write a JSON report; a bare `--json` (or `--json -`) prints it on
+    /// stdout instead of the terminal summary, which then goes to stderr.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
     pub json: Option<PathBuf>,
     /// Write a Markdown report (also appended to $GITHUB_STEP_SUMMARY when
     /// that is set).
@@ -351,6 +413,14 @@ pub struct ReportArgs {
     /// Write a shields.io endpoint badge (JSON).
     #[arg(long, value_name = "FILE")]
     pub badge: Option<PathBuf>,
+}
+
+impl ReportArgs {
+    /// True for a bare `--json` (or `--json -`): the JSON report goes to
+    /// stdout.
+    pub fn json_on_stdout(&self) -> bool {
+        self.json.as_deref() == Some(std::path::Path::new("-"))
+    }
 }
 
 #[derive(Debug, Args)]

@@ -13,9 +13,12 @@ mod coverage;
 mod exec;
 mod fuzz;
 mod generate;
+mod idle_cpu;
 mod init;
 mod intercept;
+mod interference;
 mod lint_security;
+mod merge;
 mod mock;
 mod output;
 mod paths;
@@ -29,7 +32,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use args::{Cli, Command};
+use args::{Cli, Command, ReportCommand};
 
 /// The documented exit statuses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -67,9 +70,18 @@ fn main() -> ExitCode {
         Command::Exec(args) => exec::exec(args),
         Command::Snapshot(args) => snapshot::snapshot(args),
         Command::LintSecurity(args) => lint_security::lint_security(args),
+        Command::Report(ReportCommand::Merge(args)) => merge::merge(args),
     };
+    // A signal's handler is killing the servers and will exit with the
+    // shell's status; the tests it stopped may end the command first.
+    if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
+        std::thread::sleep(std::time::Duration::from_secs(30));
+    }
     ExitCode::from(exit as u8)
 }
+
+/// Set when SIGINT or SIGTERM arrived: the signal's handler exits.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// A runtime for one command.
 fn runtime(threads: usize) -> Result<tokio::runtime::Runtime, Exit> {
@@ -109,10 +121,13 @@ fn stop_servers_on_signal() {
         .name("mcptest-signals".into())
         .spawn(move || {
             let code = runtime.block_on(signals);
+            INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
             let killed = mcptest::Server::kill_all();
+            let removed = mcptest::Fixture::remove_live();
             eprintln!(
-                "\nmcptest: interrupted; killed {killed} server{}",
-                if killed == 1 { "" } else { "s" }
+                "\nmcptest: interrupted; killed {killed} server{}, removed {removed} fixture cop{} of unfinished tests",
+                if killed == 1 { "" } else { "s" },
+                if removed == 1 { "y" } else { "ies" }
             );
             std::process::exit(code);
         });

@@ -90,7 +90,9 @@ pub fn write_reports(report: &Report, reports: &ReportArgs, markdown_extra: &str
     if let Some(path) = &reports.junit {
         write_file(path, "JUnit", &report.to_junit());
     }
-    if let Some(path) = &reports.json {
+    if reports.json_on_stdout() {
+        print!("{}", pretty(&report.to_json()));
+    } else if let Some(path) = &reports.json {
         write_file(path, "JSON", &pretty(&report.to_json()));
     }
     if let Some(path) = &reports.markdown {
@@ -113,7 +115,13 @@ pub fn write_reports(report: &Report, reports: &ReportArgs, markdown_extra: &str
         }
     }
     if std::env::var("GITHUB_ACTIONS").is_ok_and(|v| v == "true") {
-        print!("{}", annotations(report));
+        // The runner reads workflow commands on either stream; stdout may
+        // carry the JSON report.
+        if reports.json_on_stdout() {
+            eprint!("{}", annotations(report));
+        } else {
+            print!("{}", annotations(report));
+        }
     }
 }
 

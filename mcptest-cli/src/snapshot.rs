@@ -55,14 +55,21 @@ pub fn snapshot(args: SnapshotArgs) -> Exit {
     let runs = runtime.block_on(run::run_tests(
         tests.clone(),
         options,
-        jobs,
-        1,
+        run::Schedule {
+            jobs,
+            trials: 1,
+            lines: run::Lines::Hidden,
+            rerun_alone: false,
+            adapt: false,
+        },
         &palette,
-        false,
     ));
     let mut stores: BTreeMap<PathBuf, Store> = BTreeMap::new();
-    let mut report = Report::new(format!("mcptest snapshot {}", args.suite.paths.join(" ")))
-        .with_duration(started.elapsed());
+    let mut report = Report::new(format!(
+        "mcptest snapshot {}",
+        args.suite.all_paths().join(" ")
+    ))
+    .with_duration(started.elapsed());
     for (test, ran) in tests.iter().zip(&runs) {
         let path = store_path(&test.file);
         let store = stores

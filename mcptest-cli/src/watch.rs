@@ -35,7 +35,7 @@ pub fn watch(args: WatchArgs) -> Exit {
             return Exit::Usage;
         }
     };
-    for root in roots(&args.suite.paths) {
+    for root in roots(&args.suite.all_paths()) {
         if let Err(e) = watcher.watch(&root, RecursiveMode::Recursive) {
             eprintln!("mcptest: cannot watch {}: {e}", root.display());
             return Exit::Usage;
@@ -58,10 +58,14 @@ pub fn watch(args: WatchArgs) -> Exit {
                 let results = runtime.block_on(run::run_tests(
                     tests,
                     options.clone(),
-                    jobs,
-                    1,
+                    run::Schedule {
+                        jobs,
+                        trials: 1,
+                        lines: run::Lines::Stdout,
+                        rerun_alone: false,
+                        adapt: false,
+                    },
                     &palette,
-                    true,
                 ));
                 let mut report =
                     Report::new(format!("run {runs}")).with_duration(started.elapsed());
@@ -94,7 +98,7 @@ pub fn watch(args: WatchArgs) -> Exit {
         }
         println!(
             "watching {} for changes (Ctrl-C stops)",
-            args.suite.paths.join(" ")
+            args.suite.all_paths().join(" ")
         );
         if !wait_for_change(&changes) {
             eprintln!("mcptest: the file watcher stopped");

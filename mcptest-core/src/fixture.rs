@@ -2,6 +2,7 @@
 //! when the test passes, kept (and its path printed) when it fails.
 
 use std::{
+    collections::BTreeSet,
     fmt, fs, io,
     path::{Path, PathBuf},
     sync::{
@@ -64,8 +65,55 @@ pub struct Fixture {
     inner: Arc<FixtureCopy>,
 }
 
+/// The temporary directories of the copies in use, for [`Fixture::remove_live`].
+static LIVE: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
+
+/// Set by [`Fixture::remove_live`]: no copy is made after it.
+static STOPPED: AtomicBool = AtomicBool::new(false);
+
+/// The environment variable naming the home of kept copies.
+pub const KEPT_DIR_ENV: &str = "MCPTEST_KEPT_DIR";
+
+/// Where kept copies go (see [`Fixture::kept_path`]).
+fn kept_home() -> PathBuf {
+    if let Some(dir) = std::env::var_os(KEPT_DIR_ENV).filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    // A cargo test binary is `<target>/<profile>/deps/<name>-<hash>`; its
+    // scratch space is `<target>/tmp`, cargo's CARGO_TARGET_TMPDIR.
+    let target = std::env::current_exe().ok().and_then(|exe| {
+        let deps = exe.parent()?;
+        (deps.file_name()? == "deps").then(|| deps.parent()?.parent().map(Path::to_path_buf))?
+    });
+    match target {
+        Some(target) => target.join("tmp").join("mcptest-kept"),
+        None => std::env::temp_dir().join("mcptest-kept"),
+    }
+}
+
+/// A test's name as one path component of at most 100 characters.
+fn component(name: &str) -> String {
+    let name: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    // The end of a long name (`module::path::test`) tells tests apart.
+    let skip = name.chars().count().saturating_sub(100);
+    name.chars().skip(skip).collect()
+}
+
 struct FixtureCopy {
     path: PathBuf,
+    /// The temporary directory holding the copy.
+    root: PathBuf,
+    /// The kept copy's directory name under the home.
+    kept_name: String,
     source: Option<PathBuf>,
     dir: Mutex<Option<TempDir>>,
     /// Keep the copy however the test ends ([`Fixture::keep`]).
@@ -120,49 +168,84 @@ impl Fixture {
             ),
             None => "mcptest-".to_owned(),
         };
-        let dir = tempfile::Builder::new()
-            .prefix(&prefix)
-            .tempdir()
-            .map_err(|e| with_context(e, "cannot create a temporary directory"))?;
-        let source = match source {
-            Some(source) => {
-                let source = source.canonicalize().map_err(|e| {
-                    with_context(
-                        e,
-                        &format!("cannot open the fixture directory {}", source.display()),
-                    )
-                })?;
-                if !source.is_dir() {
-                    return Err(io::Error::new(
-                        io::ErrorKind::InvalidInput,
-                        format!("the fixture {} is not a directory", source.display()),
-                    ));
-                }
-                Some(source)
+        // Made and registered under the lock, so an interrupted run's
+        // `remove_live` either sees this copy or stops it being made.
+        let dir = {
+            let mut live = LIVE.lock().unwrap_or_else(|p| p.into_inner());
+            if STOPPED.load(Ordering::SeqCst) {
+                return Err(io::Error::new(
+                    io::ErrorKind::Interrupted,
+                    "the run was interrupted; no more fixture copies are made",
+                ));
             }
-            None => None,
+            let dir = tempfile::Builder::new()
+                .prefix(&prefix)
+                .tempdir()
+                .map_err(|e| with_context(e, "cannot create a temporary directory"))?;
+            live.insert(dir.path().to_path_buf());
+            dir
         };
-        // The copy keeps the directory's own name as its last component
-        // (`<temp>/fixtures` for `tests/fixtures`), so a server that reports
-        // its roots by name sees the same name as with the original.
-        let path = match source.as_deref().and_then(Path::file_name) {
-            Some(name) => {
-                let path = dir.path().join(name);
-                fs::create_dir(&path)
-                    .map_err(|e| with_context(e, &format!("cannot create {}", path.display())))?;
-                copy_tree(source.as_deref().expect("named"), &path)?;
-                path
-            }
-            None => {
-                if let Some(source) = &source {
-                    copy_tree(source, dir.path())?;
+        let copied = (|| -> io::Result<(Option<PathBuf>, PathBuf)> {
+            let source = match source {
+                Some(source) => {
+                    let source = source.canonicalize().map_err(|e| {
+                        with_context(
+                            e,
+                            &format!("cannot open the fixture directory {}", source.display()),
+                        )
+                    })?;
+                    if !source.is_dir() {
+                        return Err(io::Error::new(
+                            io::ErrorKind::InvalidInput,
+                            format!("the fixture {} is not a directory", source.display()),
+                        ));
+                    }
+                    Some(source)
                 }
-                dir.path().to_path_buf()
+                None => None,
+            };
+            // The copy keeps the directory's own name as its last component
+            // (`<temp>/fixtures` for `tests/fixtures`), so a server that reports
+            // its roots by name sees the same name as with the original.
+            let path = match source.as_deref().and_then(Path::file_name) {
+                Some(name) => {
+                    let path = dir.path().join(name);
+                    fs::create_dir(&path).map_err(|e| {
+                        with_context(e, &format!("cannot create {}", path.display()))
+                    })?;
+                    copy_tree(source.as_deref().expect("named"), &path)?;
+                    path
+                }
+                None => {
+                    if let Some(source) = &source {
+                        copy_tree(source, dir.path())?;
+                    }
+                    dir.path().to_path_buf()
+                }
+            };
+            Ok((source, path))
+        })();
+        let (source, path) = match copied {
+            Ok(copied) => copied,
+            Err(e) => {
+                // The directory goes with `dir`; so does its place in LIVE.
+                LIVE.lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .remove(dir.path());
+                return Err(e);
             }
         };
+        let root = dir.path().to_path_buf();
+        let kept_name = component(test.unwrap_or_else(|| {
+            root.file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or("mcptest")
+        }));
         Ok(Fixture {
             inner: Arc::new(FixtureCopy {
                 path,
+                root,
+                kept_name,
                 source,
                 dir: Mutex::new(Some(dir)),
                 keep: AtomicBool::new(false),
@@ -174,9 +257,50 @@ impl Fixture {
     }
 
     /// The test failed without a panic (a runner that returns failures, such
-    /// as a suite test): keep the copy and say so when it is dropped.
-    pub fn keep_failed(&self) {
+    /// as a suite test): keep the copy and say so when it is dropped. The
+    /// answer is where the copy will be once dropped (see
+    /// [`Fixture::kept_path`]).
+    pub fn keep_failed(&self) -> PathBuf {
         self.inner.failed.store(true, Ordering::SeqCst);
+        self.kept_path()
+    }
+
+    /// Where the copy goes when it is kept: `<kept home>/<test name>` (with
+    /// the source directory's name below it, as in [`Fixture::path`]). One
+    /// copy per test name: a later kept copy of the same test replaces it,
+    /// so the home stays bounded. The home is `$MCPTEST_KEPT_DIR` when set;
+    /// under `cargo test`, `target/tmp/mcptest-kept` (the target dir's
+    /// `CARGO_TARGET_TMPDIR`); otherwise `<temp dir>/mcptest-kept`.
+    pub fn kept_path(&self) -> PathBuf {
+        let root = kept_home().join(&self.inner.kept_name);
+        match self.inner.path.strip_prefix(&self.inner.root) {
+            Ok(below) if !below.as_os_str().is_empty() => root.join(below),
+            _ => root,
+        }
+    }
+
+    /// The home of kept copies (see [`Fixture::kept_path`]).
+    ///
+    /// ```
+    /// assert!(mcptest::Fixture::kept_home().ends_with("mcptest-kept"));
+    /// ```
+    pub fn kept_home() -> PathBuf {
+        kept_home()
+    }
+
+    /// Removes the copies of every test still running (an interrupted run:
+    /// exiting on a signal runs no destructor), and answers how many there
+    /// were. A copy already kept for a failed test is not touched. No copy
+    /// is made afterwards: the process is about to exit.
+    pub fn remove_live() -> usize {
+        let live = {
+            let mut live = LIVE.lock().unwrap_or_else(|p| p.into_inner());
+            STOPPED.store(true, Ordering::SeqCst);
+            std::mem::take(&mut *live)
+        };
+        live.iter()
+            .filter(|root| fs::remove_dir_all(root).is_ok())
+            .count()
     }
 
     /// Remove the copy also when the test panics (a `#[should_panic]` test).
@@ -255,11 +379,34 @@ impl Drop for FixtureCopy {
         let Some(dir) = self.dir.get_mut().unwrap_or_else(|p| p.into_inner()).take() else {
             return;
         };
+        let live = LIVE
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&self.root);
+        if !live {
+            // Removed by `remove_live` (an interrupted run).
+            let _gone = dir.keep();
+            return;
+        }
         let failed =
             (std::thread::panicking() && *self.keep_on_panic.get_mut()) || *self.failed.get_mut();
         if failed || *self.keep.get_mut() {
-            let _kept = dir.keep();
-            let path = &self.path;
+            let kept_root = kept_home().join(&self.kept_name);
+            let path = match move_dir(dir.keep(), &kept_root) {
+                Ok(()) => match self.path.strip_prefix(&self.root) {
+                    Ok(below) if !below.as_os_str().is_empty() => kept_root.join(below),
+                    _ => kept_root,
+                },
+                Err(error) => {
+                    eprintln!(
+                        "mcptest: could not move the kept fixture copy to {}: {error}; it stays at {}",
+                        kept_root.display(),
+                        self.path.display()
+                    );
+                    self.path.clone()
+                }
+            };
+            let path = &path;
             let test = self
                 .test
                 .get_mut()
@@ -285,6 +432,28 @@ impl Drop for FixtureCopy {
             );
         }
     }
+}
+
+/// Moves the directory `from` to `to`, replacing what is there (the
+/// copy an earlier run kept for the same test); across file systems, by
+/// copying and removing.
+fn move_dir(from: PathBuf, to: &Path) -> io::Result<()> {
+    if let Some(parent) = to.parent() {
+        fs::create_dir_all(parent)
+            .map_err(|e| with_context(e, &format!("cannot create {}", parent.display())))?;
+    }
+    match fs::remove_dir_all(to) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(with_context(e, &format!("cannot replace {}", to.display()))),
+    }
+    if fs::rename(&from, to).is_ok() {
+        return Ok(());
+    }
+    fs::create_dir(to).map_err(|e| with_context(e, &format!("cannot create {}", to.display())))?;
+    copy_tree(&from, to)?;
+    fs::remove_dir_all(&from)
+        .map_err(|e| with_context(e, &format!("cannot remove {}", from.display())))
 }
 
 fn with_context(error: io::Error, context: &str) -> io::Error {
@@ -443,13 +612,46 @@ mod tests {
                 .starts_with("mcptest-a_test-"),
             "{path:?}"
         );
+        let kept = fixture.kept_path();
+        let kept_root = kept_home().join("module__a_test");
+        assert!(kept.starts_with(&kept_root), "{kept:?}");
         let result = std::panic::catch_unwind(move || {
             let _owned = fixture;
             panic!("the test fails");
         });
         assert!(result.is_err());
-        assert!(path.join("a.txt").exists(), "kept for inspection");
-        fs::remove_dir_all(path.parent().unwrap()).unwrap();
+        assert!(kept.join("a.txt").exists(), "kept for inspection");
+        assert!(!path.exists(), "moved out of the temp dir");
+        fs::remove_dir_all(&kept_root).unwrap();
+    }
+
+    #[test]
+    fn a_kept_copy_replaces_the_one_kept_before_for_the_same_test() {
+        let name = "fixture::tests::replaced_copy";
+        let parent = tempfile::tempdir().unwrap();
+        let source = parent.path().join("fixtures");
+        fs::create_dir(&source).unwrap();
+        fs::write(source.join("a.txt"), "a").unwrap();
+        let first = Fixture::create(Some(&source), Some(name)).unwrap();
+        first.write("first.txt", "1").unwrap();
+        let kept = first.keep_failed();
+        drop(first);
+        assert!(kept.join("first.txt").exists());
+        let second = Fixture::create(Some(&source), Some(name)).unwrap();
+        assert_eq!(second.keep_failed(), kept);
+        drop(second);
+        assert!(kept.join("a.txt").exists());
+        assert!(!kept.join("first.txt").exists(), "the earlier copy is gone");
+        assert_eq!(
+            kept,
+            kept_home().join("fixture__tests__replaced_copy/fixtures")
+        );
+        assert!(
+            kept_home().ends_with("tmp/mcptest-kept"),
+            "a cargo test keeps copies under the target dir: {:?}",
+            kept_home()
+        );
+        fs::remove_dir_all(kept.parent().unwrap()).unwrap();
     }
 
     #[test]
@@ -467,9 +669,9 @@ mod tests {
 
     #[test]
     fn keep_keeps_a_passing_copy() {
-        let fixture = Fixture::empty().unwrap();
+        let fixture = Fixture::create(None, Some("fixture::tests::keep_keeps")).unwrap();
         fixture.keep();
-        let path = fixture.path().to_path_buf();
+        let path = fixture.kept_path();
         drop(fixture);
         assert!(path.exists());
         fs::remove_dir_all(&path).unwrap();

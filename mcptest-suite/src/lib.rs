@@ -40,6 +40,7 @@ pub mod coverage;
 mod judged;
 mod load;
 mod mock;
+mod partition;
 mod plugin;
 mod run_assertion;
 mod run_cases;
@@ -55,6 +56,7 @@ use std::{
 
 pub use mcptest_suite_format::{Format, LoadError};
 pub use mock::MockServer;
+pub use partition::Partition;
 
 use mcptest_core::Fixture;
 
@@ -219,6 +221,18 @@ impl SuiteTest {
         format!("{}__{}.json", safe(&self.file), safe(&self.name))
     }
 
+    /// True for an mcp-assert file whose `server:` names a command or a
+    /// URL of its own (which [`RunOptions::replace_servers`] replaces).
+    pub fn names_server(&self) -> bool {
+        match &self.kind {
+            TestKind::Assertion(a) => a
+                .server
+                .as_ref()
+                .is_some_and(|s| s.http || s.command.is_some()),
+            TestKind::Case(_) => false,
+        }
+    }
+
     /// Runs the test: starts the server (a fresh one), does what the file
     /// says, stops the server. The result is named after the test, grouped
     /// by its file, and located at its block (or case).
@@ -256,6 +270,7 @@ impl SuiteTest {
             name: &self.name,
             file: &self.file,
             default_server: options.server.clone(),
+            replace_server: options.replace_servers && options.server.is_some(),
             fixture: options.fixture.as_deref(),
             timeout: options.timeout,
             shared: options.shared,
@@ -334,8 +349,7 @@ pub(crate) fn outcome(
         Ok(()) => Outcome::Pass,
         Err(mut failure) => {
             if let Some(dir) = fixture {
-                dir.keep_failed();
-                failure = failure.fixture_kept(dir.path());
+                failure = failure.fixture_kept(dir.keep_failed());
             }
             Outcome::fail(failure)
         }
@@ -377,6 +391,7 @@ pub struct RunOptions {
     timeout: Option<Duration>,
     record: Option<PathBuf>,
     shared: bool,
+    replace_servers: bool,
 }
 
 impl RunOptions {
@@ -422,6 +437,23 @@ impl RunOptions {
         self
     }
 
+    /// Whether the [`server`](RunOptions::server) replaces the server that
+    /// an mcp-assert file names (default false: it serves only the files
+    /// that name none). Replaced is the command (or URL); the file's `env`,
+    /// `roots` and client mocks stay, as with mcp-assert's `--server`.
+    ///
+    /// ```
+    /// use mcptest::{Server, suite::RunOptions};
+    ///
+    /// let options = RunOptions::new()
+    ///     .server(Server::command("/opt/bin/mcp-server-time"))
+    ///     .replace_servers(true);
+    /// ```
+    pub fn replace_servers(mut self, replace: bool) -> Self {
+        self.replace_servers = replace;
+        self
+    }
+
     /// Records each test's session (every message, in order) as a
     /// [`cassette`](mcptest_core::cassette) file in `dir`, named by
     /// [`SuiteTest::cassette_name`]; the files are written as each test
@@ -439,6 +471,8 @@ pub(crate) struct TestContext<'a> {
     pub(crate) name: &'a str,
     pub(crate) file: &'a str,
     pub(crate) default_server: Option<Server>,
+    /// Whether `default_server` replaces the server a file names.
+    pub(crate) replace_server: bool,
     pub(crate) fixture: Option<&'a Path>,
     pub(crate) timeout: Option<Duration>,
     /// Whether mcp-assert files share their server (see [`RunOptions::shared`]).

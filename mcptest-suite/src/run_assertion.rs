@@ -96,7 +96,7 @@ fn server(
         .as_ref()
         .is_some_and(|s| s.http || s.command.is_some());
     let mut server = match &a.server {
-        Some(spec) if names_server => from_spec(spec, fixture, None)?,
+        Some(spec) if names_server && !cx.replace_server => from_spec(spec, fixture, None)?,
         Some(spec) => from_spec(spec, fixture, Some(default(cx)?))?,
         None => default(cx)?,
     };

@@ -88,6 +88,8 @@ impl Workspace {
             .env_remove("GITHUB_ACTIONS")
             .env_remove("GITHUB_STEP_SUMMARY")
             .env("NO_COLOR", "1")
+            // Kept fixture copies stay in the workspace, removed with it.
+            .env("MCPTEST_KEPT_DIR", self.dir.path().join("kept"))
             .timeout(std::time::Duration::from_secs(120));
         command
     }
@@ -136,6 +138,7 @@ mod conformance;
 mod conformance_verbose;
 mod coverage;
 mod e2e;
+mod e2e_dropin;
 mod exec;
 mod exec_cassette;
 mod exec_listing;
@@ -148,6 +151,9 @@ mod lint_security;
 mod mock;
 mod reports;
 mod run;
+mod run_interference;
+mod run_partition;
+mod run_peer_flags;
 mod shared;
 mod snapshot;
 mod trials_and_baselines;

@@ -138,3 +138,54 @@ fn a_run_where_everything_is_skipped_has_not_passed() {
     assert_eq!(out.code, Some(1), "{out:?}");
     assert!(out.stdout.contains("nothing was checked"), "{out:?}");
 }
+
+/// A failed test's fixture copy is kept in one home, one per test name,
+/// replaced by the next run's, and the summary lists it; nothing is left
+/// in the temp dir.
+#[test]
+fn kept_copies_have_one_home_one_per_test() {
+    let ws = Workspace::new(&[
+        ("fixture/hello.txt", "Hello there"),
+        (
+            "suite/file.yaml",
+            "\
+name: reads what is not there
+assert:
+  tool: add
+  args: {a: 2, b: 3}
+  expect:
+    file_contains:
+      \"{{fixture}}/hello.txt\": \"Goodbye\"
+",
+        ),
+    ]);
+    std::fs::create_dir(ws.path("temp")).unwrap();
+    let kept = ws.path("kept/reads_what_is_not_there/fixture");
+    for run in 0..2 {
+        let out = output(
+            ws.run(&["suite", "--fixture", "fixture"])
+                .env("TMPDIR", ws.path("temp")),
+        );
+        assert_eq!(out.code, Some(1), "{out:?}");
+        assert!(
+            out.stdout.contains(&format!(
+                "kept fixture copies (one per test, replaced when it fails again; in {}",
+                ws.path("kept").display()
+            )),
+            "{out:?}"
+        );
+        assert!(
+            out.stdout
+                .contains(&format!("  reads what is not there: {}", kept.display())),
+            "{out:?}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(kept.join("hello.txt")).unwrap(),
+            "Hello there"
+        );
+        let homes = std::fs::read_dir(ws.path("kept")).unwrap().count();
+        assert_eq!(homes, 1, "run {run}: one copy per test");
+        let left = std::fs::read_dir(ws.path("temp")).unwrap().count();
+        assert_eq!(left, 0, "run {run}: nothing left in the temp dir");
+    }
+}

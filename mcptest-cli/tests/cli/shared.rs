@@ -101,13 +101,21 @@ fn servers_stopped_beside_the_next_test_are_all_gone_when_the_run_ends() {
 #[test]
 fn a_signal_kills_every_server_before_the_command_exits() {
     for (signal, code) in [("TERM", 143), ("INT", 130)] {
-        let ws = Workspace::new(&[("a.yaml", PASSING), ("b.yaml", PASSING)]);
+        let ws = Workspace::new(&[
+            ("a.yaml", PASSING),
+            ("b.yaml", PASSING),
+            ("fixture/x.txt", "x"),
+        ]);
         ws.write("starts.txt", "");
+        std::fs::create_dir(ws.path("temp")).unwrap();
         let mut child = std::process::Command::new(MCPTEST)
             .current_dir(ws.path(""))
             .args(["run", "a.yaml", "b.yaml", "--jobs", "2", "--timeout", "5m"])
+            .args(["--fixture", "fixture"])
             .args(["--server", "sh -c 'echo $$ >> starts.txt; exec sleep 600'"])
             .env("NO_COLOR", "1")
+            .env("TMPDIR", ws.path("temp"))
+            .env("MCPTEST_KEPT_DIR", ws.path("kept"))
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())
             .spawn()
@@ -139,8 +147,14 @@ fn a_signal_kills_every_server_before_the_command_exits() {
         std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
         assert_eq!(status.code(), Some(code), "SIG{signal}: {stderr}");
         assert!(
-            stderr.contains("interrupted; killed 2 servers"),
+            stderr.contains("interrupted; killed 2 servers, removed 2 fixture copies"),
             "SIG{signal}: {stderr}"
+        );
+        let left: Vec<_> = std::fs::read_dir(ws.path("temp")).unwrap().collect();
+        assert!(left.is_empty(), "SIG{signal}: copies left: {left:?}");
+        assert!(
+            !ws.path("kept").exists(),
+            "SIG{signal}: nothing failed, nothing kept"
         );
         for pid in ws.read("starts.txt").lines() {
             assert_stopped(pid);

@@ -78,6 +78,19 @@ impl Shown {
         };
         serde_json::json!({ "label": self.label, kind: value })
     }
+
+    /// The value [`to_json`](Shown::to_json) wrote; `None` for anything else.
+    pub fn from_json(value: &Value) -> Option<Shown> {
+        let label = value.get("label")?.as_str()?.to_owned();
+        let value = if let Some(text) = value.get("text") {
+            ShownValue::Text(text.as_str()?.to_owned())
+        } else if let Some(json) = value.get("json") {
+            ShownValue::Json(json.clone())
+        } else {
+            ShownValue::Plain(value.get("plain")?.as_str()?.to_owned())
+        };
+        Some(Shown { label, value })
+    }
 }
 
 /// What a check saw: the actual value, a note on why it holds or not, and
@@ -122,6 +135,11 @@ impl Evidence {
     /// The note, if any.
     pub fn explanation(&self) -> Option<&str> {
         self.note.as_deref()
+    }
+
+    /// The expected and actual sides given to [`diff`](Evidence::diff).
+    pub fn diff_sides(&self) -> Option<(&str, &str)> {
+        self.diff.as_deref().map(|(e, a)| (e.as_str(), a.as_str()))
     }
 
     pub(crate) fn without_diff(mut self) -> Self {

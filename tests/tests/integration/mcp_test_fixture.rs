@@ -319,6 +319,12 @@ fn a_panicking_test_keeps_its_copy_and_prints_where() {
     let (_, stderr) = run_failing(test);
     assert!(stderr.contains("failing on purpose"), "{stderr}");
     let kept = kept_path(&stderr, test);
+    // Kept under the target dir, one per test, never in the temp dir.
+    assert!(
+        kept.starts_with(Path::new(env!("CARGO_TARGET_TMPDIR")).join("mcptest-kept")),
+        "{}",
+        kept.display()
+    );
     assert_eq!(
         std::fs::read_to_string(kept.join("evidence.txt")).unwrap(),
         "what the server wrote"

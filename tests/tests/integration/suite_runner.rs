@@ -19,10 +19,25 @@ fn options() -> RunOptions {
         .fixture("suites/fixtures")
 }
 
-/// The fixture copy's path (`<temp>/mcptest-XXXX/fixtures`) differs from
-/// run to run: `[fixture]` stands for it.
+/// The fixture copy's path (`<temp>/mcptest-XXXX/fixtures`, or once kept
+/// `<target>/tmp/mcptest-kept/<test>/fixtures`) differs from run to run:
+/// `[fixture]` stands for it.
 fn normalize(text: &str) -> String {
     let mut out = text.to_owned();
+    while let Some(at) = out.find("/mcptest-kept/") {
+        let start = out[..at].rfind([' ', '"', '(', '\n']).map_or(0, |s| s + 1);
+        let name_start = at + "/mcptest-kept/".len();
+        let rest = &out[name_start..];
+        let root_end = name_start + rest.find(['/', ' ', '"', ')', '\n']).unwrap_or(rest.len());
+        let copy_end = if out[root_end..].starts_with("/fixtures") {
+            root_end + "/fixtures".len()
+        } else {
+            root_end
+        };
+        // A failing test keeps its fixture copy for inspection; these fail on purpose.
+        let _ = std::fs::remove_dir_all(&out[start..root_end]);
+        out.replace_range(start..copy_end, "[fixture]");
+    }
     while let Some(at) = out.find("/mcptest-") {
         let start = out[..at].rfind([' ', '"', '(', '\n']).map_or(0, |s| s + 1);
         let rest = &out[at + 1..];
