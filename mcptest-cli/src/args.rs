@@ -342,6 +342,11 @@ pub struct SuiteArgs {
     /// The timeout of tests that set none (e.g. 10s, 1m) [default: 30s].
     #[arg(long, value_name = "DURATION", value_parser = duration)]
     pub timeout: Option<Duration>,
+    /// What a server message that breaks the official MCP schema of its
+    /// revision does: fail the test, warn on stderr and go on, or nothing
+    /// [default: fail].
+    #[arg(long, value_name = "fail|warn|off", value_parser = wire_schema)]
+    pub wire_schema: Option<mcptest::WireSchema>,
     /// Run only the tests whose name or file contains this text.
     #[arg(long, value_name = "TEXT")]
     pub filter: Option<String>,
@@ -579,6 +584,11 @@ fn duration(text: &str) -> Result<Duration, String> {
         return Err(format!("{text:?} is zero; nothing could answer in time"));
     }
     Ok(value)
+}
+
+fn wire_schema(text: &str) -> Result<mcptest::WireSchema, String> {
+    mcptest::WireSchema::parse(text)
+        .ok_or_else(|| format!("{text:?} is not a mode; write fail (the default), warn or off"))
 }
 
 fn percent(text: &str) -> Result<f64, String> {

@@ -234,7 +234,8 @@ impl Out {
 }
 
 impl SuiteArgs {
-    /// The run options of `--server`, `--fixture` and `--timeout`, each checked.
+    /// The run options of `--server`, `--fixture`, `--timeout` and
+    /// `--wire-schema`, each checked.
     pub fn options(&self) -> Result<RunOptions, Exit> {
         let mut options = RunOptions::new();
         if let Some(command) = &self.server {
@@ -255,6 +256,9 @@ impl SuiteArgs {
         }
         if let Some(timeout) = self.timeout {
             options = options.timeout(timeout);
+        }
+        if let Some(mode) = self.wire_schema {
+            options = options.wire_schema(mode);
         }
         Ok(options)
     }

@@ -231,6 +231,14 @@ fn generate(config: &Config, files: &[File], tests: &[Test], module: &syn::Ident
         }
         None => {}
     }
+    if let Some(mode) = &config.wire_schema {
+        let mode = match mode.value().as_str() {
+            "warn" => quote!(Warn),
+            "off" => quote!(Off),
+            _ => quote!(Fail),
+        };
+        options.push(quote!(let options = options.wire_schema(#krate::WireSchema::#mode);));
+    }
     if config.shared {
         options.push(quote!(let options = options.shared(true);));
     }
@@ -445,7 +453,7 @@ mod tests {
             r#""ok", servre = "x", server = "x", bin = "y", timeout = "soon", name = "n", ignore = 1, fixture = "f", fixture = "g", crate = 1"#,
         );
         let expected = [
-            "unknown option `servre` for `suite!`; did you mean `server`? the options are: server, bin, handler, fixture, timeout, shared, name, ignore, crate",
+            "unknown option `servre` for `suite!`; did you mean `server`? the options are: server, bin, handler, fixture, timeout, wire_schema, shared, name, ignore, crate",
             "invalid duration \"soon\"",
             "`name` takes the generated module's name, an identifier: name = evals",
             "`ignore` takes a string literal",

@@ -69,6 +69,7 @@ use mcptest_core::report::Report;
 use mcptest_core::report::TestResult;
 
 use mcptest_core::Server;
+use mcptest_core::WireSchema;
 
 /// The tests of one or more suite files.
 #[derive(Debug, Clone, Default)]
@@ -273,6 +274,7 @@ impl SuiteTest {
             replace_server: options.replace_servers && options.server.is_some(),
             fixture: options.fixture.as_deref(),
             timeout: options.timeout,
+            wire_schema: options.wire_schema,
             shared: options.shared,
             record: options
                 .record
@@ -392,6 +394,7 @@ pub struct RunOptions {
     record: Option<PathBuf>,
     shared: bool,
     replace_servers: bool,
+    wire_schema: Option<WireSchema>,
 }
 
 impl RunOptions {
@@ -454,6 +457,22 @@ impl RunOptions {
         self
     }
 
+    /// What a server message that breaks the official MCP schema does in
+    /// every test of the run (default [`WireSchema::Fail`]: it fails the
+    /// test; see [`Server::wire_schema`](mcptest_core::Server::wire_schema)).
+    /// MCP Cases files are exempt: each compares the server's messages with
+    /// the ones it spells out.
+    ///
+    /// ```
+    /// use mcptest::{WireSchema, suite::RunOptions};
+    ///
+    /// let options = RunOptions::new().wire_schema(WireSchema::Warn);
+    /// ```
+    pub fn wire_schema(mut self, mode: WireSchema) -> Self {
+        self.wire_schema = Some(mode);
+        self
+    }
+
     /// Records each test's session (every message, in order) as a
     /// [`cassette`](mcptest_core::cassette) file in `dir`, named by
     /// [`SuiteTest::cassette_name`]; the files are written as each test
@@ -475,6 +494,8 @@ pub(crate) struct TestContext<'a> {
     pub(crate) replace_server: bool,
     pub(crate) fixture: Option<&'a Path>,
     pub(crate) timeout: Option<Duration>,
+    /// The run's [`RunOptions::wire_schema`], when it sets one.
+    pub(crate) wire_schema: Option<WireSchema>,
     /// Whether mcp-assert files share their server (see [`RunOptions::shared`]).
     pub(crate) shared: bool,
     /// Where to record the test's session as a cassette, if anywhere.

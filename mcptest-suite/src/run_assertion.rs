@@ -73,7 +73,17 @@ pub(crate) async fn run(a: &Assertion, cx: &TestContext<'_>) -> Outcome {
         let mcp = server.connect().await.map_err(|e| {
             Failure::expecting("the server to start and answer the handshake").but(e.to_string())
         })?;
-        let result = run_block(a, &mcp, fixture_path.as_deref(), timeout).await;
+        let mut result = run_block(a, &mcp, fixture_path.as_deref(), timeout).await;
+        // A server message that broke the schema outside an answer fails the
+        // test here, in its report, rather than at close.
+        if let Some(unchecked) = mcp.take_unchecked()
+            && result.is_ok()
+        {
+            result = Err(Failure::expecting(
+                "every message of the server to fit the MCP schema of its revision",
+            )
+            .but(unchecked.trim_start_matches("mcptest: ").to_owned()));
+        }
         cx.stop_later(async move {
             mcp.close().await;
         });
@@ -108,6 +118,9 @@ fn server(
         );
     }
     server = server.timeout(timeout).connect_timeout(timeout);
+    if let Some(mode) = cx.wire_schema {
+        server = server.wire_schema(mode);
+    }
     if let Some(dir) = fixture {
         server = server.fixture_dir(dir);
     }

@@ -73,7 +73,9 @@ pub use mcptest_suite as suite;
 /// that name no server), `bin = "name"` (the same, for a binary of this
 /// package), `handler = <expr>` (the same, an rmcp handler served in
 /// process), `fixture = "dir"` (copied afresh for each test), `timeout =
-/// "10s"` (or a `Duration` expression), `name = module_name` (default: the
+/// "10s"` (or a `Duration` expression), `wire_schema = "warn"` (what a
+/// server message that breaks the MCP schema does: `"fail"`, the default,
+/// `"warn"` or `"off"`), `name = module_name` (default: the
 /// last directory of the path), `ignore = "reason"` (marks every test
 /// `#[ignore]`), `shared` (one server for every test of the binary with the
 /// same configuration), `crate = path` (where mcptest is, when renamed).

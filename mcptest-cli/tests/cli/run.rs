@@ -189,3 +189,44 @@ assert:
         assert_eq!(left, 0, "run {run}: nothing left in the temp dir");
     }
 }
+
+/// The contract's `add`, answered with `structuredContent` an array: rmcp
+/// reads it, the schema wants an object.
+const OFF_SCHEMA: &str = r#"
+case: Add
+in: {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 2, "b": 3}}}
+out: {"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "5"}], "structuredContent": [5]}}
+"#;
+
+#[test]
+fn a_message_off_the_schema_fails_the_test_unless_wire_schema_says_otherwise() {
+    let ws = Workspace::new(&[("suite/add.yaml", PASSING), ("off.yaml", OFF_SCHEMA)]);
+    let server = format!("'{MCPTEST}' mock off.yaml");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "suite", "--server", server.as_str()];
+        args.extend_from_slice(extra);
+        output(ws.mcptest(&args))
+    };
+    let out = run(&[]);
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(
+        out.stdout.contains("breaks the MCP") && out.stdout.contains("result.structuredContent"),
+        "{out:?}"
+    );
+    let out = run(&["--wire-schema", "warn"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(
+        out.stderr
+            .contains("mcptest: warning: the answer to tools/call breaks"),
+        "{out:?}"
+    );
+    let out = run(&["--wire-schema", "off"]);
+    assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(!out.stderr.contains("breaks the MCP"), "{out:?}");
+    let out = run(&["--wire-schema", "loose"]);
+    assert_eq!(out.code, Some(2), "{out:?}");
+    assert!(
+        out.stderr.contains("write fail (the default), warn or off"),
+        "{out:?}"
+    );
+}

@@ -558,6 +558,27 @@ impl McpClient {
         status
     }
 
+    /// What [`close`](Self::close) would fail the test for, in words, taken
+    /// now so that it is reported once, by the caller: the failed calls the
+    /// test dropped without looking at them, and the server's messages that
+    /// broke the MCP schema outside an answer (see
+    /// [`Server::wire_schema`](crate::Server::wire_schema)). For runners
+    /// that turn it into a test's failure instead of a panic (the suite
+    /// runner does).
+    ///
+    /// ```no_run
+    /// # async fn demo(mcp: mcptest::McpClient) {
+    /// mcp.call_tool("add", serde_json::json!({"a": 1})).await.assert_success();
+    /// if let Some(unchecked) = mcp.take_unchecked() {
+    ///     eprintln!("{unchecked}");
+    /// }
+    /// mcp.close().await; // no panic: it was taken
+    /// # }
+    /// ```
+    pub fn take_unchecked(&self) -> Option<String> {
+        unchecked_message(&self.inner.unexamined, &self.inner.wire)
+    }
+
     /// A new client on the same connection, for one test of a shared
     /// server: its own request timeout, tool definitions and notifications
     /// view; closing it leaves the connection open.

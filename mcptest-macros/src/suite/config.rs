@@ -22,6 +22,7 @@ const KEYS: Keys = Keys {
         ("handler", "handler = MyServer::new()"),
         ("fixture", r#"fixture = "tests/fixtures""#),
         ("timeout", r#"timeout = "10s""#),
+        ("wire_schema", r#"wire_schema = "warn""#),
         (
             "shared",
             r#"suite!("tests/evals", bin = "my-server", shared)"#,
@@ -57,6 +58,8 @@ pub(crate) struct Config {
     pub(crate) source: Option<Source>,
     pub(crate) fixture: Option<LitStr>,
     pub(crate) timeout: Option<Timeout>,
+    /// `wire_schema = "warn"`: checked to be fail, warn or off.
+    pub(crate) wire_schema: Option<LitStr>,
     /// `shared`: files that name the same server share one process.
     pub(crate) shared: bool,
     pub(crate) name: Option<Ident>,
@@ -126,6 +129,7 @@ struct Builder {
     sources: Vec<(Ident, Source)>,
     fixture: Option<LitStr>,
     timeout: Option<Timeout>,
+    wire_schema: Option<LitStr>,
     shared: Option<Ident>,
     /// The `fixture` key, to point a conflict with `shared` at.
     fixture_key: Option<Ident>,
@@ -204,6 +208,11 @@ impl Builder {
                     Ok(())
                 }
             },
+            "wire_schema" => KEYS.string(&name, &value).and_then(|mode| {
+                values::check_wire_schema(&mode)?;
+                self.wire_schema = Some(mode);
+                Ok(())
+            }),
             "name" => match &value {
                 Expr::Path(path) if path.qself.is_none() && path.path.get_ident().is_some() => {
                     self.name = path.path.get_ident().cloned();
@@ -269,6 +278,7 @@ impl Builder {
             source: source.map(|(_, s)| s),
             fixture: self.fixture,
             timeout: self.timeout,
+            wire_schema: self.wire_schema,
             shared: self.shared.is_some(),
             name: self.name,
             ignore: self.ignore,

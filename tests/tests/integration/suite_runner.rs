@@ -379,3 +379,33 @@ async fn a_url_alone_names_an_http_server() {
     );
     assert!(!message.contains("names none"), "{message}");
 }
+
+/// A server message that breaks the schema outside an answer fails the
+/// suite test in its report (not at close); `wire_schema` lets it pass.
+#[tokio::test]
+async fn a_notification_off_the_schema_fails_the_test_unless_warned() {
+    let suite = Suite::load("suites/wire").unwrap();
+    let server = Server::program(env!("CARGO_BIN_EXE_fixture-chaos")).arg("--string-progress");
+    let options = RunOptions::new().server(server);
+    let result = suite.run(&options).await.remove(0);
+    let message = failure_message(&result, false).expect("the test fails");
+    assert!(
+        message.contains(
+            "expected: every message of the server to fit the MCP schema of its revision"
+        ) && message.contains("notification notifications/progress breaks the MCP 2025-11-25 schema (ProgressNotification) at params.progress"),
+        "{message}"
+    );
+    let warned = suite
+        .run(&options.clone().wire_schema(mcptest::WireSchema::Warn))
+        .await
+        .remove(0);
+    assert!(matches!(warned.outcome, Outcome::Pass), "{warned:?}");
+}
+
+// The same through the macro: `wire_schema = "warn"` lets the test pass.
+mcptest::suite!(
+    "suites/wire",
+    server = Server::program(env!("CARGO_BIN_EXE_fixture-chaos")).arg("--string-progress"),
+    wire_schema = "warn",
+    name = wire_warned,
+);
