@@ -36,6 +36,7 @@ macro_rules! broken {
 mod audit;
 mod cassette;
 mod chaos;
+mod hostile;
 mod conformance_client;
 mod conformance_features;
 mod conformance_http;
