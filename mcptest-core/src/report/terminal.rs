@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::{Counts, Report, Status, TestResult};
+use super::{Counts, Report, Status, TestResult, safe_text};
 use crate::error::fmt_duration;
 
 /// The whole report.
@@ -20,7 +20,7 @@ pub(super) fn render(report: &Report, color: bool) -> String {
             out.push('\n');
             out.push_str(&heading(result));
             out.push('\n');
-            out.push_str(&indent(&failure.render(color)));
+            out.push_str(&indent(&shown(failure, color)));
             out.push('\n');
         }
     }
@@ -42,7 +42,7 @@ pub(super) fn failures_message(report: &Report, color: bool) -> String {
         out.push_str(&heading(result));
         out.push('\n');
         if let Some(failure) = result.outcome.failure() {
-            out.push_str(&indent(&failure.render(color)));
+            out.push_str(&indent(&shown(failure, color)));
             out.push('\n');
         }
     }
@@ -79,9 +79,22 @@ fn others(counts: &Counts) -> String {
 }
 
 fn heading(result: &TestResult) -> String {
+    let name = safe_text(&result.name);
     match &result.location {
-        Some(location) => format!("{} {} ({location})", result.status(), result.name),
-        None => format!("{} {}", result.status(), result.name),
+        Some(location) => format!("{} {name} ({location})", result.status()),
+        None => format!("{} {name}", result.status()),
+    }
+}
+
+/// A failure as the terminal shows it: in colour when it holds nothing
+/// unsafe, else plain with the unsafe characters made visible (the colour
+/// codes mcptest adds could not be told apart from the server's).
+pub(super) fn shown(failure: &crate::expect::Failure, color: bool) -> String {
+    let plain = failure.render(false);
+    match safe_text(&plain) {
+        std::borrow::Cow::Borrowed(_) if color => failure.render(true),
+        std::borrow::Cow::Borrowed(_) => plain,
+        std::borrow::Cow::Owned(safe) => safe,
     }
 }
 
@@ -106,7 +119,7 @@ impl TestResult {
     /// The result on one line, as a runner prints it when the test ends:
     /// `PASS  echo says hi (12ms)`, `SKIP  slow: SLOW_TESTS is not set`.
     pub fn line(&self) -> String {
-        let mut line = format!("{:<4}  {}", self.status(), self.name);
+        let mut line = format!("{:<4}  {}", self.status(), safe_text(&self.name));
         if self.status() != Status::Skip {
             let _ = write!(line, " ({})", fmt_duration(self.duration));
         }
@@ -116,7 +129,7 @@ impl TestResult {
             }
             (_, Status::Skip) => {
                 if let Some(reason) = self.outcome.skip_reason() {
-                    let _ = write!(line, ": {reason}");
+                    let _ = write!(line, ": {}", safe_text(reason));
                 }
             }
             _ => {}
