@@ -20,7 +20,7 @@ pub(super) fn render(report: &Report, color: bool) -> String {
             out.push('\n');
             out.push_str(&heading(result));
             out.push('\n');
-            out.push_str(&indent(&shown(failure, color)));
+            out.push_str(&indent(&failure.render(color)));
             out.push('\n');
         }
     }
@@ -42,7 +42,7 @@ pub(super) fn failures_message(report: &Report, color: bool) -> String {
         out.push_str(&heading(result));
         out.push('\n');
         if let Some(failure) = result.outcome.failure() {
-            out.push_str(&indent(&shown(failure, color)));
+            out.push_str(&indent(&failure.render(color)));
             out.push('\n');
         }
     }
@@ -83,18 +83,6 @@ fn heading(result: &TestResult) -> String {
     match &result.location {
         Some(location) => format!("{} {name} ({location})", result.status()),
         None => format!("{} {name}", result.status()),
-    }
-}
-
-/// A failure as the terminal shows it: in colour when it holds nothing
-/// unsafe, else plain with the unsafe characters made visible (the colour
-/// codes mcptest adds could not be told apart from the server's).
-pub(super) fn shown(failure: &crate::expect::Failure, color: bool) -> String {
-    let plain = failure.render(false);
-    match safe_text(&plain) {
-        std::borrow::Cow::Borrowed(_) if color => failure.render(true),
-        std::borrow::Cow::Borrowed(_) => plain,
-        std::borrow::Cow::Owned(safe) => safe,
     }
 }
 
