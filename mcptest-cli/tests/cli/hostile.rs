@@ -55,11 +55,17 @@ fn server_text_is_escaped_on_the_terminal_and_in_markdown_and_junit_parses() {
     let out = output(ws.run(&["suite", "--junit", "junit.xml", "--markdown", "summary.md"]));
     assert_eq!(out.code, Some(1), "{out:?}");
     for shown in [&out.stdout, &out.stderr] {
-        assert!(!shown.contains('\u{1b}'), "a raw escape reached the terminal: {out:?}");
+        assert!(
+            !shown.contains('\u{1b}'),
+            "a raw escape reached the terminal: {out:?}"
+        );
         assert!(!shown.contains('\u{7}'), "{out:?}");
     }
     let all = format!("{}{}", out.stdout, out.stderr);
-    assert!(all.contains("\\u{1b}[2J"), "the escape is shown visibly: {out:?}");
+    assert!(
+        all.contains("\\u{1b}[2J"),
+        "the escape is shown visibly: {out:?}"
+    );
 
     let markdown = ws.read("summary.md");
     assert!(!markdown.chars().any(forbidden_in_xml), "{markdown}");

@@ -825,12 +825,11 @@ impl McpClient {
         handle.options.timeout = Some(timeout);
         // rmcp follows a time-out with a cancellation, a write that blocks
         // as long as the server does not read: bound the whole wait.
-        let outcome = match tokio::time::timeout(timeout + CANCEL_WAIT, handle.await_response())
-            .await
-        {
-            Ok(outcome) => outcome,
-            Err(_) => Err(ServiceError::Timeout { timeout }),
-        };
+        let outcome =
+            match tokio::time::timeout(timeout + CANCEL_WAIT, handle.await_response()).await {
+                Ok(outcome) => outcome,
+                Err(_) => Err(ServiceError::Timeout { timeout }),
+            };
         let elapsed = started.elapsed();
         let raw = self.inner.wire.take_raw(&id);
         if let Some(violation) = self.inner.wire.schema.take_violation(&id) {

@@ -429,7 +429,10 @@ mod tests {
         )]})));
         let l002: Vec<_> = found.iter().filter(|f| f.rule.id == "MCPT-L002").collect();
         assert_eq!(l002.len(), 2, "{found:?}");
-        assert!(l002.iter().any(|f| f.detail.contains("U+0007 BELL")), "{found:?}");
+        assert!(
+            l002.iter().any(|f| f.detail.contains("U+0007 BELL")),
+            "{found:?}"
+        );
         assert!(
             l002.iter()
                 .any(|f| f.detail.contains("U+001B ESCAPE and 2 more")),

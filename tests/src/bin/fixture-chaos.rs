@@ -90,8 +90,7 @@ struct Chaos {
 
 /// What `--hostile-text` answers: wipes the screen and scrollback, forges a
 /// green summary, hides what follows, and holds characters XML cannot carry.
-const HOSTILE_TEXT: &str =
-    "\u{1b}[2J\u{1b}[3J\u{1b}[32mPASS all 1 passed, 0 failed\u{1b}[0m\u{1b}[8m hidden \u{fffe}\u{ffff}\u{0}\u{7}";
+const HOSTILE_TEXT: &str = "\u{1b}[2J\u{1b}[3J\u{1b}[32mPASS all 1 passed, 0 failed\u{1b}[0m\u{1b}[8m hidden \u{fffe}\u{ffff}\u{0}\u{7}";
 
 fn count(args: &mut impl Iterator<Item = String>, flag: &str) -> Result<u64, String> {
     let value = args.next().ok_or(format!("{flag} needs a count"))?;
@@ -318,10 +317,18 @@ fn call_tool(chaos: &Chaos, out: &mut io::Stdout, id: Value, params: &Value) {
         });
     }
     if let Some(n) = chaos.stray_flood {
-        flood(out, n, |i| json!({"jsonrpc": "2.0", "id": format!("stray-{i}"), "result": {}}));
+        flood(
+            out,
+            n,
+            |i| json!({"jsonrpc": "2.0", "id": format!("stray-{i}"), "result": {}}),
+        );
     }
     if let Some(n) = chaos.ping_flood {
-        flood(out, n, |i| json!({"jsonrpc": "2.0", "id": format!("ping-{i}"), "method": "ping"}));
+        flood(
+            out,
+            n,
+            |i| json!({"jsonrpc": "2.0", "id": format!("ping-{i}"), "method": "ping"}),
+        );
         let reply = result_response(
             id,
             json!({ "content": [{ "type": "text", "text": "poked" }], "isError": false }),

@@ -106,7 +106,10 @@ async fn a_stray_answer_flood_keeps_a_few_and_counts_the_rest() {
         assert_eq!(output.stray_responses_total, 5000);
         let shown = output.to_string();
         assert!(
-            shown.contains(&format!("and {} more stray answers", 5000 - limits::STRAY_KEPT)),
+            shown.contains(&format!(
+                "and {} more stray answers",
+                5000 - limits::STRAY_KEPT
+            )),
             "{shown}"
         );
         close_and_check(mcp).await;

@@ -36,7 +36,6 @@ macro_rules! broken {
 mod audit;
 mod cassette;
 mod chaos;
-mod hostile;
 mod conformance_client;
 mod conformance_features;
 mod conformance_http;
@@ -48,6 +47,7 @@ mod expect_replies;
 mod expect_tools;
 mod fuzz;
 mod harness;
+mod hostile;
 mod lint;
 mod mcp_test_fixture;
 mod mcp_test_sources;
