@@ -47,9 +47,10 @@ pub fn summary(report: &Report, palette: &Palette) -> String {
     let mut out = String::new();
     for result in &report.results {
         if let Some(failure) = result.outcome.failure() {
+            let name = mcptest::report::safe_text(&result.name);
             let heading = match &result.location {
-                Some(l) => format!("{} {} ({l})", result.status(), result.name),
-                None => format!("{} {}", result.status(), result.name),
+                Some(l) => format!("{} {name} ({l})", result.status()),
+                None => format!("{} {name}", result.status()),
             };
             out.push('\n');
             out.push_str(&heading);
@@ -67,7 +68,7 @@ pub fn summary(report: &Report, palette: &Palette) -> String {
     let verdict = if report.passed() { "passed" } else { "FAILED" };
     out.push_str(&format!(
         "\n{}: {verdict}: {} passed, {} failed, {} warned, {} skipped ({} in all, {:.2}s)\n",
-        report.title,
+        mcptest::report::safe_text(&report.title),
         c.passed,
         c.failed,
         c.warned,

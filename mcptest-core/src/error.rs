@@ -206,8 +206,11 @@ pub struct ServerOutput {
     pub stdout_noise_total: usize,
     /// The start of an unterminated line the server left on stdout.
     pub partial_line: Option<String>,
-    /// Responses whose id matches no request mcptest sent.
+    /// Responses whose id matches no request mcptest sent (the first
+    /// [`STRAY_KEPT`](crate::limits::STRAY_KEPT); see `stray_responses_total`).
     pub stray_responses: Vec<String>,
+    /// How many such responses there were in all.
+    pub stray_responses_total: usize,
 }
 
 impl ServerOutput {
@@ -227,13 +230,14 @@ const STDERR_LINES_SHOWN: usize = 20;
 impl fmt::Display for ServerOutput {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !self.stray_responses.is_empty() {
-            write!(
-                f,
-                "\n\nresponses with an id mcptest never sent ({}):",
-                self.stray_responses.len()
-            )?;
+            let total = self.stray_responses_total.max(self.stray_responses.len());
+            write!(f, "\n\nresponses with an id mcptest never sent ({total}):")?;
             for line in &self.stray_responses {
                 write!(f, "\n  | {line}")?;
+            }
+            let more = total - self.stray_responses.len();
+            if more > 0 {
+                write!(f, "\n  … and {more} more stray answers")?;
             }
         }
         if let Some(partial) = &self.partial_line {

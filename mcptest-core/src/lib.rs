@@ -21,6 +21,7 @@ mod definitions;
 mod error;
 pub mod expect;
 mod fixture;
+pub mod limits;
 mod notifications;
 pub mod plugin;
 pub mod process;

@@ -2,7 +2,7 @@
 //! order, with helpers to wait for the ones a test cares about.
 
 use std::{
-    collections::HashMap,
+    collections::{HashMap, VecDeque},
     fmt,
     sync::{
         Arc, Mutex, MutexGuard,
@@ -17,9 +17,7 @@ use tokio::sync::Notify;
 
 use crate::error::Error;
 
-/// At most this many messages are kept per connection; past it the oldest
-/// are dropped (and counted), so a flooding server cannot exhaust memory.
-const KEPT: usize = 100_000;
+use crate::limits::{NOTIFICATIONS_KEPT as KEPT, NOTIFICATIONS_KEPT_BYTES as KEPT_BYTES};
 
 /// One message the server sent on its own: a notification, or a request to
 /// the client (sampling, roots, elicitation, ping).
@@ -208,7 +206,10 @@ enum Tie {
 
 #[derive(Default)]
 struct LogState {
-    messages: Vec<ServerMessage>,
+    messages: VecDeque<ServerMessage>,
+    /// The JSON size of each kept message, in the same order.
+    sizes: VecDeque<usize>,
+    bytes: usize,
     dropped: usize,
     next_seq: usize,
     /// How many messages of each method arrived since the connection opened
@@ -287,7 +288,7 @@ impl Notifications {
     fn visible(&self) -> Vec<ServerMessage> {
         let state = self.state();
         let Some(view) = &self.view else {
-            return state.messages.clone();
+            return state.messages.iter().cloned().collect();
         };
         let since = view.since.load(Ordering::Acquire);
         let claims = self.inner.claims.lock().unwrap_or_else(|p| p.into_inner());
@@ -316,16 +317,28 @@ impl Notifications {
         let id = raw.get("id").cloned();
         let params = raw.get("params").cloned().unwrap_or(Value::Null);
         let elapsed = self.inner.opened.elapsed();
+        let size = json_size(&params) + method.len();
         {
             let mut state = self.state();
             let seq = state.next_seq;
             state.next_seq += 1;
-            *state.counts.entry(method.clone()).or_default() += 1;
-            if state.messages.len() == KEPT {
-                state.messages.remove(0);
+            match state.counts.get_mut(method.as_str()) {
+                Some(n) => *n += 1,
+                None => {
+                    state.counts.insert(method.clone(), 1);
+                }
+            }
+            while !state.messages.is_empty()
+                && (state.messages.len() >= KEPT || state.bytes + size > KEPT_BYTES)
+            {
+                state.messages.pop_front();
+                let gone = state.sizes.pop_front().unwrap_or(0);
+                state.bytes -= gone;
                 state.dropped += 1;
             }
-            state.messages.push(ServerMessage {
+            state.bytes += size;
+            state.sizes.push_back(size);
+            state.messages.push_back(ServerMessage {
                 seq,
                 method,
                 params,
@@ -350,6 +363,12 @@ impl Notifications {
         {
             message.reply = Some(reply);
         }
+    }
+
+    /// How many of the messages received were dropped (oldest first) to keep
+    /// the log within its [bounds](crate::limits::NOTIFICATIONS_KEPT).
+    pub fn dropped(&self) -> usize {
+        self.state().dropped
     }
 
     /// Everything received so far, oldest first.
@@ -448,6 +467,8 @@ impl Notifications {
         }
         let mut state = self.state();
         state.messages.clear();
+        state.sizes.clear();
+        state.bytes = 0;
         state.dropped = 0;
     }
 
@@ -598,6 +619,23 @@ impl Notifications {
             .await?;
         Ok(found.remove(0))
     }
+}
+
+/// The length of `value` as compact JSON, without building the text.
+pub(crate) fn json_size(value: &Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
 }
 
 #[cfg(test)]

@@ -369,7 +369,7 @@ pub fn failure_message(result: &TestResult, color: bool) -> Option<String> {
         .unwrap_or_default();
     Some(format!(
         "{place}`{}` failed\n{}",
-        result.name,
+        mcptest_core::report::safe_text(&result.name),
         failure.render(color)
     ))
 }

@@ -145,6 +145,7 @@ mod exec_listing;
 mod fuzz;
 mod fuzz_regressions;
 mod help;
+mod hostile;
 mod init;
 mod intercept;
 mod lint_security;

@@ -44,6 +44,8 @@ use crate::{
 const MAX_PAGES: usize = 1000;
 /// How many `input_required` rounds (stateless MCP) a request may take.
 const MAX_INPUT_ROUNDS: usize = 8;
+/// How long past a request's time-out rmcp may try to send its cancellation.
+const CANCEL_WAIT: Duration = Duration::from_secs(1);
 
 /// A connection to the server under test.
 ///
@@ -842,7 +844,13 @@ impl McpClient {
     ) -> Result<Answer, Error> {
         let started = Instant::now();
         handle.options.timeout = Some(timeout);
-        let outcome = handle.await_response().await;
+        // rmcp follows a time-out with a cancellation, a write that blocks
+        // as long as the server does not read: bound the whole wait.
+        let outcome =
+            match tokio::time::timeout(timeout + CANCEL_WAIT, handle.await_response()).await {
+                Ok(outcome) => outcome,
+                Err(_) => Err(ServiceError::Timeout { timeout }),
+            };
         let elapsed = started.elapsed();
         let raw = self.inner.wire.take_raw(&id);
         if let Some(violation) = self.inner.wire.schema.take_violation(&id) {
@@ -863,6 +871,18 @@ impl McpClient {
             Err(ServiceError::Timeout { timeout }) => {
                 self.inner.wire.forget(&id);
                 self.inner.wire.schema.forget(&id);
+                if let Some(blocked) = self.inner.wire.stalled_write() {
+                    return Err(Error::Transport {
+                        method: Some(method.to_owned()),
+                        reason: format!(
+                            "the server stopped reading its stdin: a write to it has been \
+                             blocked for {:.1}s (its input pipe is full), so the request could \
+                             not be sent and answered within {timeout:?}",
+                            blocked.as_secs_f64()
+                        ),
+                        output: self.inner.wire.output(),
+                    });
+                }
                 Err(Error::Timeout {
                     method: method.to_owned(),
                     after: timeout,

@@ -311,8 +311,23 @@ impl Failure {
         &self.output
     }
 
-    /// The message, with ANSI color when `color` is true.
+    /// The message, with ANSI color when `color` is true. Server text a
+    /// terminal would act on (ESC, BEL, NUL…) or XML cannot carry (U+FFFE,
+    /// U+FFFF) is shown escaped, as [`safe_text`](crate::report::safe_text)
+    /// does, and then without colour.
     pub fn render(&self, color: bool) -> String {
+        // Server text that a terminal would act on, or XML cannot carry, is
+        // shown escaped; the colour codes added here could not be told apart
+        // from the server's, so such a failure is shown without colour.
+        let plain = self.render_styled(false);
+        match crate::report::safe_text(&plain) {
+            std::borrow::Cow::Owned(safe) => safe,
+            std::borrow::Cow::Borrowed(_) if color => self.render_styled(true),
+            std::borrow::Cow::Borrowed(_) => plain,
+        }
+    }
+
+    fn render_styled(&self, color: bool) -> String {
         let styles = Styles::new(color);
         let mut out = String::new();
         if let Some(call) = &self.call {

@@ -55,7 +55,7 @@ impl RawConnection {
                     streams.wire.clone(),
                     server.options.max_message_size,
                 );
-                let writer = WriteHandle::new(streams.write);
+                let writer = WriteHandle::new(streams.write, streams.wire.clone());
                 Ok(RawConnection {
                     endpoint: Endpoint::new(
                         streams.wire,
@@ -126,7 +126,20 @@ impl RawConnection {
         if !params.is_null() {
             message["params"] = params;
         }
-        self.send(&message).await?;
+        // The timeout covers sending too: a server that stopped reading its
+        // stdin blocks the write.
+        let started = tokio::time::Instant::now();
+        let mut line = message.to_string().into_bytes();
+        line.push(b'\n');
+        self.writer
+            .write_raw_within(&line, timeout)
+            .await
+            .map_err(|e| Error::Transport {
+                method: Some(method.to_owned()),
+                reason: e.to_string(),
+                output: self.wire().output(),
+            })?;
+        let timeout = timeout.saturating_sub(started.elapsed());
         self.recv_matching(
             |m| m.get("id") == Some(&id) && m.get("method").is_none(),
             timeout,

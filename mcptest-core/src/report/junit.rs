@@ -3,7 +3,12 @@
 
 use quick_junit::{NonSuccessKind, Property, TestCase, TestCaseStatus, TestSuite};
 
-use super::{Outcome, Report, TestResult};
+use super::{Outcome, Report, TestResult, safe_text};
+
+/// Server text made safe for XML (see [`safe_text`]).
+fn x(text: &str) -> String {
+    safe_text(text).into_owned()
+}
 
 impl Report {
     /// The report as JUnit XML: one `<testsuite>` named after the title,
@@ -15,7 +20,7 @@ impl Report {
     ///
     /// Needs the `junit` feature.
     pub fn to_junit(&self) -> String {
-        let mut suite = TestSuite::new(self.title.as_str());
+        let mut suite = TestSuite::new(x(&self.title));
         suite.set_time(self.duration);
         for result in &self.results {
             suite.add_test_case(test_case(result));
@@ -34,27 +39,27 @@ fn test_case(result: &TestResult) -> TestCase {
         Outcome::Pass | Outcome::Warn(_) => TestCaseStatus::success(),
         Outcome::Fail(failure) => {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-            status.set_message(result.outcome.summary().unwrap_or_default());
-            status.set_description(failure.render(false));
+            status.set_message(x(&result.outcome.summary().unwrap_or_default()));
+            status.set_description(x(&failure.render(false)));
             status
         }
         Outcome::Skip(reason) => {
             let mut status = TestCaseStatus::skipped();
-            status.set_message(reason.as_str());
+            status.set_message(x(reason));
             status
         }
     };
-    let mut case = TestCase::new(result.name.as_str(), status);
+    let mut case = TestCase::new(x(&result.name), status);
     let classname = result
         .group
         .clone()
         .or_else(|| result.location.as_ref().map(|l| l.file.clone()));
     if let Some(classname) = classname {
-        case.set_classname(classname);
+        case.set_classname(x(&classname));
     }
     case.set_time(result.duration);
     if let Outcome::Warn(failure) = &result.outcome {
-        case.set_system_out(format!("warning: {}", failure.render(false)));
+        case.set_system_out(x(&format!("warning: {}", failure.render(false))));
         case.add_property(Property::new("status", "warn"));
     }
     if let Some(location) = &result.location {
@@ -64,7 +69,7 @@ fn test_case(result: &TestResult) -> TestCase {
         }
     }
     for (name, value) in &result.properties {
-        case.add_property(Property::new(name.as_str(), value.as_str()));
+        case.add_property(Property::new(x(name), x(value)));
     }
     case
 }

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use serde_json::{Value, json};
 
-use super::{Report, Status};
+use super::{Report, Status, safe_text};
 use crate::error::fmt_duration;
 
 impl Report {
@@ -102,11 +102,12 @@ fn icon(status: Status) -> &'static str {
 
 /// Text in a table cell: no pipes or line breaks.
 fn escape(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
+    safe_text(text).replace('|', "\\|").replace('\n', " ")
 }
 
 fn html(text: &str) -> String {
-    text.replace('&', "&amp;")
+    safe_text(text)
+        .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
 }

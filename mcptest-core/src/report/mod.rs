@@ -30,7 +30,9 @@ mod json;
 #[cfg(feature = "junit")]
 mod junit;
 mod markdown;
+mod safe;
 mod terminal;
+pub use safe::{is_unsafe, safe_text};
 
 use std::{fmt, time::Duration};
 

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::{Counts, Report, Status, TestResult};
+use super::{Counts, Report, Status, TestResult, safe_text};
 use crate::error::fmt_duration;
 
 /// The whole report.
@@ -79,9 +79,10 @@ fn others(counts: &Counts) -> String {
 }
 
 fn heading(result: &TestResult) -> String {
+    let name = safe_text(&result.name);
     match &result.location {
-        Some(location) => format!("{} {} ({location})", result.status(), result.name),
-        None => format!("{} {}", result.status(), result.name),
+        Some(location) => format!("{} {name} ({location})", result.status()),
+        None => format!("{} {name}", result.status()),
     }
 }
 
@@ -106,7 +107,7 @@ impl TestResult {
     /// The result on one line, as a runner prints it when the test ends:
     /// `PASS  echo says hi (12ms)`, `SKIP  slow: SLOW_TESTS is not set`.
     pub fn line(&self) -> String {
-        let mut line = format!("{:<4}  {}", self.status(), self.name);
+        let mut line = format!("{:<4}  {}", self.status(), safe_text(&self.name));
         if self.status() != Status::Skip {
             let _ = write!(line, " ({})", fmt_duration(self.duration));
         }
@@ -116,7 +117,7 @@ impl TestResult {
             }
             (_, Status::Skip) => {
                 if let Some(reason) = self.outcome.skip_reason() {
-                    let _ = write!(line, ": {reason}");
+                    let _ = write!(line, ": {}", safe_text(reason));
                 }
             }
             _ => {}

@@ -116,9 +116,9 @@ fn start_server(server: &Server, notifications: Notifications) -> Result<Started
                     .as_ref()
                     .map(|d| fixture(&d.to_string_lossy()).into()),
             };
-            // A shared server is spawned by the registry's thread, which lives
-            // as long as the test binary: tie the process to it.
-            let spawned = ChildProcess::spawn_tied(&launch, server.shared)?;
+            // Tied to the spawning thread (a shared server's is the
+            // registry's, which lives as long as the test binary).
+            let spawned = ChildProcess::spawn(&launch)?;
             let process = Arc::new(spawned.process);
             let stderr = StderrTail::spawn_reader(spawned.stderr);
             Ok(Started::Stream(Streams {

@@ -47,7 +47,9 @@ impl Endpoint {
     pub(crate) async fn close(&self) -> Option<ExitStatus> {
         self.closed.store(true, Ordering::SeqCst);
         if let Some(writer) = &self.writer {
-            writer.close().await;
+            // A write blocked on a server that stopped reading holds the
+            // stream; the kill below ends it, so this wait is bounded.
+            writer.close(self.grace).await;
         }
         let status = match &self.wire.process {
             Some(process) => process.shutdown(self.grace).await,

@@ -25,14 +25,36 @@ use super::wire::Wire;
 
 type Writer = Box<dyn AsyncWrite + Send + Unpin>;
 
+/// How long rmcp's own close of the transport waits for a write in progress;
+/// the endpoint's close (with the server's grace period) does the rest.
+const CLOSE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// The write side, shared so that teardown can close it (EOF on the server's
 /// stdin) even while the transport itself is owned by rmcp's service task.
+/// Every write in progress is marked on the wire, so that a request that
+/// times out can say the server stopped reading its stdin.
 #[derive(Clone)]
-pub(crate) struct WriteHandle(Arc<tokio::sync::Mutex<Option<Writer>>>);
+pub(crate) struct WriteHandle {
+    writer: Arc<tokio::sync::Mutex<Option<Writer>>>,
+    wire: Arc<Wire>,
+}
+
+/// Marks a write in progress on the wire until dropped (also when the write
+/// is cancelled).
+struct Writing<'a>(&'a Wire);
+
+impl Drop for Writing<'_> {
+    fn drop(&mut self) {
+        self.0.write_ended();
+    }
+}
 
 impl WriteHandle {
-    pub(crate) fn new(writer: Writer) -> Self {
-        WriteHandle(Arc::new(tokio::sync::Mutex::new(Some(writer))))
+    pub(crate) fn new(writer: Writer, wire: Arc<Wire>) -> Self {
+        WriteHandle {
+            writer: Arc::new(tokio::sync::Mutex::new(Some(writer))),
+            wire,
+        }
     }
 
     /// Writes one line. Fails once the stream is closed.
@@ -43,28 +65,78 @@ impl WriteHandle {
 
     /// Writes exactly these bytes.
     pub(crate) async fn write_raw(&self, bytes: &[u8]) -> std::io::Result<()> {
-        let mut guard = self.0.lock().await;
-        let writer = guard.as_mut().ok_or_else(|| {
-            std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the connection is closed")
-        })?;
+        let mut guard = self.writer.lock().await;
+        let writer = guard.as_mut().ok_or_else(closed)?;
+        self.wire.write_begun();
+        let _writing = Writing(&self.wire);
         writer.write_all(bytes).await?;
         writer.flush().await
     }
 
-    /// Closes the stream so the server reads EOF.
-    pub(crate) async fn close(&self) {
-        if let Some(mut writer) = self.0.lock().await.take() {
-            let _ = writer.shutdown().await;
+    /// Writes exactly these bytes within `limit` (waiting for other writes
+    /// included). A write cut off half-way would leave a broken line, so on
+    /// time-out the stream is closed and later writes fail.
+    pub(crate) async fn write_raw_within(
+        &self,
+        bytes: &[u8],
+        limit: std::time::Duration,
+    ) -> std::io::Result<()> {
+        let started = tokio::time::Instant::now();
+        let Ok(mut guard) = tokio::time::timeout(limit, self.writer.lock()).await else {
+            return Err(stalled(limit));
+        };
+        let writer = guard.as_mut().ok_or_else(closed)?;
+        self.wire.write_begun();
+        let _writing = Writing(&self.wire);
+        let left = limit.saturating_sub(started.elapsed());
+        let write = async {
+            writer.write_all(bytes).await?;
+            writer.flush().await
+        };
+        match tokio::time::timeout(left, write).await {
+            Ok(done) => done,
+            Err(_) => {
+                guard.take();
+                Err(stalled(limit))
+            }
         }
+    }
+
+    /// Closes the stream so the server reads EOF, waiting at most `limit`
+    /// for a write in progress (one blocked on a server that stopped reading
+    /// never finishes); false when the time ran out, and the caller goes on
+    /// to the kill, which ends the blocked write.
+    pub(crate) async fn close(&self, limit: std::time::Duration) -> bool {
+        let Ok(mut guard) = tokio::time::timeout(limit, self.writer.lock()).await else {
+            return false;
+        };
+        if let Some(mut writer) = guard.take() {
+            let _ = tokio::time::timeout(limit, writer.shutdown()).await;
+        }
+        true
     }
 
     /// Closes without waiting: for `Drop`. If a write is in progress the stream
     /// stays open and the caller's kill deadline takes over.
     pub(crate) fn close_now(&self) {
-        if let Ok(mut guard) = self.0.try_lock() {
+        if let Ok(mut guard) = self.writer.try_lock() {
             guard.take();
         }
     }
+}
+
+fn closed() -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the connection is closed")
+}
+
+fn stalled(limit: std::time::Duration) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::TimedOut,
+        format!(
+            "the server stopped reading its stdin: the write did not finish within {limit:?} \
+             (its input pipe is full)"
+        ),
+    )
 }
 
 pub(crate) struct LineTransport {
@@ -84,7 +156,7 @@ impl LineTransport {
         max_message: usize,
     ) -> Self {
         LineTransport {
-            writer: WriteHandle::new(Box::new(write)),
+            writer: WriteHandle::new(Box::new(write), wire.clone()),
             reader: LineReader::new(Box::new(read), wire.clone(), max_message),
             parsed: VecDeque::new(),
             wire,
@@ -125,7 +197,7 @@ impl Transport<RoleClient> for LineTransport {
     }
 
     async fn close(&mut self) -> Result<(), Self::Error> {
-        self.writer.close().await;
+        self.writer.close(CLOSE_WAIT).await;
         Ok(())
     }
 }

@@ -134,16 +134,17 @@ impl ChildProcess {
     /// Starts `launch` with all three pipes, in a process group of its own.
     /// A program that cannot be found is [`Error::Spawn`] naming the
     /// directories searched.
+    ///
+    /// On Linux the kernel also kills the process when the thread that
+    /// spawned it ends (`PR_SET_PDEATHSIG`), so an mcptest killed with
+    /// SIGKILL, which runs no destructor, leaves no server behind. Spawn from
+    /// a thread that lives as long as the server (a test's thread, a
+    /// runtime's worker; not a `spawn_blocking` thread, which ends when
+    /// idle). What the signal does not reach: a grandchild the server starts,
+    /// once its parent is gone, unless it stays in the server's process group
+    /// and the group is killed.
     pub fn spawn(launch: &Launch) -> Result<Spawned, Error> {
-        Self::spawn_tied(launch, false)
-    }
-
-    /// Like [`spawn`](Self::spawn); with `die_with_spawner`, on Linux the
-    /// kernel also kills the process when the thread that spawned it ends
-    /// (`PR_SET_PDEATHSIG`): the backstop for a test binary that dies without
-    /// running its exit hooks.
-    pub(crate) fn spawn_tied(launch: &Launch, die_with_spawner: bool) -> Result<Spawned, Error> {
-        let parts = Self::spawn_parts_tied(launch, die_with_spawner)?;
+        let parts = Self::spawn_parts(launch)?;
         Ok(Spawned {
             process: parts.process,
             stdin: parts.stdin.expect("stdin was piped"),
@@ -153,12 +154,8 @@ impl ChildProcess {
     }
 
     /// Spawns `launch` with all three pipes requested, killed and reaped
-    /// like every child.
+    /// like every child (and tied to its spawning thread, as [`spawn`](Self::spawn)).
     pub fn spawn_parts(launch: &Launch) -> Result<SpawnedParts, Error> {
-        Self::spawn_parts_tied(launch, false)
-    }
-
-    fn spawn_parts_tied(launch: &Launch, die_with_spawner: bool) -> Result<SpawnedParts, Error> {
         let mut command = Command::new(&launch.program);
         command
             .args(&launch.args)
@@ -176,7 +173,7 @@ impl ChildProcess {
         #[cfg(unix)]
         command.process_group(0);
         #[cfg(target_os = "linux")]
-        if die_with_spawner {
+        {
             // SAFETY: the closure runs in the forked child before exec and only
             // makes one async-signal-safe system call.
             unsafe {

@@ -13,9 +13,7 @@ use serde_json::Value;
 use super::{process::ChildProcess, stderr::StderrTail};
 use crate::{error::ServerOutput, notifications::Notifications, wire_schema::SchemaWatch};
 
-/// How many stray stdout lines are kept, and how long each may be.
-const NOISE_KEPT: usize = 50;
-const NOISE_LINE_CHARS: usize = 300;
+use crate::limits::{NOISE_KEPT, NOISE_LINE_CHARS, STRAY_KEPT};
 /// Responses are parked here until the caller that sent the request takes them;
 /// the cap only matters if a server answers requests nobody waits for any more.
 const RAW_KEPT: usize = 4096;
@@ -42,8 +40,11 @@ struct WireState {
     raw_order: VecDeque<RequestId>,
     sent: HashSet<RequestId>,
     stray: Vec<String>,
+    stray_total: usize,
     closed: Option<String>,
     fatal: Option<String>,
+    /// When the write in progress began (writes take turns).
+    writing_since: Option<std::time::Instant>,
 }
 
 impl Wire {
@@ -106,7 +107,7 @@ impl Wire {
             ServerJsonRpcMessage::Response(response) => self.park(&response.id, raw),
             ServerJsonRpcMessage::Error(error) => match &error.id {
                 Some(id) => self.park(id, raw),
-                None => self.state().stray.push(truncate(&raw.to_string())),
+                None => self.state().stray(&raw),
             },
             ServerJsonRpcMessage::Notification(_) | ServerJsonRpcMessage::Request(_) => {
                 self.notifications.record(raw);
@@ -117,7 +118,7 @@ impl Wire {
     fn park(&self, id: &RequestId, raw: Value) {
         let mut state = self.state();
         if !state.sent.remove(id) {
-            state.stray.push(truncate(&raw.to_string()));
+            state.stray(&raw);
             return;
         }
         if state.raw.len() >= RAW_KEPT
@@ -144,6 +145,20 @@ impl Wire {
         let mut state = self.state();
         state.raw.remove(id);
         state.raw_order.retain(|x| x != id);
+    }
+
+    /// A write to the server's stdin starts; it ends when the guard drops.
+    pub(crate) fn write_begun(&self) {
+        self.state().writing_since = Some(std::time::Instant::now());
+    }
+
+    pub(crate) fn write_ended(&self) {
+        self.state().writing_since = None;
+    }
+
+    /// How long the write in progress has been blocked, if one is.
+    pub(crate) fn stalled_write(&self) -> Option<std::time::Duration> {
+        self.state().writing_since.map(|t| t.elapsed())
     }
 
     pub(crate) fn noise(&self, line: &[u8]) {
@@ -200,7 +215,18 @@ impl Wire {
             stdout_noise_total: state.noise_total,
             partial_line: state.partial.clone(),
             stray_responses: state.stray.clone(),
+            stray_responses_total: state.stray_total,
         })
+    }
+}
+
+impl WireState {
+    /// An answer nobody asked for: the first few are kept, all are counted.
+    fn stray(&mut self, raw: &Value) {
+        self.stray_total += 1;
+        if self.stray.len() < STRAY_KEPT {
+            self.stray.push(truncate(&raw.to_string()));
+        }
     }
 }
 

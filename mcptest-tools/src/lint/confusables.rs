@@ -137,6 +137,14 @@ pub(crate) fn invisible(c: char) -> Option<&'static str> {
         '\u{1D173}'..='\u{1D17A}' => "MUSICAL SYMBOL FORMAT CHARACTER",
         // Tag characters spell out ASCII text that no reader sees.
         '\u{E0000}'..='\u{E007F}' => "TAG CHARACTER",
+        // Controls a terminal acts on: clearing the screen, hiding text,
+        // ringing the bell, cutting a C string short. Tab and line breaks
+        // are ordinary text.
+        '\u{0}' => "NULL",
+        '\u{7}' => "BELL",
+        '\u{1B}' => "ESCAPE",
+        '\u{9B}' => "CONTROL SEQUENCE INTRODUCER",
+        c if c.is_control() && !matches!(c, '\t' | '\n' | '\r') => "CONTROL CHARACTER",
         _ => return None,
     })
 }
@@ -171,5 +179,11 @@ mod tests {
         assert_eq!(invisible('\u{E0041}'), Some("TAG CHARACTER"));
         assert_eq!(invisible('a'), None);
         assert_eq!(invisible('é'), None);
+        assert_eq!(invisible('\u{1B}'), Some("ESCAPE"));
+        assert_eq!(invisible('\u{7}'), Some("BELL"));
+        assert_eq!(invisible('\u{0}'), Some("NULL"));
+        assert_eq!(invisible('\u{8}'), Some("CONTROL CHARACTER"));
+        assert_eq!(invisible('\n'), None);
+        assert_eq!(invisible('\t'), None);
     }
 }

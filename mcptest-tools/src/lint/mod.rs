@@ -8,7 +8,7 @@
 //! | id          | rule | severity |
 //! |-------------|------|----------|
 //! | `MCPT-L001` | hidden instructions: prompt-injection phrasing (ignore your instructions, do not tell the user, `<IMPORTANT>`, credentials files) | error |
-//! | `MCPT-L002` | invisible or bidirectional unicode (zero-width, bidi controls, tag characters) in any string or key | error |
+//! | `MCPT-L002` | invisible or bidirectional unicode (zero-width, bidi controls, tag characters) or control characters (ESC, BEL, NUL; not tab or line breaks) in any string or key | error |
 //! | `MCPT-L003` | tool names that differ only by case, separators or lookalike letters, or that use lookalike letters at all | error |
 //! | `MCPT-L004` | a tool named like a well-known tool of other servers (`read_file`, `bash`, `fetch`) | warning |
 //! | `MCPT-L005` | credentials in definitions (API keys, tokens, private keys, `password=...`) | error |
@@ -426,6 +426,26 @@ mod tests {
         );
         assert_eq!(found[1].subject, "prompt \"p\"");
         assert_eq!(found[2].subject, "resource \"a://b\"");
+    }
+
+    #[test]
+    fn control_characters_in_names_and_descriptions_are_found() {
+        let found = check(&defs(json!({"tools": [tool(
+            "echo\u{7}",
+            "Echoes.\u{1b}[2J\u{1b}[8m\u{0}\nSecond line.\tTabbed.",
+            json!({"type": "object"})
+        )]})));
+        let l002: Vec<_> = found.iter().filter(|f| f.rule.id == "MCPT-L002").collect();
+        assert_eq!(l002.len(), 2, "{found:?}");
+        assert!(
+            l002.iter().any(|f| f.detail.contains("U+0007 BELL")),
+            "{found:?}"
+        );
+        assert!(
+            l002.iter()
+                .any(|f| f.detail.contains("U+001B ESCAPE and 2 more")),
+            "{found:?}"
+        );
     }
 
     #[test]

@@ -27,9 +27,10 @@ pub const RULES: &[LintRule] = &[
         id: "MCPT-L002",
         name: "invisible-unicode",
         severity: Severity::Error,
-        expected: "no invisible or direction-changing characters",
+        expected: "no invisible, direction-changing or control characters",
         why: "zero-width, bidirectional and tag characters make the text a person reviews \
-              differ from the text the model reads",
+              differ from the text the model reads; control characters (ESC, BEL, NUL) \
+              act on the terminal that shows them",
     },
     LintRule {
         id: "MCPT-L003",

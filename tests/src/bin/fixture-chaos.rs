@@ -41,7 +41,16 @@ A minimal stdio MCP server (one tool, `poke`) that misbehaves as the flags say:
                             empty `text`, and `search`, which hangs on a `query`
                             longer than 1000 characters; both answer anything else
   --poisoned                list definitions that break every security lint rule
-                            (tools, prompts, resources, templates, instructions)";
+                            (tools, prompts, resources, templates, instructions)
+  --ping-flood N            on tools/call send N ping requests, answer the call,
+                            then stop reading stdin (and never exit)
+  --stop-reading            on tools/call stop reading stdin, never answer
+  --notification-flood N    send N notifications before answering tools/call
+  --stray-flood N           send N answers with ids nobody sent before
+                            answering tools/call
+  --hostile-text            answer tools/call with text holding terminal escapes
+                            (clear screen, a forged PASS line, hidden text) and
+                            the XML-invalid U+FFFE, U+FFFF and NUL";
 
 /// Protocol versions echoed back from `initialize`; any other request gets the newest.
 const KNOWN_VERSIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -72,6 +81,22 @@ struct Chaos {
     string_progress: bool,
     poisoned: bool,
     defects: bool,
+    ping_flood: Option<u64>,
+    stop_reading: bool,
+    notification_flood: Option<u64>,
+    stray_flood: Option<u64>,
+    hostile_text: bool,
+}
+
+/// What `--hostile-text` answers: wipes the screen and scrollback, forges a
+/// green summary, hides what follows, and holds characters XML cannot carry.
+const HOSTILE_TEXT: &str = "\u{1b}[2J\u{1b}[3J\u{1b}[32mPASS all 1 passed, 0 failed\u{1b}[0m\u{1b}[8m hidden \u{fffe}\u{ffff}\u{0}\u{7}";
+
+fn count(args: &mut impl Iterator<Item = String>, flag: &str) -> Result<u64, String> {
+    let value = args.next().ok_or(format!("{flag} needs a count"))?;
+    value
+        .parse()
+        .map_err(|_| format!("{flag} needs a count, got {value:?}"))
 }
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Chaos, String> {
@@ -97,6 +122,20 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Chaos, String> {
             "--defects" => &mut chaos.defects,
             "--pid-file" => {
                 chaos.pid_file = Some(args.next().ok_or("--pid-file needs a path")?);
+                continue;
+            }
+            "--stop-reading" => &mut chaos.stop_reading,
+            "--hostile-text" => &mut chaos.hostile_text,
+            "--ping-flood" => {
+                chaos.ping_flood = Some(count(&mut args, "--ping-flood")?);
+                continue;
+            }
+            "--notification-flood" => {
+                chaos.notification_flood = Some(count(&mut args, "--notification-flood")?);
+                continue;
+            }
+            "--stray-flood" => {
+                chaos.stray_flood = Some(count(&mut args, "--stray-flood")?);
                 continue;
             }
             "--slow-start" => {
@@ -267,6 +306,45 @@ fn call_tool(chaos: &Chaos, out: &mut io::Stdout, id: Value, params: &Value) {
     if chaos.never_answer {
         return;
     }
+    if chaos.stop_reading {
+        eprintln!("chaos: no longer reading stdin");
+        hang();
+    }
+    if let Some(n) = chaos.notification_flood {
+        flood(out, n, |i| {
+            json!({"jsonrpc": "2.0", "method": "notifications/message",
+                "params": {"level": "info", "data": format!("flood {i}")}})
+        });
+    }
+    if let Some(n) = chaos.stray_flood {
+        flood(
+            out,
+            n,
+            |i| json!({"jsonrpc": "2.0", "id": format!("stray-{i}"), "result": {}}),
+        );
+    }
+    if let Some(n) = chaos.ping_flood {
+        flood(
+            out,
+            n,
+            |i| json!({"jsonrpc": "2.0", "id": format!("ping-{i}"), "method": "ping"}),
+        );
+        let reply = result_response(
+            id,
+            json!({ "content": [{ "type": "text", "text": "poked" }], "isError": false }),
+        );
+        respond(chaos, out, &reply);
+        eprintln!("chaos: no longer reading stdin");
+        hang();
+    }
+    if chaos.hostile_text {
+        let reply = result_response(
+            id,
+            json!({ "content": [{ "type": "text", "text": HOSTILE_TEXT }], "isError": false }),
+        );
+        respond(chaos, out, &reply);
+        return;
+    }
     if chaos.partial_line {
         let mut out = out.lock();
         let _ = write!(out, r#"{{"jsonrpc":"2.0","id":{id},"res"#);
@@ -309,6 +387,20 @@ fn call_tool(chaos: &Chaos, out: &mut io::Stdout, id: Value, params: &Value) {
         json!({ "content": [{ "type": "text", "text": "poked" }], "isError": false }),
     );
     respond(chaos, out, &reply);
+}
+
+/// Writes `n` messages built by `message`, buffered; stops quietly when the
+/// reader goes away.
+fn flood(out: &mut io::Stdout, n: u64, message: impl Fn(u64) -> Value) {
+    let mut out = io::BufWriter::new(out.lock());
+    for i in 0..n {
+        let mut line = message(i).to_string();
+        line.push('\n');
+        if out.write_all(line.as_bytes()).is_err() {
+            return;
+        }
+    }
+    let _ = out.flush();
 }
 
 fn wrong_id(id: Value) -> Value {

@@ -47,6 +47,7 @@ mod expect_replies;
 mod expect_tools;
 mod fuzz;
 mod harness;
+mod hostile;
 mod lint;
 mod mcp_test_fixture;
 mod mcp_test_sources;

@@ -1,0 +1,152 @@
+//! `fixture-chaos` as a hostile server: each mode ends in the right kind of
+//! failure with what it sent kept within its bound, and no process left
+//! behind. Every test runs under an overall limit so that a regression fails
+//! instead of hanging; none asserts a duration.
+
+use std::time::Duration;
+
+use mcptest::{Error, McpClient, Server, limits};
+use mcptest_tests::procs;
+use serde_json::json;
+
+const CHAOS: &str = env!("CARGO_BIN_EXE_fixture-chaos");
+/// The overall limit of each test: far above what any of them needs.
+const LIMIT: Duration = Duration::from_secs(120);
+const PROMPT: Duration = Duration::from_secs(5);
+
+fn chaos(flags: &[&str]) -> Server {
+    Server::program(CHAOS)
+        .args(flags.iter().copied())
+        .timeout(Duration::from_secs(20))
+        .connect_timeout(Duration::from_secs(20))
+        .shutdown_grace(Duration::from_millis(200))
+}
+
+async fn bounded<T>(test: impl std::future::Future<Output = T>) -> T {
+    tokio::time::timeout(LIMIT, test)
+        .await
+        .expect("the test finished within its overall limit (it hung)")
+}
+
+async fn close_and_check(mcp: McpClient) {
+    let pid = mcp.pid().expect("a process");
+    mcp.close().await;
+    procs::assert_gone(pid, PROMPT);
+    assert!(procs::zombie_children().iter().all(|z| z.pid != pid));
+}
+
+#[tokio::test]
+async fn a_ping_flood_then_a_server_that_stops_reading_still_closes() {
+    bounded(async {
+        let mcp = chaos(&["--ping-flood", "20000"]).connect().await.unwrap();
+        let call = mcp.call_tool("poke", json!({})).await;
+        assert_eq!(call.text(), "poked", "{call:?}");
+        // The replies to the pings block on the server's full stdin; closing
+        // must still reach the kill.
+        close_and_check(mcp).await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_request_that_cannot_be_written_fails_saying_the_server_stopped_reading() {
+    bounded(async {
+        let mcp = chaos(&["--stop-reading"]).connect().await.unwrap();
+        let first = mcp
+            .call_tool_with_timeout("poke", json!({}), Duration::from_millis(500))
+            .await;
+        assert!(
+            matches!(first.failure(), Some(Error::Timeout { .. })),
+            "{first:?}"
+        );
+        let big = "x".repeat(4 * 1024 * 1024);
+        let call = mcp
+            .call_tool_with_timeout("poke", json!({ "big": big }), Duration::from_secs(1))
+            .await;
+        match call.failure() {
+            Some(error @ Error::Transport { reason, .. }) => {
+                assert!(reason.contains("stopped reading its stdin"), "{reason}");
+                let shown = error.to_string();
+                assert!(shown.contains("chaos: no longer reading stdin"), "{shown}");
+            }
+            other => panic!("expected a transport error, got {other:?}"),
+        }
+        close_and_check(mcp).await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_notification_flood_is_kept_within_the_bound_and_counted() {
+    bounded(async {
+        let flood = limits::NOTIFICATIONS_KEPT + 50_000;
+        let mcp = chaos(&["--notification-flood", &flood.to_string()])
+            .connect()
+            .await
+            .unwrap();
+        let call = mcp.call_tool("poke", json!({})).await;
+        assert_eq!(call.text(), "poked", "{call:?}");
+        let log = mcp.notifications();
+        assert_eq!(log.count("notifications/message"), flood);
+        assert!(log.all().len() <= limits::NOTIFICATIONS_KEPT);
+        assert_eq!(log.all().len() + log.dropped(), flood);
+        close_and_check(mcp).await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_stray_answer_flood_keeps_a_few_and_counts_the_rest() {
+    bounded(async {
+        let mcp = chaos(&["--stray-flood", "5000"]).connect().await.unwrap();
+        let call = mcp.call_tool("poke", json!({})).await;
+        assert_eq!(call.text(), "poked", "{call:?}");
+        let output = call.server_output();
+        assert_eq!(output.stray_responses.len(), limits::STRAY_KEPT);
+        assert_eq!(output.stray_responses_total, 5000);
+        let shown = output.to_string();
+        assert!(
+            shown.contains(&format!(
+                "and {} more stray answers",
+                5000 - limits::STRAY_KEPT
+            )),
+            "{shown}"
+        );
+        close_and_check(mcp).await;
+    })
+    .await;
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn every_server_dies_with_the_thread_that_spawned_it() {
+    // A thread that starts a server and ends without closing it, as a
+    // SIGKILLed mcptest would: the kernel kills the server.
+    let pid = std::thread::spawn(|| {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let mcp = chaos(&[]).connect().await.unwrap();
+            let pid = mcp.pid().unwrap();
+            std::mem::forget(mcp);
+            pid
+        })
+    })
+    .join()
+    .unwrap();
+    // Killed, not reaped (its handle was forgotten): a zombie, or gone.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        match procs::process(pid) {
+            None => break,
+            Some(row) if row.state == 'Z' => break,
+            Some(row) => assert!(
+                std::time::Instant::now() < deadline,
+                "the server outlived the thread that spawned it: {row:?}"
+            ),
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
