@@ -232,6 +232,15 @@ fn failure_from_json(value: &Value) -> Result<Failure, String> {
             .unwrap_or(0),
         partial_line: text(value, "partial_line")?.map(str::to_owned),
         stray_responses: strings("stray_responses"),
+        stray_responses_total: 0,
+    };
+    let output = ServerOutput {
+        stray_responses_total: value
+            .get("stray_responses_total")
+            .and_then(Value::as_u64)
+            .and_then(|n| usize::try_from(n).ok())
+            .unwrap_or(output.stray_responses.len()),
+        ..output
     };
     let mut failure = Failure::new(text(value, "call")?.map(str::to_owned), misses, output);
     if let Some(dir) = text(value, "fixture_kept")? {
@@ -279,6 +288,7 @@ fn failure_json(failure: &Failure) -> Value {
     }
     if !output.stray_responses.is_empty() {
         out["stray_responses"] = json!(output.stray_responses);
+        out["stray_responses_total"] = json!(output.stray_responses_total);
     }
     out
 }
@@ -340,6 +350,7 @@ mod tests {
             stdout_noise_total: 3,
             partial_line: Some("{\"jsonrpc\"".into()),
             stray_responses: vec!["{}".into()],
+            stray_responses_total: 7,
         };
         let miss = Miss::new(
             "text equals \"a\nb\"",
