@@ -12,7 +12,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use mcptest::Server;
+use mcptest::{Server, WireSchema};
 use serde_json::{Value, json};
 
 const FLOOD: usize = 1_000_000;
@@ -28,33 +28,43 @@ fn main() {
         .build()
         .expect("a runtime");
     let exe = std::env::current_exe().expect("this binary's path");
-    let (elapsed, kept, dropped, count) = runtime.block_on(async {
-        let mcp = Server::program(exe.display().to_string())
-            .env(ROLE, "1")
-            .timeout(Duration::from_secs(120))
-            .connect()
-            .await
-            .expect("connects");
-        let started = Instant::now();
-        let call = mcp.call_tool("poke", json!({})).await;
-        let elapsed = started.elapsed();
-        assert_eq!(call.text(), "poked", "{call:?}");
-        let log = mcp.notifications();
-        let counts = (
-            log.all().len(),
-            log.dropped(),
-            log.count("notifications/message"),
-        );
-        mcp.close().await;
-        (elapsed, counts.0, counts.1, counts.2)
-    });
+    let flood = |schema: WireSchema| {
+        let exe = exe.clone();
+        runtime.block_on(async move {
+            let mcp = Server::program(exe.display().to_string())
+                .env(ROLE, "1")
+                .timeout(Duration::from_secs(120))
+                .wire_schema(schema)
+                .connect()
+                .await
+                .expect("connects");
+            let started = Instant::now();
+            let call = mcp.call_tool("poke", json!({})).await;
+            let elapsed = started.elapsed();
+            assert_eq!(call.text(), "poked", "{call:?}");
+            let log = mcp.notifications();
+            let counts = (
+                log.all().len(),
+                log.dropped(),
+                log.count("notifications/message"),
+            );
+            mcp.close().await;
+            (elapsed, counts.0, counts.1, counts.2)
+        })
+    };
+    // The schema check's share: the same flood with it off, first.
+    let (unchecked, ..) = flood(WireSchema::Off);
+    let (elapsed, kept, dropped, count) = flood(WireSchema::Fail);
     let peak = peak_rss_kib();
     println!(
         "hostile/notification-flood: {FLOOD} notifications before the answer: \
          {:.2}s (target <= 3s), peak RSS {:.1} MB (target <= 64 MB); \
-         kept {kept}, dropped {dropped}, counted {count}",
+         kept {kept}, dropped {dropped}, counted {count}; with the schema check off \
+         {:.2}s ({:.2}x)",
         elapsed.as_secs_f64(),
         peak as f64 / 1024.0,
+        unchecked.as_secs_f64(),
+        elapsed.as_secs_f64() / unchecked.as_secs_f64(),
     );
 }
 

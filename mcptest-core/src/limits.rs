@@ -7,9 +7,9 @@
 
 /// Notifications and server-to-client requests kept per connection (the
 /// oldest are dropped first, in O(1)).
-pub const NOTIFICATIONS_KEPT: usize = 100_000;
+pub const NOTIFICATIONS_KEPT: usize = 10_000;
 /// The same log's bound in bytes (the JSON of each message's `params`).
-pub const NOTIFICATIONS_KEPT_BYTES: usize = 32 * 1024 * 1024;
+pub const NOTIFICATIONS_KEPT_BYTES: usize = 8 * 1024 * 1024;
 /// Answers with an id mcptest never sent: the first this many are kept
 /// (each cut to [`NOISE_LINE_CHARS`]), all are counted.
 pub const STRAY_KEPT: usize = 50;
