@@ -364,3 +364,59 @@ fn flush_posts_the_report_with_the_bearer_token() {
     assert_eq!(report["counts"]["passed"], 1, "{report}");
     assert_eq!(exec.finish(), Some(0));
 }
+
+/// A hostile server in Python: `tools/call flood` sends 20,000 `ping`
+/// requests, answers the call, then stops reading stdin; `tools/call deaf`
+/// stops reading stdin at once and never answers.
+const PY_HOSTILE: &str = r#"
+import json, sys, time
+for line in sys.stdin:
+    msg = json.loads(line)
+    method, mid = msg.get("method"), msg.get("id")
+    if method == "initialize":
+        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "py-hostile", "version": "1"}}
+    elif method == "tools/list":
+        result = {"tools": []}
+    elif method == "tools/call":
+        if msg["params"]["name"] == "flood":
+            for i in range(20000):
+                sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": "p%d" % i, "method": "ping"}) + "\n")
+            sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": mid,
+                "result": {"content": [{"type": "text", "text": "flooded"}]}}) + "\n")
+            sys.stdout.flush()
+        time.sleep(3600)
+    else:
+        continue
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": mid, "result": result}) + "\n")
+    sys.stdout.flush()
+"#;
+
+/// The server that floods pings and stops reading neither hangs the call
+/// nor `mcp.shutdown`; the one that stops reading fails a call with a big
+/// argument within `--call-timeout`, and shutdown still answers.
+#[test]
+fn a_server_that_stops_reading_never_hangs_a_call_or_the_shutdown() {
+    let ws = Workspace::new(&[("hostile.py", PY_HOSTILE)]);
+    let server = format!("python3 {}", ws.path("hostile.py").display());
+    let mut exec = Exec::start(&ws, &server, &["--call-timeout", "5s"]);
+    let call = exec
+        .ask(r#"{"jsonrpc": "2.0", "id": 1, "method": "mcp.call", "params": {"tool": "flood"}}"#);
+    assert_eq!(call["result"]["text"], "flooded", "{call}");
+    let bye = exec.ask(r#"{"jsonrpc": "2.0", "id": 2, "method": "mcp.shutdown"}"#);
+    assert_eq!(bye["result"], json!({}), "{bye}");
+    assert_eq!(exec.finish(), Some(0));
+
+    let mut exec = Exec::start(&ws, &server, &["--call-timeout", "2s"]);
+    // Well past the 64 KiB a pipe holds, under exec's 4 MiB line limit.
+    let big = "x".repeat(2 * 1024 * 1024);
+    let call = exec.ask(
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "mcp.call",
+            "params": {"tool": "deaf", "arguments": {"blob": big}}})
+        .to_string(),
+    );
+    assert_eq!(call["error"]["code"], codes::INTERNAL_ERROR, "{call:.300}");
+    let bye = exec.ask(r#"{"jsonrpc": "2.0", "id": 2, "method": "mcp.shutdown"}"#);
+    assert_eq!(bye["result"], json!({}), "{bye}");
+    assert_eq!(exec.finish(), Some(0));
+}
