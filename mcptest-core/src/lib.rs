@@ -22,6 +22,8 @@ mod error;
 pub mod expect;
 mod fixture;
 mod notifications;
+#[cfg(feature = "http")]
+pub mod oauth;
 pub mod plugin;
 pub mod process;
 pub mod raw;
