@@ -131,9 +131,10 @@ impl Site {
 
     /// A rejection with its `WWW-Authenticate` challenge (RFC 6750 §3).
     fn challenge(&self, status: StatusCode, error: Option<&str>) -> Response {
-        let value = if self.breaks("auth-401-www-authenticate") {
-            "Bearer".to_owned()
-        } else {
+        if self.breaks("auth-401-www-authenticate") {
+            return (status, "").into_response();
+        }
+        let value = {
             let mut value = format!(
                 "Bearer resource_metadata=\"{}\", scope=\"{NEEDED_SCOPE}\"",
                 self.metadata_url()
