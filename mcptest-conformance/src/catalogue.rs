@@ -1,7 +1,7 @@
 //! Every check, by stable id: the rule, where the spec states it, its level.
 
 use super::{
-    adaptive,
+    adaptive, auth,
     check::{Applies, Checked, Level, Observed, Role, Rule},
     classic, features,
     gates::Facts,
@@ -64,7 +64,10 @@ macro_rules! catalogue {
 
             /// Runs a server check: the gate of its revision, then the check.
             pub(crate) async fn run(self, p: &mut Probe, f: &Facts) -> Observed {
+                // The authorization rules are judged on requests sent
+                // without a valid token, before any handshake.
                 let gated = match self.check().revision {
+                    _ if self.check().section.starts_with("basic/authorization") => Ok(()),
                     CLASSIC => f.classic().map(|_| ()),
                     EVERY => Ok(()),
                     _ => f.stateless().map(|_| ()),
@@ -772,6 +775,50 @@ catalogue! {
         revision: CLASSIC, section: "basic/transports#multiple-connections",
         level: Must, role: Server, applies: Http,
         run: |p, f| http::transport::multiple_streams(p, f.classic()?).await,
+    },
+    // ---- authorization of a protected server (2025-11-25, HTTP only;
+    // judged without the handshake's gate: the rules hold before it) ----
+    AuthChallenge {
+        id: "auth-401-www-authenticate",
+        rule: "a request without a token gets HTTP 401 with a Bearer WWW-Authenticate challenge naming resource_metadata (or the metadata at its well-known URL)",
+        revision: CLASSIC, section: "basic/authorization#authorization-server-location",
+        level: Must, role: Server, applies: Http,
+        run: |p, f| auth::challenge(p).await,
+    },
+    AuthProtectedResourceMetadata {
+        id: "auth-protected-resource-metadata",
+        rule: "the Protected Resource Metadata (RFC 9728) is served and names the resource and at least one authorization server",
+        revision: CLASSIC, section: "basic/authorization#authorization-server-location",
+        level: Must, role: Server, applies: Http,
+        run: |p, f| auth::resource_metadata(p).await,
+    },
+    AuthAudienceRejected {
+        id: "auth-audience-rejected",
+        rule: "a token issued for another resource (RFC 8707 audience) is rejected with HTTP 401",
+        revision: CLASSIC, section: "basic/authorization#token-handling",
+        level: Must, role: Server, applies: Http,
+        run: |p, f| auth::audience_rejected(p).await,
+    },
+    AuthInvalidToken {
+        id: "auth-invalid-token",
+        rule: "a malformed or expired token is rejected with HTTP 401",
+        revision: CLASSIC, section: "basic/authorization#error-handling",
+        level: Must, role: Server, applies: Http,
+        run: |p, f| auth::invalid_token(p).await,
+    },
+    AuthInsufficientScope {
+        id: "auth-insufficient-scope",
+        rule: "a token without the needed scope gets HTTP 403 with error=\"insufficient_scope\" and the needed scope named",
+        revision: CLASSIC, section: "basic/authorization#runtime-insufficient-scope-errors",
+        level: Should, role: Server, applies: Http,
+        run: |p, f| auth::insufficient_scope(p).await,
+    },
+    AuthTokenInQueryRejected {
+        id: "auth-token-in-query-rejected",
+        rule: "a valid token in the URI query string (access_token) and not in the Authorization header is not accepted (HTTP 401)",
+        revision: CLASSIC, section: "basic/authorization#token-requirements",
+        level: Must, role: Server, applies: Http,
+        run: |p, f| auth::token_in_query(p).await,
     },
     ClassicToolsListOrder {
         id: "classic-tools-list-order",

@@ -95,6 +95,9 @@ pub enum CannotApply {
     Extension,
     /// The rule is for the other transport (HTTP rules over stdio).
     Transport,
+    /// The rule is for a protected server, and this one answers without a
+    /// token (the authorization checks).
+    Unprotected,
 }
 
 /// One rule a check verifies. The [`id`](Rule::id) is stable across

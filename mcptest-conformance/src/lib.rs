@@ -40,6 +40,7 @@
 #![allow(deprecated)]
 
 mod adaptive;
+mod auth;
 mod catalogue;
 mod check;
 mod classic;
@@ -314,7 +315,21 @@ impl Conformance {
             .label
             .clone()
             .unwrap_or_else(|| self.server.to_string());
-        let mut probe = Probe::new(self.server.clone(), self.settings.clone())?;
+        // A grant given to the server is run once, up front: the checks
+        // see a server with its token, and the authorization checks keep
+        // the credentials to ask for tokens of their own.
+        #[cfg(feature = "http")]
+        let (server, credentials) = (
+            self.server.clone().authorize().await?,
+            self.server.credentials().cloned(),
+        );
+        #[cfg(not(feature = "http"))]
+        let server = self.server.clone();
+        let mut probe = Probe::new(server, self.settings.clone())?;
+        #[cfg(feature = "http")]
+        {
+            probe.credentials = credentials;
+        }
         // Nothing listening is no status on the server: every check would
         // fail for the same reason, none of them the server's.
         #[cfg(feature = "http")]

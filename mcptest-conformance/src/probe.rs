@@ -237,6 +237,10 @@ pub(crate) struct Probe {
     #[cfg(feature = "http")]
     http: Option<RawHttp>,
     pub(crate) settings: Settings,
+    /// The client credentials the server was given, for checks that ask
+    /// for tokens of their own.
+    #[cfg(feature = "http")]
+    pub(crate) credentials: Option<mcptest_core::oauth::ClientCredentials>,
     channels: Vec<Channel>,
     evidence: Vec<Exchange>,
     next_id: u64,
@@ -269,6 +273,8 @@ impl Probe {
             #[cfg(feature = "http")]
             http,
             settings,
+            #[cfg(feature = "http")]
+            credentials: None,
             channels: Vec::new(),
             evidence: Vec::new(),
             next_id: 0,

@@ -23,6 +23,8 @@ pub mod expect;
 mod fixture;
 pub mod limits;
 mod notifications;
+#[cfg(feature = "http")]
+pub mod oauth;
 pub mod plugin;
 pub mod process;
 pub mod raw;

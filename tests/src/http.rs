@@ -79,6 +79,12 @@ impl Drop for HttpFixture {
 /// stdin ends: closing stdin is how [`HttpFixture`] stops a server without
 /// signals, and it also stops orphans when the test process dies.
 pub async fn serve_on_loopback(app: axum::Router) -> Result<(), String> {
+    serve_on_loopback_at(|_| app).await
+}
+
+/// [`serve_on_loopback`] with the router built from the server's base URL
+/// (`http://127.0.0.1:<port>`), for documents that name their own address.
+pub async fn serve_on_loopback_at(app: impl FnOnce(&str) -> axum::Router) -> Result<(), String> {
     use std::io::{Read as _, Write as _};
 
     let listener = tokio::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, 0))
@@ -88,6 +94,7 @@ pub async fn serve_on_loopback(app: axum::Router) -> Result<(), String> {
         .local_addr()
         .map_err(|e| format!("cannot read the bound address: {e}"))?
         .port();
+    let app = app(&format!("http://127.0.0.1:{port}"));
     {
         let mut stdout = std::io::stdout().lock();
         writeln!(stdout, "listening on http://127.0.0.1:{port}/mcp")

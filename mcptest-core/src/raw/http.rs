@@ -111,6 +111,13 @@ impl RawHttp {
             });
         };
         let invalid = |message: String| Error::InvalidConfig { message };
+        if spec.credentials.is_some() {
+            return Err(invalid(
+                "raw HTTP cannot run the client-credentials grant itself: \
+                 open it on `server.authorize().await?`"
+                    .into(),
+            ));
+        }
         let mut headers = Vec::new();
         for (name, value) in &spec.headers {
             let value = expand_env(value, |var| std::env::var(var).ok()).map_err(invalid)?;

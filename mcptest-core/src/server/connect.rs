@@ -13,6 +13,11 @@ use crate::{
 };
 
 pub(super) async fn connect(server: &Server) -> Result<McpClient, Error> {
+    #[cfg(feature = "http")]
+    if server.credentials().is_some() {
+        let authorized = server.clone().authorize().await?;
+        return Box::pin(connect(&authorized)).await;
+    }
     let options = &server.options;
     let fixture_dir = options.fixture_dir.clone();
     match start(server, Notifications::new())? {

@@ -93,6 +93,9 @@ pub(crate) struct HttpSpec {
     pub(crate) url: String,
     pub(crate) headers: Vec<(String, String)>,
     pub(crate) bearer_env: Option<String>,
+    /// The client-credentials grant to obtain a token with, when connecting.
+    #[cfg(feature = "http")]
+    pub(crate) credentials: Option<crate::oauth::ClientCredentials>,
 }
 
 /// Starts an in-process server on one end of a pipe; returns its task.
@@ -200,6 +203,7 @@ impl Server {
             url: url.into(),
             headers: Vec::new(),
             bearer_env: None,
+            credentials: None,
         }))
     }
 
@@ -391,6 +395,70 @@ impl Server {
             self.misapplied.push("bearer_token_env");
         }
         self
+    }
+
+    /// Obtains the bearer token itself when connecting (for [`Server::url`]):
+    /// asks the server without a token, reads the Protected Resource
+    /// Metadata its `WWW-Authenticate` names (RFC 9728), and runs the
+    /// client-credentials grant at the first authorization server listed
+    /// there, for this resource (RFC 8707). A refusal anywhere is an
+    /// [`Error::InvalidConfig`](crate::Error::InvalidConfig) that names the
+    /// step and the URL.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), mcptest::Error> {
+    /// use mcptest::Server;
+    ///
+    /// let client = Server::url("http://127.0.0.1:3001/mcp")
+    ///     .client_credentials("my-client", "my-secret")
+    ///     .connect()
+    ///     .await?;
+    /// client.call_tool("echo", serde_json::json!({"message": "hi"})).await?;
+    /// # Ok(()) }
+    /// ```
+    #[cfg(feature = "http")]
+    pub fn client_credentials(self, id: impl Into<String>, secret: impl Into<String>) -> Self {
+        self.oauth_client(crate::oauth::ClientCredentials::new(id, secret))
+    }
+
+    /// [`client_credentials`](Self::client_credentials) with credentials
+    /// built beforehand (to ask for a scope).
+    #[cfg(feature = "http")]
+    pub fn oauth_client(mut self, credentials: crate::oauth::ClientCredentials) -> Self {
+        if let Target::Url(spec) = &mut self.target {
+            spec.credentials = Some(credentials);
+        } else {
+            self.misapplied.push("client_credentials");
+        }
+        self
+    }
+
+    /// The client credentials given with
+    /// [`client_credentials`](Self::client_credentials), if any.
+    #[cfg(feature = "http")]
+    pub fn credentials(&self) -> Option<&crate::oauth::ClientCredentials> {
+        match &self.target {
+            Target::Url(spec) => spec.credentials.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// Runs the client-credentials grant now, when one was given: the
+    /// server with the token as its `Authorization` header (and the grant
+    /// dropped). [`connect`](Self::connect) does this itself; call it
+    /// before [`RawHttp::open`](crate::RawHttp::open), which cannot wait.
+    #[cfg(feature = "http")]
+    pub async fn authorize(mut self) -> Result<Server, crate::Error> {
+        if let Target::Url(spec) = &mut self.target
+            && let Some(credentials) = spec.credentials.take()
+        {
+            let url = launch::substitute_fixture(&spec.url, &self.options);
+            let found = crate::oauth::Discovery::find(&url, self.client.request_timeout).await?;
+            let token = found.token(&credentials, None, None).await?;
+            spec.headers
+                .push(("Authorization".into(), format!("Bearer {token}")));
+        }
+        Ok(self)
     }
 
     /// How long each request may take (default 30 s).

@@ -194,6 +194,9 @@ fn unexpected(report: &ConformanceReport, expected: Status) -> Vec<String> {
         .results
         .iter()
         .filter(|r| r.rule.applies == Applies::Any || r.rule.applies == applies(report))
+        // The authorization checks are for a protected server:
+        // `conformance_auth` runs them against `fixture-auth`.
+        .filter(|r| !super::conformance_auth::CASES.contains(&r.rule.id))
         .filter(|r| r.status != expected)
         .map(|r| format!("{}: {}", r.rule.id, r.status))
         .collect()
@@ -236,7 +239,18 @@ async fn the_conforming_fixture_passes_every_check_over_http() {
     assert_eq!(report.transport, Transport::Http);
     let wrong = unexpected(&report, Status::Pass);
     assert!(wrong.is_empty(), "{wrong:?}\n{report}");
-    assert_eq!(report.counts().passed, server_check_count());
+    let auth = super::conformance_auth::CASES;
+    assert_eq!(report.counts().passed, server_check_count() - auth.len());
+    // An unprotected server folds the authorization checks as such.
+    for id in auth {
+        let result = report.result(id).unwrap();
+        assert_eq!(result.status, Status::Skip, "{report}");
+        assert_eq!(
+            result.reason.as_deref(),
+            Some("the server is not protected (a request without a token is not answered 401)"),
+            "{report}"
+        );
+    }
 }
 
 /// Runs the checks `flag` is made to break, against `fixture-broken flag`.
@@ -334,6 +348,8 @@ fn every_server_check_has_a_flag_that_breaks_it() {
     };
     let broken: BTreeSet<&str> = all_cases()
         .flat_map(|(_, ids, _)| ids.iter().copied())
+        // `fixture-auth --broken <id>` breaks the authorization checks.
+        .chain(super::conformance_auth::CASES.iter().copied())
         .collect();
     let all: BTreeSet<&str> = catalogue()
         .iter()

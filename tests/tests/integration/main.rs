@@ -36,6 +36,7 @@ macro_rules! broken {
 mod audit;
 mod cassette;
 mod chaos;
+mod conformance_auth;
 mod conformance_client;
 mod conformance_features;
 mod conformance_http;
