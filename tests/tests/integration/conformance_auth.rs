@@ -123,5 +123,10 @@ async fn a_wrong_secret_is_a_clear_error_naming_the_refusal() {
     );
     // Without credentials the server refuses the handshake itself.
     let error = Server::url(&fixture.url).connect().await.unwrap_err();
-    assert!(error.to_string().contains("401"), "{error}");
+    assert!(
+        error
+            .to_string()
+            .contains("authorization required: Bearer resource_metadata="),
+        "{error}"
+    );
 }
