@@ -163,7 +163,7 @@ mod checks {
         Some(parts.join("."))
     }
 
-    /// `auth-401-www-authenticate` (2025-11-25 basic/authorization,
+    /// `classic-auth-401-www-authenticate` (2025-11-25 basic/authorization,
     /// authorization server location): "MCP servers MUST implement one of
     /// the following discovery mechanisms … WWW-Authenticate Header: When
     /// returning 401 Unauthorized responses, servers SHOULD include the
@@ -203,7 +203,7 @@ mod checks {
         }
     }
 
-    /// `auth-protected-resource-metadata` (2025-11-25 basic/authorization):
+    /// `classic-auth-protected-resource-metadata` (2025-11-25 basic/authorization):
     /// "MCP servers MUST implement the OAuth 2.0 Protected Resource Metadata
     /// (RFC9728) specification to indicate the locations of authorization
     /// servers. The Protected Resource Metadata document returned by the
@@ -265,7 +265,7 @@ mod checks {
         Ok(problems.into_finding())
     }
 
-    /// `auth-audience-rejected` (2025-11-25 basic/authorization, token
+    /// `classic-auth-audience-rejected` (2025-11-25 basic/authorization, token
     /// handling): "MCP servers MUST validate that access tokens were issued
     /// specifically for them as the intended audience, according to RFC
     /// 8707 Section 2" and "Invalid or expired tokens MUST receive a HTTP
@@ -303,7 +303,7 @@ mod checks {
         })
     }
 
-    /// `auth-invalid-token` (2025-11-25 basic/authorization, error
+    /// `classic-auth-invalid-token` (2025-11-25 basic/authorization, error
     /// handling): "Invalid or expired tokens MUST receive a HTTP 401
     /// response". Sent: a token that is not a token at all and, with
     /// credentials, a valid token whose `exp` was moved an hour into the
@@ -338,7 +338,7 @@ mod checks {
         })
     }
 
-    /// `auth-insufficient-scope` (2025-11-25 basic/authorization, runtime
+    /// `classic-auth-insufficient-scope` (2025-11-25 basic/authorization, runtime
     /// insufficient scope errors): "When a client makes a request with an
     /// access token with insufficient scope for the requested operation,
     /// the server SHOULD respond with: HTTP 403 Forbidden status code (per
@@ -405,7 +405,7 @@ mod checks {
         Ok(problems.into_finding())
     }
 
-    /// `auth-token-in-query-rejected` (2025-11-25 basic/authorization,
+    /// `classic-auth-token-in-query-rejected` (2025-11-25 basic/authorization,
     /// token requirements): "Access tokens MUST NOT be included in the URI
     /// query string"; OAuth 2.1 §5.1.1 leaves a resource server no query
     /// method to accept. A valid token as `?access_token=` with no header

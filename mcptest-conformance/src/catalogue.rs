@@ -779,42 +779,42 @@ catalogue! {
     // ---- authorization of a protected server (2025-11-25, HTTP only;
     // judged without the handshake's gate: the rules hold before it) ----
     AuthChallenge {
-        id: "auth-401-www-authenticate",
+        id: "classic-auth-401-www-authenticate",
         rule: "a request without a token gets HTTP 401 with a Bearer WWW-Authenticate challenge naming resource_metadata (or the metadata at its well-known URL)",
         revision: CLASSIC, section: "basic/authorization#authorization-server-location",
         level: Must, role: Server, applies: Http,
         run: |p, f| auth::challenge(p).await,
     },
     AuthProtectedResourceMetadata {
-        id: "auth-protected-resource-metadata",
+        id: "classic-auth-protected-resource-metadata",
         rule: "the Protected Resource Metadata (RFC 9728) is served and names the resource and at least one authorization server",
         revision: CLASSIC, section: "basic/authorization#authorization-server-location",
         level: Must, role: Server, applies: Http,
         run: |p, f| auth::resource_metadata(p).await,
     },
     AuthAudienceRejected {
-        id: "auth-audience-rejected",
+        id: "classic-auth-audience-rejected",
         rule: "a token issued for another resource (RFC 8707 audience) is rejected with HTTP 401",
         revision: CLASSIC, section: "basic/authorization#token-handling",
         level: Must, role: Server, applies: Http,
         run: |p, f| auth::audience_rejected(p).await,
     },
     AuthInvalidToken {
-        id: "auth-invalid-token",
+        id: "classic-auth-invalid-token",
         rule: "a malformed or expired token is rejected with HTTP 401",
         revision: CLASSIC, section: "basic/authorization#error-handling",
         level: Must, role: Server, applies: Http,
         run: |p, f| auth::invalid_token(p).await,
     },
     AuthInsufficientScope {
-        id: "auth-insufficient-scope",
+        id: "classic-auth-insufficient-scope",
         rule: "a token without the needed scope gets HTTP 403 with error=\"insufficient_scope\" and the needed scope named",
         revision: CLASSIC, section: "basic/authorization#runtime-insufficient-scope-errors",
         level: Should, role: Server, applies: Http,
         run: |p, f| auth::insufficient_scope(p).await,
     },
     AuthTokenInQueryRejected {
-        id: "auth-token-in-query-rejected",
+        id: "classic-auth-token-in-query-rejected",
         rule: "a valid token in the URI query string (access_token) and not in the Authorization header is not accepted (HTTP 401)",
         revision: CLASSIC, section: "basic/authorization#token-requirements",
         level: Must, role: Server, applies: Http,

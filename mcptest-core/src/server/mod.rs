@@ -413,7 +413,7 @@ impl Server {
     ///     .client_credentials("my-client", "my-secret")
     ///     .connect()
     ///     .await?;
-    /// client.call_tool("echo", serde_json::json!({"message": "hi"})).await?;
+    /// client.call_tool("echo", serde_json::json!({"message": "hi"})).await.assert_success();
     /// # Ok(()) }
     /// ```
     #[cfg(feature = "http")]

@@ -59,12 +59,12 @@ const TOKEN_LIFETIME: Duration = Duration::from_secs(300);
 
 /// The checks whose rule a `--broken` flag may break.
 const BREAKABLE: [&str; 6] = [
-    "auth-401-www-authenticate",
-    "auth-protected-resource-metadata",
-    "auth-audience-rejected",
-    "auth-invalid-token",
-    "auth-insufficient-scope",
-    "auth-token-in-query-rejected",
+    "classic-auth-401-www-authenticate",
+    "classic-auth-protected-resource-metadata",
+    "classic-auth-audience-rejected",
+    "classic-auth-invalid-token",
+    "classic-auth-insufficient-scope",
+    "classic-auth-token-in-query-rejected",
 ];
 
 #[derive(Debug, Deserialize, rmcp::schemars::JsonSchema)]
@@ -131,7 +131,7 @@ impl Site {
 
     /// A rejection with its `WWW-Authenticate` challenge (RFC 6750 §3).
     fn challenge(&self, status: StatusCode, error: Option<&str>) -> Response {
-        if self.breaks("auth-401-www-authenticate") {
+        if self.breaks("classic-auth-401-www-authenticate") {
             return (status, "").into_response();
         }
         let value = {
@@ -175,7 +175,7 @@ async fn guard(
     next: Next,
 ) -> Response {
     let from_query = site
-        .breaks("auth-token-in-query-rejected")
+        .breaks("classic-auth-token-in-query-rejected")
         .then(|| {
             query
                 .iter()
@@ -191,10 +191,10 @@ async fn guard(
     let mut validation = Validation::new(jsonwebtoken::Algorithm::HS256);
     validation.leeway = 0;
     validation.set_audience(&[site.resource()]);
-    if site.breaks("auth-audience-rejected") {
+    if site.breaks("classic-auth-audience-rejected") {
         validation.validate_aud = false;
     }
-    if site.breaks("auth-invalid-token") {
+    if site.breaks("classic-auth-invalid-token") {
         validation.insecure_disable_signature_validation();
         validation.validate_exp = false;
     }
@@ -205,7 +205,8 @@ async fn guard(
     ) {
         Ok(data) => data.claims,
         Err(error)
-            if site.breaks("auth-invalid-token") && *error.kind() != ErrorKind::InvalidAudience =>
+            if site.breaks("classic-auth-invalid-token")
+                && *error.kind() != ErrorKind::InvalidAudience =>
         {
             // Serves whatever it cannot read.
             return next.run(request).await;
@@ -213,7 +214,7 @@ async fn guard(
         Err(_) => return site.challenge(StatusCode::UNAUTHORIZED, Some("invalid_token")),
     };
     let scoped = claims.scope.split(' ').any(|s| s == NEEDED_SCOPE);
-    if !scoped && !site.breaks("auth-insufficient-scope") {
+    if !scoped && !site.breaks("classic-auth-insufficient-scope") {
         return site.challenge(StatusCode::FORBIDDEN, Some("insufficient_scope"));
     }
     next.run(request).await
@@ -226,7 +227,7 @@ async fn resource_metadata(State(site): State<Arc<Site>>) -> Json<serde_json::Va
         "scopes_supported": [NEEDED_SCOPE],
         "bearer_methods_supported": ["header"],
     });
-    if site.breaks("auth-protected-resource-metadata") {
+    if site.breaks("classic-auth-protected-resource-metadata") {
         document["authorization_servers"] = json!([]);
     }
     Json(document)

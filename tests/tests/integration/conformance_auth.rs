@@ -19,17 +19,17 @@ const CLIENT_SECRET: &str = "mcptest-secret";
 
 /// Every authorization check; `fixture-auth --broken <id>` breaks each.
 pub(crate) const CASES: &[&str] = &[
-    "auth-401-www-authenticate",
-    "auth-protected-resource-metadata",
-    "auth-audience-rejected",
-    "auth-invalid-token",
-    "auth-insufficient-scope",
-    "auth-token-in-query-rejected",
+    "classic-auth-401-www-authenticate",
+    "classic-auth-protected-resource-metadata",
+    "classic-auth-audience-rejected",
+    "classic-auth-invalid-token",
+    "classic-auth-insufficient-scope",
+    "classic-auth-token-in-query-rejected",
 ];
 
 fn checks(server: Server) -> Conformance {
     Conformance::new(server)
-        .only(["auth-*"])
+        .only(["classic-auth-*"])
         .timeout(Duration::from_secs(10))
 }
 
@@ -53,7 +53,7 @@ async fn each_auth_check_fails_against_the_fixture_that_breaks_it() {
         // With its metadata naming no authorization server, no token can
         // be obtained: that check needs none.
         let server = match *id {
-            "auth-protected-resource-metadata" => Server::url(&fixture.url),
+            "classic-auth-protected-resource-metadata" => Server::url(&fixture.url),
             _ => protected(&fixture.url),
         };
         let report = checks(server).only([*id]).run().await.unwrap();
@@ -72,16 +72,16 @@ async fn without_credentials_the_checks_that_need_tokens_say_so() {
     let fixture = HttpFixture::start(AUTH, &[]);
     let report = checks(Server::url(&fixture.url)).run().await.unwrap();
     for id in [
-        "auth-401-www-authenticate",
-        "auth-protected-resource-metadata",
-        "auth-invalid-token",
+        "classic-auth-401-www-authenticate",
+        "classic-auth-protected-resource-metadata",
+        "classic-auth-invalid-token",
     ] {
         assert_eq!(report.status(id), Some(Status::Pass), "{report}");
     }
     for id in [
-        "auth-audience-rejected",
-        "auth-insufficient-scope",
-        "auth-token-in-query-rejected",
+        "classic-auth-audience-rejected",
+        "classic-auth-insufficient-scope",
+        "classic-auth-token-in-query-rejected",
     ] {
         let result = report.result(id).unwrap();
         assert_eq!(result.status, Status::Skip, "{report}");
