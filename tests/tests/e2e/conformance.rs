@@ -241,9 +241,7 @@ fn official_verdicts(dir: &Path) -> BTreeMap<String, String> {
             // What the official suite saw, for the failure message of a
             // disagreement.
             if status == "FAILURE" {
-                let details = verdicts
-                    .entry(format!("{id} details"))
-                    .or_insert_with(String::new);
+                let details = verdicts.entry(format!("{id} details")).or_default();
                 details.push_str(&check["details"].to_string());
                 details.push('\n');
             }
