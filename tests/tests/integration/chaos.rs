@@ -11,9 +11,10 @@ use serde_json::json;
 const CHAOS: &str = env!("CARGO_BIN_EXE_fixture-chaos");
 /// Generous bound for "promptly": far below any timeout in play, far above
 /// scheduling noise on a loaded CI machine.
-const PROMPT: Duration = Duration::from_secs(5);
+pub(super) const PROMPT: Duration = Duration::from_secs(5);
 
-fn chaos(flags: &[&str]) -> Server {
+/// `fixture-chaos` with `flags`, short timeouts and grace (also for `hostile`).
+pub(super) fn chaos(flags: &[&str]) -> Server {
     Server::program(CHAOS)
         .args(flags.iter().copied())
         .timeout(Duration::from_secs(20))
@@ -50,7 +51,7 @@ async fn connect(flags: &[&str]) -> McpClient {
 }
 
 /// Closes the client and proves the server and its group are gone.
-async fn close_and_check(mcp: McpClient) {
+pub(super) async fn close_and_check(mcp: McpClient) {
     let pid = mcp.pid().expect("a process");
     mcp.close().await;
     procs::assert_gone(pid, PROMPT);

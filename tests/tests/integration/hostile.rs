@@ -5,34 +5,19 @@
 
 use std::time::Duration;
 
-use mcptest::{Error, McpClient, Server, limits};
+use mcptest::{Error, limits};
 use mcptest_tests::procs;
 use serde_json::json;
 
-const CHAOS: &str = env!("CARGO_BIN_EXE_fixture-chaos");
+use super::chaos::{chaos, close_and_check};
+
 /// The overall limit of each test: far above what any of them needs.
 const LIMIT: Duration = Duration::from_secs(120);
-const PROMPT: Duration = Duration::from_secs(5);
-
-fn chaos(flags: &[&str]) -> Server {
-    Server::program(CHAOS)
-        .args(flags.iter().copied())
-        .timeout(Duration::from_secs(20))
-        .connect_timeout(Duration::from_secs(20))
-        .shutdown_grace(Duration::from_millis(200))
-}
 
 async fn bounded<T>(test: impl std::future::Future<Output = T>) -> T {
     tokio::time::timeout(LIMIT, test)
         .await
         .expect("the test finished within its overall limit (it hung)")
-}
-
-async fn close_and_check(mcp: McpClient) {
-    let pid = mcp.pid().expect("a process");
-    mcp.close().await;
-    procs::assert_gone(pid, PROMPT);
-    assert!(procs::zombie_children().iter().all(|z| z.pid != pid));
 }
 
 #[tokio::test]
