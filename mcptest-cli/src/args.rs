@@ -363,11 +363,12 @@ pub struct RunArgs {
     /// Cases files keep a server of their own (they script the handshake).
     #[arg(long, alias = "reuse-server", conflicts_with = "fixture")]
     pub shared: bool,
-    /// Trust verdicts reached beside other tests. Without it, a test that
-    /// fails while others run is rerun alone once the rest are done, and
-    /// if it then passes it passes as "interfered" (its server shares state
-    /// between processes, such as one file for all); the summary names
-    /// each such test.
+    /// Trust verdicts reached beside other tests. Without it, when tests
+    /// fail while others run, the tests up to the last of them are
+    /// replayed one at a time, in file order, once the rest are done; a
+    /// failure that then passes passes as "interfered" (its server shares
+    /// state between processes, such as one file for all); the summary
+    /// names each such test.
     #[arg(long)]
     pub independent: bool,
     /// Run one shard of the tests: `count:K/N` (the K-th of every N, in

@@ -354,8 +354,8 @@ pub struct Schedule {
     /// How many times each runs (`--trials`).
     pub trials: u32,
     pub lines: Lines,
-    /// Rerun alone, once the others are done, each test that failed while
-    /// others ran (see [`interference`](crate::interference)).
+    /// When tests failed while others ran, replay the tests one at a time
+    /// up to the last of them (see [`interference`](crate::interference)).
     pub rerun_alone: bool,
     /// Start more than `jobs` tests (up to 4 times as many) while cores
     /// sit idle, fewer again when they are busy (`--jobs` not given).
@@ -468,19 +468,33 @@ pub async fn run_tests(
     progress.finish_and_clear();
     let mut results: Vec<TestResult> = results.into_iter().flatten().collect();
     if rerun_alone {
-        for (index, test) in all.into_iter().enumerate() {
-            if !accompanied[index] || results[index].status() != Status::Fail {
-                continue;
-            }
-            let (_, alone, last) = run_one(index, test, options, trial_count).await;
-            if let Some(teardown) = last {
-                teardown.finish().await;
-            }
-            let result = interference::judge(&results[index], alone);
+        // Replay one at a time, in file order, up to the last test that
+        // failed beside others: the earlier tests rebuild the state it was
+        // written for (see `interference`).
+        let failed: Vec<bool> = (0..results.len())
+            .map(|i| accompanied[i] && results[i].status() == Status::Fail)
+            .collect();
+        if let Some(last) = failed.iter().rposition(|&f| f) {
             if show_lines {
-                print_line(format!("rerun alone: {}", palette.line(&result)));
+                let count = failed.iter().filter(|&&f| f).count();
+                print_line(format!(
+                    "{count} failed beside other tests: rerunning tests 1 to {} one at a time, in file order (--independent skips this)",
+                    last + 1
+                ));
             }
-            results[index] = result;
+            for (index, test) in all.into_iter().enumerate().take(last + 1) {
+                let (_, alone, teardown) = run_one(index, test, options, trial_count).await;
+                if let Some(teardown) = teardown {
+                    teardown.finish().await;
+                }
+                let result = interference::judge(results[index].clone(), alone);
+                if show_lines
+                    && (failed[index] || result.property_value(interference::INTERFERED).is_some())
+                {
+                    print_line(format!("one at a time: {}", palette.line(&result)));
+                }
+                results[index] = result;
+            }
         }
     }
     results
