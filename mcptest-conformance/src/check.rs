@@ -144,8 +144,11 @@ pub enum RawResponse {
     /// JSON-RPC messages over stdio: the answer, and any notifications or
     /// requests that came before it.
     Messages {
-        /// In arrival order.
+        /// In arrival order: the first [`EVIDENCE_KEPT`](crate::EVIDENCE_KEPT).
         messages: Vec<Value>,
+        /// How many more arrived and were only counted.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        dropped: usize,
     },
     /// An HTTP response.
     Http {
@@ -329,4 +332,8 @@ mod tests {
         assert!(Applies::Stdio.includes(Transport::Stdio));
         assert!(!Applies::Http.includes(Transport::Stdio));
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }

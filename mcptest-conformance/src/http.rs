@@ -11,10 +11,12 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
+#[cfg(feature = "http")]
+use super::probe::Headers;
 use super::{
     check::{Checked, Observed, Problems},
     classic::{ClassicFacts, declares, list_all},
-    probe::{Ch, Headers, Probe, meta},
+    probe::{Ch, Probe, meta},
     stateless::{StatelessFacts, VERSION},
 };
 

@@ -63,6 +63,12 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 pub use catalogue::catalogue;
+
+/// Messages kept as the evidence of one exchange (and handed to its checks):
+/// the first this many; the rest are read and counted
+/// ([`RawResponse::Messages`]'s `dropped`), so a server that floods
+/// notifications before its answer cannot grow a conformance run.
+pub const EVIDENCE_KEPT: usize = 1_000;
 pub use check::{
     Applies, CannotApply, CheckResult, Exchange, Level, RawRequest, RawResponse, Role, Rule,
     Transport,

@@ -185,6 +185,7 @@ pub(crate) enum Headers<'a> {
     /// [`Probe::call_with_version_header`]); recorded.
     Version(Option<&'a str>),
     /// Exactly these (see [`Probe::call_with_headers`]); recorded.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))]
     Exactly(Vec<(String, String)>),
 }
 
@@ -511,12 +512,19 @@ impl Probe {
         }
         if let Some(exchange) = self.evidence.last_mut() {
             match &mut exchange.response {
-                RawResponse::Messages { messages } | RawResponse::Http { messages, .. } => {
-                    messages.extend(late.iter().cloned());
+                RawResponse::Messages { messages, dropped } => {
+                    let room = crate::EVIDENCE_KEPT.saturating_sub(messages.len());
+                    messages.extend(late.iter().take(room).cloned());
+                    *dropped += late.len().saturating_sub(room);
+                }
+                RawResponse::Http { messages, .. } => {
+                    let room = crate::EVIDENCE_KEPT.saturating_sub(messages.len());
+                    messages.extend(late.iter().take(room).cloned());
                 }
                 other => {
                     *other = RawResponse::Messages {
-                        messages: late.to_vec(),
+                        messages: late.iter().take(crate::EVIDENCE_KEPT).cloned().collect(),
+                        dropped: late.len().saturating_sub(crate::EVIDENCE_KEPT),
                     };
                 }
             }
@@ -528,7 +536,7 @@ impl Probe {
     #[cfg_attr(not(feature = "http"), allow(irrefutable_let_patterns))]
     pub(crate) async fn listen(&mut self, ch: Ch) -> Vec<Value> {
         let quiet = self.settings.quiet;
-        let mut messages = Vec::new();
+        let mut messages = Kept::default();
         if let Channel::Stdio(connection) = &mut self.channels[ch.0] {
             let deadline = Instant::now() + quiet;
             while let Some(left) = deadline.checked_duration_since(Instant::now()) {
@@ -548,12 +556,10 @@ impl Probe {
                     headers: Vec::new(),
                     body: String::new(),
                 },
-                response: RawResponse::Messages {
-                    messages: messages.clone(),
-                },
+                response: messages.response(),
             },
         );
-        messages
+        messages.messages
     }
 
     /// Sends `message`, which opens a stream (`subscriptions/listen`), and
@@ -714,20 +720,23 @@ async fn stdio_call(
             RawResponse::Failed { error: why },
         );
     }
-    let mut others = Vec::new();
+    let mut others = Kept::default();
     loop {
         let left = timeout.saturating_sub(started.elapsed());
         match connection.recv(left).await {
             Ok(incoming) if is_response(&incoming) => {
-                let mut messages = others.clone();
+                let mut messages = others.messages.clone();
                 messages.push(incoming.clone());
                 return (
                     Reply {
                         response: Some(incoming),
-                        others,
+                        others: others.messages,
                         ..Reply::default()
                     },
-                    RawResponse::Messages { messages },
+                    RawResponse::Messages {
+                        messages,
+                        dropped: others.dropped,
+                    },
                 );
             }
             Ok(incoming) => others.push(incoming),
@@ -737,13 +746,11 @@ async fn stdio_call(
                         waited_ms: millis(timeout),
                     }
                 } else {
-                    RawResponse::Messages {
-                        messages: others.clone(),
-                    }
+                    others.response()
                 };
                 return (
                     Reply {
-                        others,
+                        others: others.messages,
                         missing: Some(Missing::Silent(timeout)),
                         ..Reply::default()
                     },
@@ -754,7 +761,7 @@ async fn stdio_call(
                 let why = error_text(&error);
                 return (
                     Reply {
-                        others,
+                        others: others.messages,
                         missing: Some(Missing::Broke(why.clone())),
                         ..Reply::default()
                     },
@@ -787,7 +794,7 @@ async fn stdio_raw(
         );
     }
     let sentinel_id = sentinel.get("id").cloned().unwrap_or(Value::Null);
-    let mut messages = Vec::new();
+    let mut messages = Kept::default();
     let mut answer = None;
     loop {
         let left = timeout.saturating_sub(started.elapsed());
@@ -796,10 +803,12 @@ async fn stdio_raw(
                 if is_response(&incoming) && incoming.get("id") == Some(&sentinel_id) {
                     // The sentinel's answer: everything for `body` came before it.
                     let missing = answer.is_none().then_some(Missing::Dropped);
-                    let response = RawResponse::Messages {
-                        messages: messages.clone(),
-                    };
-                    let others = messages.into_iter().filter(|m| !is_response(m)).collect();
+                    let response = messages.response();
+                    let others = messages
+                        .messages
+                        .into_iter()
+                        .filter(|m| !is_response(m))
+                        .collect();
                     return (
                         Reply {
                             response: answer,
@@ -821,9 +830,7 @@ async fn stdio_raw(
                         waited_ms: millis(timeout),
                     }
                 } else {
-                    RawResponse::Messages {
-                        messages: messages.clone(),
-                    }
+                    messages.response()
                 };
                 let missing = answer.is_none().then_some(Missing::Silent(timeout));
                 return (
@@ -850,6 +857,35 @@ async fn stdio_raw(
     }
 }
 
+/// The messages of one exchange: the first [`EVIDENCE_KEPT`](crate::EVIDENCE_KEPT)
+/// kept, the rest counted.
+#[derive(Default)]
+struct Kept {
+    messages: Vec<Value>,
+    dropped: usize,
+}
+
+impl Kept {
+    fn push(&mut self, message: Value) {
+        if self.messages.len() < crate::EVIDENCE_KEPT {
+            self.messages.push(message);
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.messages.is_empty() && self.dropped == 0
+    }
+
+    fn response(&self) -> RawResponse {
+        RawResponse::Messages {
+            messages: self.messages.clone(),
+            dropped: self.dropped,
+        }
+    }
+}
+
 /// [`Probe::stream`] over stdio.
 async fn stdio_stream(
     connection: &mut RawConnection,
@@ -862,7 +898,7 @@ async fn stdio_stream(
         let why = error_text(&gone(connection, error).await);
         return (Vec::new(), RawResponse::Failed { error: why }, None);
     }
-    let mut stream = Vec::new();
+    let mut stream = Kept::default();
     let mut broke = None;
     match connection.recv(timeout).await {
         Ok(first) => stream.push(first),
@@ -872,7 +908,9 @@ async fn stdio_stream(
     let mut trigger_reply = None;
     if let (Some(trigger), None) = (trigger, &broke) {
         let (reply, response) = stdio_call(connection, trigger, timeout).await;
-        stream.extend(reply.others.iter().cloned());
+        for other in &reply.others {
+            stream.push(other.clone());
+        }
         trigger_reply = Some((reply, response));
     }
     if broke.is_none() {
@@ -893,11 +931,9 @@ async fn stdio_stream(
         None if stream.is_empty() => RawResponse::Nothing {
             waited_ms: millis(timeout),
         },
-        None => RawResponse::Messages {
-            messages: stream.clone(),
-        },
+        None => stream.response(),
     };
-    (stream, response, trigger_reply)
+    (stream.messages, response, trigger_reply)
 }
 
 /// [`Probe::stream`] over HTTP.

@@ -458,9 +458,14 @@ fn write_evidence(out: &mut String, role: Role, evidence: &[Exchange], indent: &
             out.push_str(&format!("{indent}> {}\n", shorten(&exchange.request.body)));
         }
         match &exchange.response {
-            RawResponse::Messages { messages } => {
+            RawResponse::Messages { messages, dropped } => {
                 for message in messages {
                     out.push_str(&format!("{indent}< {}\n", shorten(&message.to_string())));
+                }
+                if *dropped > 0 {
+                    out.push_str(&format!(
+                        "{indent}< … and {dropped} more messages, counted, not kept\n"
+                    ));
                 }
                 if messages.is_empty() {
                     out.push_str(&format!("{indent}< (nothing)\n"));
@@ -572,6 +577,20 @@ mod tests {
             "{table}"
         );
         assert!(table.contains("      no list has pages\n"), "{table}");
+    }
+
+    #[test]
+    fn evidence_says_how_many_messages_were_counted_and_not_kept() {
+        let mut report = report();
+        report.results[1].evidence[0].response = RawResponse::Messages {
+            messages: vec![json!({"jsonrpc": "2.0", "method": "notifications/message"})],
+            dropped: 4_000,
+        };
+        let table = report.table();
+        assert!(
+            table.contains("      < … and 4000 more messages, counted, not kept\n"),
+            "{table}"
+        );
     }
 
     #[test]

@@ -48,7 +48,7 @@ impl SchemaLedger {
     /// (an index of the probe's open channels).
     pub(crate) fn hold(&mut self, ch: usize, exchange: &Exchange) {
         let messages = match &exchange.response {
-            RawResponse::Messages { messages } | RawResponse::Http { messages, .. } => messages,
+            RawResponse::Messages { messages, .. } | RawResponse::Http { messages, .. } => messages,
             RawResponse::Nothing { .. } | RawResponse::Failed { .. } => return,
         };
         let sent: Option<Value> = serde_json::from_str(&exchange.request.body).ok();

@@ -173,6 +173,14 @@ impl Error {
         }
     }
 
+    /// True when a request failed because the server stopped reading its
+    /// stdin (a write to it stayed blocked past the request's timeout): the
+    /// server is alive but stuck, which a tool sorting failures may count
+    /// as a timeout rather than a crash.
+    pub fn is_stopped_reading(&self) -> bool {
+        matches!(self, Error::Transport { reason, .. } if reason.contains(STOPPED_READING))
+    }
+
     /// What the server printed (stderr tail, stray stdout lines), when this error
     /// carries it.
     pub fn server_output(&self) -> Option<&ServerOutput> {
@@ -188,6 +196,9 @@ impl Error {
         })
     }
 }
+
+/// How the reason of a request that could not be written begins.
+pub(crate) const STOPPED_READING: &str = "the server stopped reading its stdin";
 
 /// What a server printed besides its protocol messages, attached to errors and
 /// failure messages.
@@ -211,6 +222,10 @@ pub struct ServerOutput {
     pub stray_responses: Vec<String>,
     /// How many such responses there were in all.
     pub stray_responses_total: usize,
+    /// Server-to-client requests left unanswered because
+    /// [`SERVER_REQUESTS_IN_FLIGHT`](crate::limits::SERVER_REQUESTS_IN_FLIGHT)
+    /// answers were still waiting for the server to read its stdin.
+    pub unanswered_requests: usize,
 }
 
 impl ServerOutput {
@@ -220,6 +235,7 @@ impl ServerOutput {
             && self.stdout_noise.is_empty()
             && self.partial_line.is_none()
             && self.stray_responses.is_empty()
+            && self.unanswered_requests == 0
     }
 }
 
@@ -239,6 +255,15 @@ impl fmt::Display for ServerOutput {
             if more > 0 {
                 write!(f, "\n  … and {more} more stray answers")?;
             }
+        }
+        if self.unanswered_requests > 0 {
+            write!(
+                f,
+                "\n\n{} requests from the server were not answered: {} answers were still \
+                 waiting for it to read its stdin",
+                self.unanswered_requests,
+                crate::limits::SERVER_REQUESTS_IN_FLIGHT
+            )?;
         }
         if let Some(partial) = &self.partial_line {
             write!(

@@ -17,7 +17,9 @@ use tokio::sync::Notify;
 
 use crate::error::Error;
 
-use crate::limits::{NOTIFICATIONS_KEPT as KEPT, NOTIFICATIONS_KEPT_BYTES as KEPT_BYTES};
+use crate::limits::{
+    NOTIFICATIONS_KEPT as KEPT, NOTIFICATIONS_KEPT_BYTES as KEPT_BYTES, SERVER_REQUESTS_KEPT,
+};
 
 /// One message the server sent on its own: a notification, or a request to
 /// the client (sampling, roots, elicitation, ping).
@@ -210,6 +212,8 @@ struct LogState {
     /// The JSON size of each kept message, in the same order.
     sizes: VecDeque<usize>,
     bytes: usize,
+    /// How many of the kept messages are server-to-client requests.
+    requests: usize,
     dropped: usize,
     next_seq: usize,
     /// How many messages of each method arrived since the connection opened
@@ -328,13 +332,25 @@ impl Notifications {
                     state.counts.insert(method.clone(), 1);
                 }
             }
+            if id.is_some() && state.requests >= SERVER_REQUESTS_KEPT {
+                // Answered all the same; only counted.
+                state.dropped += 1;
+                drop(state);
+                self.inner.arrived.notify_waiters();
+                return;
+            }
             while !state.messages.is_empty()
                 && (state.messages.len() >= KEPT || state.bytes + size > KEPT_BYTES)
             {
-                state.messages.pop_front();
+                if state.messages.pop_front().is_some_and(|m| m.id.is_some()) {
+                    state.requests -= 1;
+                }
                 let gone = state.sizes.pop_front().unwrap_or(0);
                 state.bytes -= gone;
                 state.dropped += 1;
+            }
+            if id.is_some() {
+                state.requests += 1;
             }
             state.bytes += size;
             state.sizes.push_back(size);
@@ -366,7 +382,9 @@ impl Notifications {
     }
 
     /// How many of the messages received were dropped (oldest first) to keep
-    /// the log within its [bounds](crate::limits::NOTIFICATIONS_KEPT).
+    /// the log within its [bounds](crate::limits::NOTIFICATIONS_KEPT), or
+    /// never kept: server-to-client requests past
+    /// [`SERVER_REQUESTS_KEPT`](crate::limits::SERVER_REQUESTS_KEPT).
     pub fn dropped(&self) -> usize {
         self.state().dropped
     }
@@ -469,6 +487,7 @@ impl Notifications {
         state.messages.clear();
         state.sizes.clear();
         state.bytes = 0;
+        state.requests = 0;
         state.dropped = 0;
     }
 

@@ -78,3 +78,21 @@ fn generated_starter_files_run_green() {
     let out = output(ws.mcptest(&["generate", "--server", &server, "--out", "gen"]));
     assert!(out.stdout.contains("kept"), "{out:?}");
 }
+
+/// A server that floods pings and then stops reading, and one tool that
+/// stops reading and never answers: the audit ends all the same, the first
+/// healthy, the second a timeout, and the summary is printed.
+#[test]
+fn a_server_that_floods_pings_or_stops_reading_never_hangs_the_audit() {
+    let ws = Workspace::new(&[("hostile.py", super::exec::PY_HOSTILE)]);
+    let server = format!("python3 {}", ws.path("hostile.py").display());
+    let out = output(ws.mcptest(&["audit", "--server", &server, "--timeout", "3s"]));
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(out.stdout.contains("PASS  flood"), "{out:?}");
+    assert!(out.stdout.contains("FAIL  deaf"), "{out:?}");
+    assert!(out.stdout.contains("[timeout]"), "{out:?}");
+    assert!(
+        out.stdout.contains("score: 1 of 2 tools healthy (50%)"),
+        "{out:?}"
+    );
+}

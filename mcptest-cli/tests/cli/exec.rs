@@ -367,8 +367,8 @@ fn flush_posts_the_report_with_the_bearer_token() {
 
 /// A hostile server in Python: `tools/call flood` sends 20,000 `ping`
 /// requests, answers the call, then stops reading stdin; `tools/call deaf`
-/// stops reading stdin at once and never answers.
-const PY_HOSTILE: &str = r#"
+/// stops reading stdin at once and never answers. `tools/list` lists both.
+pub(super) const PY_HOSTILE: &str = r#"
 import json, sys, time
 for line in sys.stdin:
     msg = json.loads(line)
@@ -377,7 +377,8 @@ for line in sys.stdin:
         result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
                   "serverInfo": {"name": "py-hostile", "version": "1"}}
     elif method == "tools/list":
-        result = {"tools": []}
+        result = {"tools": [{"name": name, "inputSchema": {"type": "object"}}
+                            for name in ("flood", "deaf")]}
     elif method == "tools/call":
         if msg["params"]["name"] == "flood":
             for i in range(20000):

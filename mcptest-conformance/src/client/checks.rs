@@ -79,6 +79,7 @@ impl Sent {
             },
             None => RawResponse::Messages {
                 messages: self.answer.iter().cloned().collect(),
+                dropped: 0,
             },
         };
         Exchange {

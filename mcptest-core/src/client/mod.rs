@@ -875,9 +875,10 @@ impl McpClient {
                     return Err(Error::Transport {
                         method: Some(method.to_owned()),
                         reason: format!(
-                            "the server stopped reading its stdin: a write to it has been \
-                             blocked for {:.1}s (its input pipe is full), so the request could \
-                             not be sent and answered within {timeout:?}",
+                            "{}: a write to it has been blocked for {:.1}s (its input pipe is \
+                             full), so the request could not be sent and answered within \
+                             {timeout:?}",
+                            crate::error::STOPPED_READING,
                             blocked.as_secs_f64()
                         ),
                         output: self.inner.wire.output(),

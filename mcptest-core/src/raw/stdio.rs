@@ -39,8 +39,11 @@ pub struct RawConnection {
     endpoint: Endpoint,
     writer: WriteHandle,
     reader: LineReader,
-    /// Messages passed over by `recv_matching`, delivered first by `recv`.
-    skipped: VecDeque<Value>,
+    /// Messages passed over by `recv_matching`, delivered first by `recv`,
+    /// with the JSON size of each; bounded like the notification log.
+    skipped: VecDeque<(Value, usize)>,
+    skipped_bytes: usize,
+    skipped_dropped: usize,
     next_id: u64,
 }
 
@@ -66,6 +69,8 @@ impl RawConnection {
                     writer,
                     reader,
                     skipped: VecDeque::new(),
+                    skipped_bytes: 0,
+                    skipped_dropped: 0,
                     next_id: 1,
                 })
             }
@@ -192,10 +197,38 @@ impl RawConnection {
 
     /// The next message from the server (a line that was JSON, of any shape).
     pub async fn recv(&mut self, timeout: Duration) -> Result<Value, Error> {
-        if let Some(message) = self.skipped.pop_front() {
+        if let Some(message) = self.unskip(0) {
             return Ok(message);
         }
         self.next_message(timeout).await
+    }
+
+    /// How many messages passed over by [`recv_matching`](Self::recv_matching)
+    /// were dropped, oldest first, to keep the queue within the bounds of the
+    /// notification log ([`NOTIFICATIONS_KEPT`](crate::limits::NOTIFICATIONS_KEPT)
+    /// messages, [`NOTIFICATIONS_KEPT_BYTES`](crate::limits::NOTIFICATIONS_KEPT_BYTES)).
+    pub fn dropped(&self) -> usize {
+        self.skipped_dropped
+    }
+
+    fn skip(&mut self, message: Value) {
+        use crate::limits::{NOTIFICATIONS_KEPT, NOTIFICATIONS_KEPT_BYTES};
+        let size = crate::notifications::json_size(&message);
+        while !self.skipped.is_empty()
+            && (self.skipped.len() >= NOTIFICATIONS_KEPT
+                || self.skipped_bytes + size > NOTIFICATIONS_KEPT_BYTES)
+        {
+            self.unskip(0);
+            self.skipped_dropped += 1;
+        }
+        self.skipped_bytes += size;
+        self.skipped.push_back((message, size));
+    }
+
+    fn unskip(&mut self, at: usize) -> Option<Value> {
+        let (message, size) = self.skipped.remove(at)?;
+        self.skipped_bytes -= size;
+        Some(message)
     }
 
     /// The next message for which `predicate` holds; messages passed over stay
@@ -205,8 +238,8 @@ impl RawConnection {
         predicate: impl Fn(&Value) -> bool,
         timeout: Duration,
     ) -> Result<Value, Error> {
-        if let Some(at) = self.skipped.iter().position(&predicate) {
-            return Ok(self.skipped.remove(at).expect("position is in range"));
+        if let Some(at) = self.skipped.iter().position(|(m, _)| predicate(m)) {
+            return Ok(self.unskip(at).expect("position is in range"));
         }
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
@@ -222,7 +255,7 @@ impl RawConnection {
             if predicate(&message) {
                 return Ok(message);
             }
-            self.skipped.push_back(message);
+            self.skip(message);
         }
     }
 
@@ -234,7 +267,7 @@ impl RawConnection {
         }
         match self.next_message(wait).await {
             Ok(message) => {
-                self.skipped.push_back(message);
+                self.skip(message);
                 Ok(false)
             }
             Err(Error::Timeout { .. }) => Ok(true),

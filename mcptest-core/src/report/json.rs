@@ -233,6 +233,7 @@ fn failure_from_json(value: &Value) -> Result<Failure, String> {
         partial_line: text(value, "partial_line")?.map(str::to_owned),
         stray_responses: strings("stray_responses"),
         stray_responses_total: 0,
+        unanswered_requests: 0,
     };
     let output = ServerOutput {
         stray_responses_total: value
@@ -240,6 +241,11 @@ fn failure_from_json(value: &Value) -> Result<Failure, String> {
             .and_then(Value::as_u64)
             .and_then(|n| usize::try_from(n).ok())
             .unwrap_or(output.stray_responses.len()),
+        unanswered_requests: value
+            .get("unanswered_requests")
+            .and_then(Value::as_u64)
+            .and_then(|n| usize::try_from(n).ok())
+            .unwrap_or(0),
         ..output
     };
     let mut failure = Failure::new(text(value, "call")?.map(str::to_owned), misses, output);
@@ -289,6 +295,9 @@ fn failure_json(failure: &Failure) -> Value {
     if !output.stray_responses.is_empty() {
         out["stray_responses"] = json!(output.stray_responses);
         out["stray_responses_total"] = json!(output.stray_responses_total);
+    }
+    if output.unanswered_requests > 0 {
+        out["unanswered_requests"] = json!(output.unanswered_requests);
     }
     out
 }
@@ -351,6 +360,7 @@ mod tests {
             partial_line: Some("{\"jsonrpc\"".into()),
             stray_responses: vec!["{}".into()],
             stray_responses_total: 7,
+            unanswered_requests: 17,
         };
         let miss = Miss::new(
             "text equals \"a\nb\"",

@@ -133,8 +133,8 @@ fn stalled(limit: std::time::Duration) -> std::io::Error {
     std::io::Error::new(
         std::io::ErrorKind::TimedOut,
         format!(
-            "the server stopped reading its stdin: the write did not finish within {limit:?} \
-             (its input pipe is full)"
+            "{}: the write did not finish within {limit:?} (its input pipe is full)",
+            crate::error::STOPPED_READING
         ),
     )
 }
@@ -176,11 +176,23 @@ impl Transport<RoleClient> for LineTransport {
         item: TxJsonRpcMessage<RoleClient>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         self.wire.outgoing(&item);
+        let answer = match &item {
+            TxJsonRpcMessage::<RoleClient>::Response(response) => Some(response.id.clone()),
+            TxJsonRpcMessage::<RoleClient>::Error(error) => error.id.clone(),
+            _ => None,
+        };
+        let wire = self.wire.clone();
         let writer = self.writer.clone();
         let line = serde_json::to_vec(&item);
         async move {
-            let line = line.map_err(std::io::Error::other)?;
-            writer.write_line(line).await
+            let written = match line {
+                Ok(line) => writer.write_line(line).await,
+                Err(e) => Err(std::io::Error::other(e)),
+            };
+            if let Some(id) = answer {
+                wire.request_answered(&id);
+            }
+            written
         }
     }
 
@@ -345,7 +357,16 @@ fn typed_messages(value: Value, wire: &Wire) -> Vec<ServerJsonRpcMessage> {
             continue;
         }
         match ServerJsonRpcMessage::deserialize(&value) {
+            Ok(ServerJsonRpcMessage::Request(request)) if !wire.answer_request(&request.id) => {}
             Ok(message) => {
+                if let ServerJsonRpcMessage::Notification(notification) = &message
+                    && let rmcp::model::ServerNotification::CancelledNotification(cancelled) =
+                        &notification.notification
+                    && let Some(id) = &cancelled.params.request_id
+                {
+                    // rmcp drops the answer to a cancelled request.
+                    wire.request_answered(id);
+                }
                 wire.incoming(&message, value);
                 messages.push(message);
             }

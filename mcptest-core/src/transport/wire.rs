@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::{process::ChildProcess, stderr::StderrTail};
 use crate::{error::ServerOutput, notifications::Notifications, wire_schema::SchemaWatch};
 
-use crate::limits::{NOISE_KEPT, NOISE_LINE_CHARS, STRAY_KEPT};
+use crate::limits::{NOISE_KEPT, NOISE_LINE_CHARS, SERVER_REQUESTS_IN_FLIGHT, STRAY_KEPT};
 /// Responses are parked here until the caller that sent the request takes them;
 /// the cap only matters if a server answers requests nobody waits for any more.
 const RAW_KEPT: usize = 4096;
@@ -41,6 +41,11 @@ struct WireState {
     sent: HashSet<RequestId>,
     stray: Vec<String>,
     stray_total: usize,
+    /// Server-to-client requests handed on to be answered whose answer is
+    /// not written yet.
+    answering: HashSet<RequestId>,
+    /// Requests not answered because too many answers were waiting.
+    unanswered: usize,
     closed: Option<String>,
     fatal: Option<String>,
     /// When the write in progress began (writes take turns).
@@ -113,6 +118,25 @@ impl Wire {
                 self.notifications.record(raw);
             }
         }
+    }
+
+    /// A server-to-client request arrived: true when it is to be answered;
+    /// false (and counted) while [`SERVER_REQUESTS_IN_FLIGHT`] answers are
+    /// still waiting to be written, because the server is not reading them.
+    pub(crate) fn answer_request(&self, id: &RequestId) -> bool {
+        let mut state = self.state();
+        if state.answering.len() >= SERVER_REQUESTS_IN_FLIGHT && !state.answering.contains(id) {
+            state.unanswered += 1;
+            return false;
+        }
+        state.answering.insert(id.clone());
+        true
+    }
+
+    /// The answer to the server's request `id` was written (or could not
+    /// be, or will never be: the request was cancelled).
+    pub(crate) fn request_answered(&self, id: &RequestId) {
+        self.state().answering.remove(id);
     }
 
     fn park(&self, id: &RequestId, raw: Value) {
@@ -216,6 +240,7 @@ impl Wire {
             partial_line: state.partial.clone(),
             stray_responses: state.stray.clone(),
             stray_responses_total: state.stray_total,
+            unanswered_requests: state.unanswered,
         })
     }
 }

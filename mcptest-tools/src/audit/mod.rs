@@ -510,6 +510,10 @@ pub(crate) fn classify(call: &ToolCall, input_problems: &[String]) -> (Classific
         ToolOutcome::Failed(error) => {
             let (classification, expected) = match error {
                 Error::Timeout { .. } => (Classification::Timeout, "an answer within the timeout"),
+                // Alive but stuck: it never read the call.
+                error if error.is_stopped_reading() => {
+                    (Classification::Timeout, "an answer within the timeout")
+                }
                 Error::ServerExited { .. } | Error::Transport { .. } => {
                     (Classification::Crash, "the server survives the call")
                 }

@@ -744,7 +744,7 @@ async fn the_mock_answers_with_the_result_fields_of_2026_07_28() {
         for exchange in &result.evidence {
             let request: serde_json::Value = serde_json::from_str(&exchange.request.body).unwrap();
             let messages = match &exchange.response {
-                RawResponse::Messages { messages } => messages,
+                RawResponse::Messages { messages, .. } => messages,
                 RawResponse::Http { messages, .. } => messages,
                 other => panic!("no answer to {request}: {other:?}"),
             };

@@ -644,3 +644,43 @@ async fn checks_that_cannot_apply_fold_into_one_line_per_reason() {
         .count();
     assert_eq!(counted, cannot_apply, "{table}");
 }
+
+#[tokio::test]
+async fn a_notification_flood_before_an_answer_is_kept_as_evidence_within_its_bound() {
+    use mcptest::conformance::{EVIDENCE_KEPT, RawResponse};
+    let flood = EVIDENCE_KEPT + 4_000;
+    let server =
+        Server::program(CHAOS).args(["--notification-flood".to_owned(), flood.to_string()]);
+    let report = Conformance::new(server)
+        .only(["classic-unknown-tool-rejected"])
+        .run()
+        .await
+        .unwrap();
+    let result = report
+        .results
+        .iter()
+        .find(|r| r.rule.id == "classic-unknown-tool-rejected")
+        .unwrap();
+    assert_eq!(result.status, Status::Pass, "{report}");
+    let (kept, dropped) = result
+        .evidence
+        .iter()
+        .find_map(|e| match &e.response {
+            RawResponse::Messages { messages, dropped } if *dropped > 0 => {
+                Some((messages.len(), *dropped))
+            }
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no exchange counted what it dropped: {report}"));
+    // The first EVIDENCE_KEPT notifications and the answer are kept; the
+    // rest are counted.
+    assert_eq!(kept, EVIDENCE_KEPT + 1);
+    assert_eq!(kept + dropped, flood + 1);
+    assert!(
+        report
+            .to_json()
+            .to_string()
+            .contains(&format!("\"dropped\":{dropped}")),
+        "the JSON report says how many were dropped"
+    );
+}

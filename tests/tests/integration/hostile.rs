@@ -26,6 +26,23 @@ async fn a_ping_flood_then_a_server_that_stops_reading_still_closes() {
         let mcp = chaos(&["--ping-flood", "20000"]).connect().await.unwrap();
         let call = mcp.call_tool("poke", json!({})).await;
         assert_eq!(call.text(), "poked", "{call:?}");
+        // The server reads none of the answers while it floods: once its
+        // stdin pipe is full and SERVER_REQUESTS_IN_FLIGHT answers wait,
+        // the rest go unanswered, counted, so nothing grows with the flood.
+        let output = call.server_output();
+        let answered = mcp.notifications().count("ping");
+        assert!(output.unanswered_requests > 0, "{output:?}");
+        assert_eq!(answered + output.unanswered_requests, 20_000);
+        assert!(
+            output
+                .to_string()
+                .contains("requests from the server were not answered"),
+            "{output}"
+        );
+        // The log keeps a bounded number of them and counts the rest.
+        let log = mcp.notifications();
+        assert!(log.requests().len() <= limits::SERVER_REQUESTS_KEPT);
+        assert_eq!(log.requests().len() + log.dropped(), answered);
         // The replies to the pings block on the server's full stdin; closing
         // must still reach the kill.
         close_and_check(mcp).await;
