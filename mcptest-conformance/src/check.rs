@@ -299,6 +299,10 @@ impl Problems {
     }
 }
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -332,8 +336,4 @@ mod tests {
         assert!(Applies::Stdio.includes(Transport::Stdio));
         assert!(!Applies::Http.includes(Transport::Stdio));
     }
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
 }
