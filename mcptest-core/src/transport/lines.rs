@@ -351,6 +351,12 @@ fn typed_messages(value: Value, wire: &Wire) -> Vec<ServerJsonRpcMessage> {
     for value in values {
         // Before rmcp reads it, so that what rmcp would drop is checked too.
         wire.schema.received(&value);
+        if is_plain_notification(&value) {
+            // Recorded as it came; rmcp would only hand it to the harness's
+            // no-op handlers, after building its typed form and a task.
+            wire.notifications.record(value);
+            continue;
+        }
         if let Some(answer) = answer_placeholder(&value, wire) {
             wire.incoming(&answer, value);
             messages.push(answer);
@@ -374,6 +380,22 @@ fn typed_messages(value: Value, wire: &Wire) -> Vec<ServerJsonRpcMessage> {
         }
     }
     messages
+}
+
+/// A notification the client only records: a JSON-RPC 2.0 message with a
+/// method and no id, whose params (if any) are an object. A cancellation
+/// goes to rmcp, which stops the handler of the request it names.
+fn is_plain_notification(value: &Value) -> bool {
+    let Some(object) = value.as_object() else {
+        return false;
+    };
+    object.get("jsonrpc").and_then(Value::as_str) == Some("2.0")
+        && !object.contains_key("id")
+        && object
+            .get("method")
+            .and_then(Value::as_str)
+            .is_some_and(|m| m != "notifications/cancelled")
+        && object.get("params").is_none_or(Value::is_object)
 }
 
 /// A successful answer stands in rmcp's typed form with an empty result once
@@ -409,11 +431,17 @@ mod tests {
         let wire = wire();
         let mut transport = LineTransport::new(read, write, wire.clone(), 1 << 20);
         server
-            .write_all(b"hello there\n{\"not\":\"rpc\"}\n\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n")
+            .write_all(b"hello there\n{\"not\":\"rpc\"}\n\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n")
             .await
             .unwrap();
+        // The notification is recorded, not handed on: rmcp only sees the
+        // request.
         let message = transport.receive().await.expect("a message");
-        assert!(matches!(message, ServerJsonRpcMessage::Notification(_)));
+        assert!(matches!(message, ServerJsonRpcMessage::Request(_)));
+        assert_eq!(
+            wire.notifications.methods(),
+            ["notifications/tools/list_changed", "ping"]
+        );
         let (noise, total) = wire.noise_lines();
         assert_eq!(total, 2);
         assert_eq!(noise, vec!["hello there", "{\"not\":\"rpc\"}"]);
