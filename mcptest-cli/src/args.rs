@@ -324,8 +324,9 @@ pub struct SuiteArgs {
     /// A suite directory (mcp-assert's spelling of PATH); repeatable.
     #[arg(long, value_name = "DIR")]
     pub suite: Vec<String>,
-    /// How many tests run at once [default: the number of cores, and more
-    /// (up to 4 times as many) while cores sit idle as servers start]. A
+    /// How many tests run at once [default: twice the number of cores, and
+    /// more (up to 4 times the cores) while cores sit idle as servers
+    /// start]. A
     /// finished test's server is stopped beside the next test (up to N at
     /// once; with 1, before the next starts); all before the run ends.
     #[arg(short, long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
