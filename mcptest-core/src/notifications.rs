@@ -2,7 +2,7 @@
 //! order, with helpers to wait for the ones a test cares about.
 
 use std::{
-    collections::{HashMap, VecDeque},
+    collections::HashMap,
     fmt,
     sync::{
         Arc, Mutex, MutexGuard,
@@ -17,9 +17,7 @@ use tokio::sync::Notify;
 
 use crate::error::Error;
 
-use crate::limits::{
-    NOTIFICATIONS_KEPT as KEPT, NOTIFICATIONS_KEPT_BYTES as KEPT_BYTES, SERVER_REQUESTS_KEPT,
-};
+use crate::limits::{Bounded, SERVER_REQUESTS_KEPT};
 
 /// One message the server sent on its own: a notification, or a request to
 /// the client (sampling, roots, elicitation, ping).
@@ -208,10 +206,7 @@ enum Tie {
 
 #[derive(Default)]
 struct LogState {
-    messages: VecDeque<ServerMessage>,
-    /// The JSON size of each kept message, in the same order.
-    sizes: VecDeque<usize>,
-    bytes: usize,
+    messages: Bounded<ServerMessage>,
     /// How many of the kept messages are server-to-client requests.
     requests: usize,
     dropped: usize,
@@ -339,22 +334,10 @@ impl Notifications {
                 self.inner.arrived.notify_waiters();
                 return;
             }
-            while !state.messages.is_empty()
-                && (state.messages.len() >= KEPT || state.bytes + size > KEPT_BYTES)
-            {
-                if state.messages.pop_front().is_some_and(|m| m.id.is_some()) {
-                    state.requests -= 1;
-                }
-                let gone = state.sizes.pop_front().unwrap_or(0);
-                state.bytes -= gone;
-                state.dropped += 1;
-            }
             if id.is_some() {
                 state.requests += 1;
             }
-            state.bytes += size;
-            state.sizes.push_back(size);
-            state.messages.push_back(ServerMessage {
+            let message = ServerMessage {
                 seq,
                 method,
                 params,
@@ -362,7 +345,14 @@ impl Notifications {
                 reply: None,
                 elapsed,
                 shared: false,
+            };
+            let (mut requests, mut dropped) = (0, 0);
+            state.messages.push(message, size, |old| {
+                requests += usize::from(old.id.is_some());
+                dropped += 1;
             });
+            state.requests -= requests;
+            state.dropped += dropped;
         }
         self.inner.arrived.notify_waiters();
     }
@@ -485,8 +475,6 @@ impl Notifications {
         }
         let mut state = self.state();
         state.messages.clear();
-        state.sizes.clear();
-        state.bytes = 0;
         state.requests = 0;
         state.dropped = 0;
     }

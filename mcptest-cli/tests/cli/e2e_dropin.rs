@@ -108,13 +108,7 @@ fn agree(
             code, peer_code,
             "{name}, run {round}: the exit status: {stderr}"
         );
-        let interfered: Vec<&str> = json["results"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|r| r["properties"]["interfered"].is_string())
-            .map(|r| r["name"].as_str().unwrap())
-            .collect();
+        let interfered = interfered(&json);
         eprintln!(
             "{name} run {round}: {} tests, same verdicts as mcp-assert; {wall:.2}s (mcp-assert {peer_wall:.2}s); interfered: {interfered:?}",
             ours.len()

@@ -104,6 +104,18 @@ impl Workspace {
     }
 }
 
+/// The names of the tests a JSON report of `mcptest run` marks
+/// `interfered`, in report order.
+fn interfered(report: &serde_json::Value) -> Vec<&str> {
+    report["results"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no results: {report}"))
+        .iter()
+        .filter(|r| r["properties"]["interfered"].is_string())
+        .map(|r| r["name"].as_str().unwrap())
+        .collect()
+}
+
 fn server() -> String {
     format!("'{MCPTEST}' mock contract.yaml")
 }

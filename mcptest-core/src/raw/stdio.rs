@@ -3,13 +3,14 @@
 //! wrong ids, batches, requests before `initialize` — and for replaying
 //! recorded exchanges message by message.
 
-use std::{collections::VecDeque, process::ExitStatus, sync::Arc, time::Duration};
+use std::{process::ExitStatus, sync::Arc, time::Duration};
 
 use serde_json::{Value, json};
 
 use crate::{
     Error, Notifications, Server,
     client::connection_lost,
+    limits::Bounded,
     server::launch::{Started, start},
     transport::{
         endpoint::Endpoint,
@@ -39,10 +40,9 @@ pub struct RawConnection {
     endpoint: Endpoint,
     writer: WriteHandle,
     reader: LineReader,
-    /// Messages passed over by `recv_matching`, delivered first by `recv`,
-    /// with the JSON size of each; bounded like the notification log.
-    skipped: VecDeque<(Value, usize)>,
-    skipped_bytes: usize,
+    /// Messages passed over by `recv_matching`, delivered first by `recv`;
+    /// bounded like the notification log.
+    skipped: Bounded<Value>,
     skipped_dropped: usize,
     next_id: u64,
 }
@@ -68,8 +68,7 @@ impl RawConnection {
                     ),
                     writer,
                     reader,
-                    skipped: VecDeque::new(),
-                    skipped_bytes: 0,
+                    skipped: Bounded::default(),
                     skipped_dropped: 0,
                     next_id: 1,
                 })
@@ -197,7 +196,7 @@ impl RawConnection {
 
     /// The next message from the server (a line that was JSON, of any shape).
     pub async fn recv(&mut self, timeout: Duration) -> Result<Value, Error> {
-        if let Some(message) = self.unskip(0) {
+        if let Some(message) = self.skipped.remove(0) {
             return Ok(message);
         }
         self.next_message(timeout).await
@@ -212,23 +211,9 @@ impl RawConnection {
     }
 
     fn skip(&mut self, message: Value) {
-        use crate::limits::{NOTIFICATIONS_KEPT, NOTIFICATIONS_KEPT_BYTES};
         let size = crate::notifications::json_size(&message);
-        while !self.skipped.is_empty()
-            && (self.skipped.len() >= NOTIFICATIONS_KEPT
-                || self.skipped_bytes + size > NOTIFICATIONS_KEPT_BYTES)
-        {
-            self.unskip(0);
-            self.skipped_dropped += 1;
-        }
-        self.skipped_bytes += size;
-        self.skipped.push_back((message, size));
-    }
-
-    fn unskip(&mut self, at: usize) -> Option<Value> {
-        let (message, size) = self.skipped.remove(at)?;
-        self.skipped_bytes -= size;
-        Some(message)
+        let dropped = &mut self.skipped_dropped;
+        self.skipped.push(message, size, |_| *dropped += 1);
     }
 
     /// The next message for which `predicate` holds; messages passed over stay
@@ -238,8 +223,9 @@ impl RawConnection {
         predicate: impl Fn(&Value) -> bool,
         timeout: Duration,
     ) -> Result<Value, Error> {
-        if let Some(at) = self.skipped.iter().position(|(m, _)| predicate(m)) {
-            return Ok(self.unskip(at).expect("position is in range"));
+        let passed_over = self.skipped.iter().position(&predicate);
+        if let Some(at) = passed_over {
+            return Ok(self.skipped.remove(at).expect("position is in range"));
         }
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
