@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use mcptest::{
     Server,
-    audit::{Audit, Score, valid_input},
+    scan::audit::{Audit, Score, valid_input},
 };
 use serde_json::Value;
 

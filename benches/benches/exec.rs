@@ -1,5 +1,5 @@
 //! `mcp.call` through the coprocess engine (`mcptest exec`, driven by
-//! `mcptest::coprocess::Client` over real pipes) against a direct harness
+//! `mcptest_coprocess::Client` over real pipes) against a direct harness
 //! call, both on a warm connection to the same stdio server.
 //!
 //! Run: `cargo build --release -p mcptest-cli && cargo bench -p
@@ -10,8 +10,9 @@
 use std::{path::PathBuf, time::Duration};
 
 use criterion::Criterion;
-use mcptest::{Server, coprocess::Client};
+use mcptest::Server;
 use mcptest_benches::report_ratio;
+use mcptest_coprocess::Client;
 use serde_json::json;
 
 const SERVER: &str = env!("CARGO_BIN_EXE_bench-server");

@@ -3,8 +3,8 @@
 
 use mcptest::{
     Server,
-    audit::{Audit, Classification, Score},
     report::Status,
+    scan::audit::{Audit, Classification, Score},
 };
 
 use crate::{

@@ -1,7 +1,7 @@
 //! `mcptest exec --connection-server`: the coprocess engine on stdin and
 //! stdout (the library's `coprocess::serve`).
 
-use mcptest::coprocess::{ExecOptions, serve};
+use mcptest_coprocess::{ExecOptions, serve};
 use tokio::io::BufReader;
 
 use crate::{Exit, args::ExecArgs};

@@ -2,9 +2,9 @@
 //! on the terminal (a run has hundreds of cases), and the usual reports.
 
 use mcptest::{
-    audit::{Classification, Score},
-    fuzz::Fuzz,
     report::Status,
+    scan::audit::{Classification, Score},
+    scan::fuzz::Fuzz,
 };
 
 use crate::{
@@ -63,7 +63,7 @@ pub fn fuzz(args: FuzzArgs) -> Exit {
     if let Some(path) = &args.write_tests {
         // `--server` is there: checked above.
         let server = args.server.as_deref().unwrap_or_default();
-        match mcptest::fuzz::regression_tests(&report, server) {
+        match mcptest::scan::fuzz::regression_tests(&report, server) {
             Some(text) => match std::fs::write(path, text) {
                 Ok(()) => println!("wrote the failing cases as tests to {}", path.display()),
                 Err(e) => {

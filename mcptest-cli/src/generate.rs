@@ -7,7 +7,9 @@ use std::{
     time::Duration,
 };
 
-use mcptest::{McpClient, Server, ToolCall, ToolOutcome, audit::valid_input, rmcp::model::Tool};
+use mcptest::{
+    McpClient, Server, ToolCall, ToolOutcome, rmcp::model::Tool, scan::audit::valid_input,
+};
 use serde_json::Value;
 
 use crate::{Exit, args::GenerateArgs};

@@ -1,7 +1,7 @@
 //! `mcptest lint-security`: the library's security lint of a server's
 //! definitions, findings on the terminal and the usual report files.
 
-use mcptest::{lint::Lint, report::Status};
+use mcptest::{report::Status, scan::lint::Lint};
 
 use crate::{
     Exit,

@@ -24,8 +24,8 @@
 //! real name and version.
 //!
 //! ```no_run
-//! # async fn demo() -> Result<(), mcptest::coprocess::CoprocessError> {
-//! use mcptest::coprocess::Client;
+//! # async fn demo() -> Result<(), mcptest_coprocess::CoprocessError> {
+//! use mcptest_coprocess::Client;
 //! use serde_json::json;
 //!
 //! let mut engine = Client::spawn(
@@ -38,6 +38,8 @@
 //! engine.shutdown().await?;
 //! # Ok(()) }
 //! ```
+
+#![warn(missing_docs)]
 
 mod client;
 mod serve;

@@ -9,7 +9,7 @@ use crate::{client::McpClient, error::Error};
 
 /// What a server lists — tools, prompts, resources, resource templates and
 /// its instructions — as [`assert_tool_surface_snapshot!`](crate::assert_tool_surface_snapshot)
-/// pins it and the security lint (`mcptest::lint`) reads it.
+/// pins it and the security lint (`mcptest::scan::lint`) reads it.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 #[non_exhaustive]

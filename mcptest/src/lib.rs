@@ -39,7 +39,7 @@
 //! | `suite` | `mcptest::suite!` and [`suite`](mod@suite): mcp-assert and MCP Cases files, the contract mock, coverage |
 //! | `conformance` | [`conformance`]: protocol conformance of servers and clients |
 //! | `http-mock` | client conformance over Streamable HTTP (`ClientConformance::http`) |
-//! | `tools` | [`audit`], [`fuzz`], [`lint`] and [`coprocess`] |
+//! | `scan` | [`scan`]: audit, fuzz and security lint of a server |
 //! | `full` | all of the above |
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -87,5 +87,5 @@ pub use mcptest_macros::suite;
 #[cfg(feature = "conformance")]
 pub use mcptest_conformance as conformance;
 
-#[cfg(feature = "tools")]
-pub use mcptest_tools::{audit, coprocess, fuzz, lint};
+#[cfg(feature = "scan")]
+pub use mcptest_scan as scan;

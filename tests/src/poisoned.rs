@@ -1,4 +1,4 @@
-//! Definitions that break every rule of `mcptest::lint`, served by
+//! Definitions that break every rule of `mcptest::scan::lint`, served by
 //! `fixture-chaos --poisoned`: each tool, prompt or resource below triggers
 //! the rule named beside it, so a test can prove every rule fires on a real
 //! listing (and the plain `fixture-chaos` listing, which triggers none).

@@ -1,5 +1,5 @@
 //! `mcptest exec`: the coprocess contract over real pipes, driven line by
-//! line and through `mcptest::coprocess::Client`.
+//! line and through `mcptest_coprocess::Client`.
 
 use std::{
     io::{BufRead, BufReader, Read, Write},
@@ -8,7 +8,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use mcptest::coprocess::{COPROCESS_PROTOCOL_VERSION, Client, CoprocessError, codes};
+use mcptest_coprocess::{COPROCESS_PROTOCOL_VERSION, Client, CoprocessError, codes};
 use serde_json::{Value, json};
 
 use super::*;

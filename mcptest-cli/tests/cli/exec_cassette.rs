@@ -1,4 +1,4 @@
-use mcptest::coprocess::Client;
+use mcptest_coprocess::Client;
 use serde_json::json;
 
 use super::*;
@@ -53,10 +53,10 @@ async fn a_recorded_session_replays_without_the_server() {
         .unwrap();
     assert_eq!(reply.text, "5");
     let miss = engine.call_tool("add", json!({"a": 4, "b": 4})).await;
-    let Err(mcptest::coprocess::CoprocessError::Rpc { code, data, .. }) = &miss else {
+    let Err(mcptest_coprocess::CoprocessError::Rpc { code, data, .. }) = &miss else {
         panic!("expected a cassette miss, got {miss:?}");
     };
-    assert_eq!(*code, mcptest::coprocess::codes::UPSTREAM_ERROR);
+    assert_eq!(*code, mcptest_coprocess::codes::UPSTREAM_ERROR);
     assert_eq!(
         data.as_ref().unwrap()["upstream"]["code"],
         mcptest::cassette::CASSETTE_MISS,
@@ -66,7 +66,7 @@ async fn a_recorded_session_replays_without_the_server() {
         .request("mcp.cache.set_mode", Some(json!({"mode": "sometimes"})))
         .await;
     assert!(
-        matches!(&bad, Err(mcptest::coprocess::CoprocessError::Rpc { code: -32602, message, .. }) if message.contains("read, write, readwrite, off")),
+        matches!(&bad, Err(mcptest_coprocess::CoprocessError::Rpc { code: -32602, message, .. }) if message.contains("read, write, readwrite, off")),
         "{bad:?}"
     );
     engine.shutdown().await.unwrap();

@@ -1,4 +1,4 @@
-use mcptest::coprocess::Client;
+use mcptest_coprocess::Client;
 use serde_json::json;
 
 use super::*;
@@ -55,7 +55,7 @@ async fn listings_reads_and_prompts_pass_through() {
     assert!(
         matches!(
             &missing,
-            Err(mcptest::coprocess::CoprocessError::Rpc { code: -32602, .. })
+            Err(mcptest_coprocess::CoprocessError::Rpc { code: -32602, .. })
         ),
         "{missing:?}"
     );

@@ -22,7 +22,7 @@ const MAX_DEPTH: usize = 32;
 /// (`#/$defs/..`, `#/definitions/..`).
 ///
 /// ```
-/// use mcptest::audit::valid_input;
+/// use mcptest::scan::audit::valid_input;
 /// use serde_json::json;
 ///
 /// let schema = json!({
@@ -46,7 +46,7 @@ pub fn valid_input(schema: &Value) -> Value {
 /// compiled, which is reported as the one problem).
 ///
 /// ```
-/// use mcptest::audit::{input_problems, valid_input};
+/// use mcptest::scan::audit::{input_problems, valid_input};
 /// use serde_json::json;
 ///
 /// let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]});

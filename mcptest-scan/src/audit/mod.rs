@@ -105,7 +105,7 @@ impl Classification {
     /// `skipped`.
     ///
     /// ```
-    /// use mcptest::audit::Classification;
+    /// use mcptest::scan::audit::Classification;
     /// assert_eq!(Classification::ProtocolError.as_str(), "protocol-error");
     /// ```
     pub fn as_str(self) -> &'static str {
@@ -121,7 +121,7 @@ impl Classification {
     /// The classification an audit gave `result`, read from its label.
     ///
     /// ```
-    /// use mcptest::audit::{CLASSIFICATION, Classification};
+    /// use mcptest::scan::audit::{CLASSIFICATION, Classification};
     /// use mcptest::report::{Outcome, TestResult};
     ///
     /// let result = TestResult::new("echo", Outcome::Pass).property(CLASSIFICATION, "healthy");
@@ -148,7 +148,7 @@ impl fmt::Display for Classification {
 /// How many audited tools were healthy, unhealthy and skipped.
 ///
 /// ```
-/// use mcptest::audit::{CLASSIFICATION, Score};
+/// use mcptest::scan::audit::{CLASSIFICATION, Score};
 /// use mcptest::report::{Outcome, Report, TestResult};
 ///
 /// let mut report = Report::new("audit");

@@ -99,7 +99,7 @@ pub struct FuzzCase {
 /// first, in a fixed order.
 ///
 /// ```
-/// use mcptest::fuzz::cases;
+/// use mcptest::scan::fuzz::cases;
 /// use serde_json::json;
 ///
 /// let schema = json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]});
@@ -152,7 +152,7 @@ pub fn cases(schema: &Value) -> Vec<FuzzCase> {
 /// at once.
 ///
 /// ```
-/// use mcptest::fuzz::mutated_cases;
+/// use mcptest::scan::fuzz::mutated_cases;
 /// use serde_json::json;
 ///
 /// let schema = json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]});
@@ -270,7 +270,7 @@ fn bad_values(value: &Value) -> Vec<(&'static str, Value)> {
 /// The line to paste into a test to send `arguments` to `tool` again.
 ///
 /// ```
-/// use mcptest::fuzz::repro_line;
+/// use mcptest::scan::fuzz::repro_line;
 /// use serde_json::json;
 ///
 /// assert_eq!(

@@ -41,7 +41,7 @@
 //! The same check over definitions at hand, without a server:
 //!
 //! ```
-//! use mcptest::lint::{Definitions, check};
+//! use mcptest::scan::lint::{Definitions, check};
 //! use serde_json::json;
 //!
 //! let defs = Definitions::from_json(json!({"tools": [{
@@ -217,7 +217,7 @@ impl fmt::Display for Finding {
 /// Every finding of every rule over `definitions`, by rule id, then field.
 ///
 /// ```
-/// use mcptest::lint::{Definitions, Severity, check};
+/// use mcptest::scan::lint::{Definitions, Severity, check};
 /// use serde_json::json;
 ///
 /// let defs = Definitions::from_json(json!({"tools": [
@@ -236,7 +236,7 @@ pub fn check(definitions: &Definitions) -> Vec<Finding> {
 /// per rule that found nothing (named `<id> <name>`).
 ///
 /// ```
-/// use mcptest::lint::{Definitions, RULES, check, report};
+/// use mcptest::scan::lint::{Definitions, RULES, check, report};
 /// use serde_json::json;
 ///
 /// let defs = Definitions::from_json(json!({"tools": [

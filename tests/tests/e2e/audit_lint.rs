@@ -12,9 +12,9 @@ use std::time::Duration;
 
 use mcptest::{
     Server,
-    audit::{Audit, Classification},
-    lint::Lint,
     report::Report,
+    scan::audit::{Audit, Classification},
+    scan::lint::Lint,
 };
 use mcptest_tests::e2e;
 

@@ -1,4 +1,4 @@
-//! `mcptest::audit` against the fixture servers: a clean server gets a clean
+//! `mcptest::scan::audit` against the fixture servers: a clean server gets a clean
 //! report, each defect the right classification with its evidence, and no
 //! server the audit started outlives it (proved from the process table for
 //! the pids the audit reports).
@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use mcptest::{
     Server,
-    audit::{Audit, Classification, Score},
     report::{Report, Status},
+    scan::audit::{Audit, Classification, Score},
 };
 use mcptest_tests::procs;
 

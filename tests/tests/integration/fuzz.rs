@@ -1,4 +1,4 @@
-//! `mcptest::fuzz` against the fixture servers: a sturdy tool passes every
+//! `mcptest::scan::fuzz` against the fixture servers: a sturdy tool passes every
 //! case, a crash is found once per input with a line to reproduce it, and
 //! every server the run started (one per crash) is gone afterwards.
 
@@ -6,9 +6,9 @@ use std::{collections::BTreeSet, time::Duration};
 
 use mcptest::{
     Server,
-    audit::Classification,
-    fuzz::{Fuzz, cases},
     report::Status,
+    scan::audit::Classification,
+    scan::fuzz::{Fuzz, cases},
 };
 use mcptest_tests::procs;
 use serde_json::json;

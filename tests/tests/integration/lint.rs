@@ -1,4 +1,4 @@
-//! `mcptest::lint` against the fixture servers: every rule fires on the
+//! `mcptest::scan::lint` against the fixture servers: every rule fires on the
 //! poisoned listing, at the field that breaks it; the plain chaos listing
 //! triggers none; fixture-everything has no error finding.
 
@@ -6,8 +6,8 @@ use std::{collections::BTreeSet, time::Duration};
 
 use mcptest::{
     Server,
-    lint::{Lint, RULES, Severity},
     report::{Report, Status},
+    scan::lint::{Lint, RULES, Severity},
 };
 
 const EVERYTHING: &str = env!("CARGO_BIN_EXE_fixture-everything");

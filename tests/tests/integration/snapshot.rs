@@ -30,7 +30,7 @@ async fn a_tool_call_is_stored_as_yaml_named_after_the_test() {
 async fn the_tool_surface_is_pinned_sorted_and_without_volatile_fields() {
     let mcp = everything().await;
     mcptest::assert_tool_surface_snapshot!(mcp);
-    let surface = mcptest::lint::Definitions::list(&mcp)
+    let surface = mcptest::scan::lint::Definitions::list(&mcp)
         .await
         .unwrap()
         .surface();
