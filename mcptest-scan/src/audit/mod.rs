@@ -19,7 +19,7 @@
 //! as one).
 //!
 //! ```no_run
-//! use mcptest::{Server, audit::Audit};
+//! use mcptest::{Server, scan::audit::Audit};
 //!
 //! #[tokio::test]
 //! async fn every_tool_survives_a_call() {
@@ -212,7 +212,7 @@ impl fmt::Display for Score {
 /// ```no_run
 /// # async fn demo() {
 /// use std::time::Duration;
-/// use mcptest::{Server, audit::{Audit, Score}};
+/// use mcptest::{Server, scan::audit::{Audit, Score}};
 ///
 /// let report = Audit::new(Server::command("my-server --stdio"))
 ///     .timeout(Duration::from_secs(5))
@@ -236,7 +236,7 @@ impl Audit {
     /// An audit of `server`.
     ///
     /// ```
-    /// use mcptest::{Server, audit::Audit};
+    /// use mcptest::{Server, scan::audit::Audit};
     /// let audit = Audit::new(Server::command("my-server --stdio"));
     /// ```
     pub fn new(server: Server) -> Self {
@@ -252,7 +252,7 @@ impl Audit {
     /// How long each tool call may take [default: the server's timeout].
     ///
     /// ```
-    /// # use mcptest::{Server, audit::Audit};
+    /// # use mcptest::{Server, scan::audit::Audit};
     /// # use std::time::Duration;
     /// let audit = Audit::new(Server::command("my-server")).timeout(Duration::from_secs(2));
     /// ```
@@ -265,7 +265,7 @@ impl Audit {
     /// list is reported as a warning, so a typo does not go unnoticed.
     ///
     /// ```
-    /// # use mcptest::{Server, audit::Audit};
+    /// # use mcptest::{Server, scan::audit::Audit};
     /// let audit = Audit::new(Server::command("my-server")).skip(["delete_all", "send_email"]);
     /// ```
     pub fn skip<I, S>(mut self, tools: I) -> Self
@@ -280,7 +280,7 @@ impl Audit {
     /// Also call tools annotated `destructiveHint: true` (skipped by default).
     ///
     /// ```
-    /// # use mcptest::{Server, audit::Audit};
+    /// # use mcptest::{Server, scan::audit::Audit};
     /// let audit = Audit::new(Server::command("my-server")).include_destructive(true);
     /// ```
     pub fn include_destructive(mut self, include: bool) -> Self {
@@ -292,7 +292,7 @@ impl Audit {
     /// (restarted only after a crash or timeout).
     ///
     /// ```
-    /// # use mcptest::{Server, audit::Audit};
+    /// # use mcptest::{Server, scan::audit::Audit};
     /// let audit = Audit::new(Server::command("my-server")).fresh_server_per_tool(true);
     /// ```
     pub fn fresh_server_per_tool(mut self, fresh: bool) -> Self {
@@ -316,7 +316,7 @@ impl Audit {
     ///
     /// ```no_run
     /// # async fn demo() {
-    /// use mcptest::{Server, audit::Audit};
+    /// use mcptest::{Server, scan::audit::Audit};
     /// Audit::new(Server::command("my-server --stdio")).assert_healthy().await;
     /// # }
     /// ```

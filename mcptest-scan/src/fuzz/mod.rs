@@ -20,7 +20,7 @@
 //! is counted once and the next case meets a live server.
 //!
 //! ```no_run
-//! use mcptest::{Server, fuzz::Fuzz};
+//! use mcptest::{Server, scan::fuzz::Fuzz};
 //!
 //! #[tokio::test]
 //! async fn every_tool_survives_bad_input() {
@@ -40,7 +40,7 @@
 //! same package that is `Server::program(env!("CARGO_BIN_EXE_<name>"))`:
 //!
 //! ```no_run
-//! use mcptest::{Server, fuzz::Fuzz};
+//! use mcptest::{Server, scan::fuzz::Fuzz};
 //!
 //! #[tokio::test]
 //! async fn survives_fuzzing() {
@@ -291,7 +291,7 @@ pub const REPRO: &str = "repro";
 /// result, `isError` or a JSON-RPC error). `None` when no case failed.
 ///
 /// ```
-/// use mcptest::{fuzz::{REPRO, regression_tests}, report::{Outcome, Report, TestResult}};
+/// use mcptest::{scan::fuzz::{REPRO, regression_tests}, report::{Outcome, Report, TestResult}};
 ///
 /// let mut report = Report::new("fuzz");
 /// report.push(
@@ -386,7 +386,7 @@ fn depth(value: &Value) -> usize {
 /// ```no_run
 /// # async fn demo() {
 /// use std::time::Duration;
-/// use mcptest::{Server, fuzz::Fuzz};
+/// use mcptest::{Server, scan::fuzz::Fuzz};
 ///
 /// let report = Fuzz::new(Server::command("my-server --stdio"))
 ///     .tools(["search"])
@@ -417,7 +417,7 @@ impl Fuzz {
     /// A fuzz run against `server`.
     ///
     /// ```
-    /// use mcptest::{Server, fuzz::Fuzz};
+    /// use mcptest::{Server, scan::fuzz::Fuzz};
     /// let fuzz = Fuzz::new(Server::command("my-server --stdio"));
     /// ```
     pub fn new(server: Server) -> Self {
@@ -435,7 +435,7 @@ impl Fuzz {
     /// failing case's name says the seed that reproduces it.
     ///
     /// ```
-    /// # use mcptest::{Server, fuzz::Fuzz};
+    /// # use mcptest::{Server, scan::fuzz::Fuzz};
     /// let fuzz = Fuzz::new(Server::command("my-server")).seed(42);
     /// ```
     pub fn seed(mut self, seed: u64) -> Self {
@@ -447,7 +447,7 @@ impl Fuzz {
     /// [default: [`DEFAULT_MUTATIONS`]]; 0 for the fixed cases only.
     ///
     /// ```
-    /// # use mcptest::{Server, fuzz::Fuzz};
+    /// # use mcptest::{Server, scan::fuzz::Fuzz};
     /// let fuzz = Fuzz::new(Server::command("my-server")).mutations(100);
     /// ```
     pub fn mutations(mut self, count: usize) -> Self {
@@ -459,7 +459,7 @@ impl Fuzz {
     /// server's timeout].
     ///
     /// ```
-    /// # use mcptest::{Server, fuzz::Fuzz};
+    /// # use mcptest::{Server, scan::fuzz::Fuzz};
     /// # use std::time::Duration;
     /// let fuzz = Fuzz::new(Server::command("my-server")).timeout(Duration::from_secs(2));
     /// ```
@@ -471,7 +471,7 @@ impl Fuzz {
     /// Fuzz only these tools (a name the server does not list fails the run).
     ///
     /// ```
-    /// # use mcptest::{Server, fuzz::Fuzz};
+    /// # use mcptest::{Server, scan::fuzz::Fuzz};
     /// let fuzz = Fuzz::new(Server::command("my-server")).tools(["search"]);
     /// ```
     pub fn tools<I, S>(mut self, tools: I) -> Self
@@ -486,7 +486,7 @@ impl Fuzz {
     /// Also fuzz tools annotated `destructiveHint: true` (skipped by default).
     ///
     /// ```
-    /// # use mcptest::{Server, fuzz::Fuzz};
+    /// # use mcptest::{Server, scan::fuzz::Fuzz};
     /// let fuzz = Fuzz::new(Server::command("my-server")).include_destructive(true);
     /// ```
     pub fn include_destructive(mut self, include: bool) -> Self {
@@ -502,7 +502,7 @@ impl Fuzz {
     ///
     /// ```no_run
     /// # async fn demo() {
-    /// use mcptest::{Server, fuzz::Fuzz};
+    /// use mcptest::{Server, scan::fuzz::Fuzz};
     /// Fuzz::new(Server::command("my-server --stdio")).mutations(64).assert_passed().await;
     /// # }
     /// ```

@@ -30,7 +30,7 @@
 //! (see [`Definitions::to_json`]).
 //!
 //! ```no_run
-//! use mcptest::{Server, lint::Lint};
+//! use mcptest::{Server, scan::lint::Lint};
 //!
 //! #[tokio::test]
 //! async fn definitions_are_clean() {
@@ -270,7 +270,7 @@ pub fn report(title: impl Into<String>, findings: &[Finding]) -> Report {
 ///
 /// ```no_run
 /// # async fn demo() {
-/// use mcptest::{Server, lint::Lint};
+/// use mcptest::{Server, scan::lint::Lint};
 ///
 /// let report = Lint::new(Server::command("my-server --stdio")).run().await;
 /// println!("{report}");
@@ -286,7 +286,7 @@ impl Lint {
     /// A lint of `server`'s definitions.
     ///
     /// ```
-    /// use mcptest::{Server, lint::Lint};
+    /// use mcptest::{Server, scan::lint::Lint};
     /// let lint = Lint::new(Server::command("my-server --stdio"));
     /// ```
     pub fn new(server: Server) -> Self {
