@@ -42,7 +42,7 @@ fn main() {
             let call = mcp.call_tool("poke", json!({})).await;
             let elapsed = started.elapsed();
             assert_eq!(call.text(), "poked", "{call:?}");
-            let log = mcp.notifications();
+            let log = mcp.server_messages();
             let counts = (
                 log.all().len(),
                 log.dropped(),

@@ -4,7 +4,7 @@
 //! completion (`sampling/createMessage`), the folders it shares
 //! (`roots/list`), or a question for the user (`elicitation/create`). The
 //! test decides the answers on the `Server` builder, and every request the
-//! server made is recorded, with the answer it got, in `mcp.notifications()`.
+//! server made is recorded, with the answer it got, in `mcp.server_messages()`.
 
 // rmcp marks sampling and roots deprecated (SEP-2577); servers still use them.
 #![allow(deprecated)]
@@ -32,7 +32,7 @@ async fn sampling_answers_with_a_fixed_reply(mcp: McpClient) {
         .text_eq("groceries: a shopping list");
 
     // What the server asked the model for, recorded with the mocked answer.
-    mcp.notifications()
+    mcp.server_messages()
         .seen("sampling/createMessage")
         .params_contain("sampling/createMessage", "eggs, flour");
 }
@@ -90,7 +90,7 @@ async fn delete_all_goes_ahead_when_the_user_confirms(mcp: McpClient) {
     mcp.call_tool("delete_all", json!({}))
         .await
         .text_eq("deleted 1 notes");
-    mcp.notifications()
+    mcp.server_messages()
         .params_contain("elicitation/create", "Delete all 1 notes?");
 }
 

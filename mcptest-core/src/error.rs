@@ -83,7 +83,7 @@ pub enum Error {
         output: Box<ServerOutput>,
     },
 
-    /// A wait on [`Notifications`](crate::Notifications) ran out of time.
+    /// A wait on [`ServerMessages`](crate::ServerMessages) ran out of time.
     #[error(
         "no notification {expected} arrived within {}; {}",
         fmt_duration(*after),

@@ -22,7 +22,6 @@ mod error;
 pub mod expect;
 mod fixture;
 pub mod limits;
-mod notifications;
 #[cfg(feature = "http")]
 pub mod oauth;
 pub mod plugin;
@@ -30,13 +29,14 @@ pub mod process;
 pub mod raw;
 pub mod report;
 mod server;
+mod server_messages;
 pub mod snapshot;
 pub(crate) mod transport;
 mod wire_schema;
 mod wording;
 
 pub use cassette::CassetteMode;
-pub use client::mocks::{Elicitation, Roots, Sampling};
+pub use client::answers::{Elicitation, Roots, Sampling};
 pub use client::options::{DEFAULT_PROTOCOL_VERSION, STATELESS_PROTOCOL_VERSION};
 pub use client::{
     CompletionRef, McpClient, Origin, PendingToolCall, Reply, Request, RpcError, ServerInfo,
@@ -45,11 +45,11 @@ pub use client::{
 pub use definitions::Definitions;
 pub use error::{Error, ServerOutput};
 pub use fixture::Fixture;
-pub use notifications::{ListKind, LogLevel, LogMessage, Notifications, ServerMessage};
 pub use raw::RawConnection;
 #[cfg(feature = "http")]
 pub use raw::{HttpReply, RawHttp};
 pub use server::Server;
+pub use server_messages::{ListKind, LogLevel, LogMessage, ServerMessage, ServerMessages};
 pub use wire_schema::{SchemaViolation, WireSchema};
 
 /// The rmcp crate mcptest is built on, re-exported so tests can name its
@@ -86,8 +86,8 @@ pub use pretty_assertions::{assert_eq, assert_ne};
 /// add `use mcptest::{assert_eq, assert_ne};` (see [`assert_eq`]).
 pub mod prelude {
     pub use crate::{
-        CompletionRef, Elicitation, Error, ListKind, LogLevel, McpClient, Notifications, Roots,
-        Sampling, Server, ToolCall, ToolOutcome,
+        CompletionRef, Elicitation, Error, ListKind, LogLevel, McpClient, Roots, Sampling, Server,
+        ServerMessages, ToolCall, ToolOutcome,
     };
     pub use crate::{Fixture, mcp_test};
     pub use crate::{

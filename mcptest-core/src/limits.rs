@@ -2,7 +2,7 @@
 //! so a flooding or hostile server cannot exhaust memory or time. What is
 //! dropped past a bound is counted and said ("… and 99,950 more stray
 //! answers"). The bounds are constants; a test that must see more reads
-//! what it needs as it goes (e.g. [`Notifications::clear`](crate::Notifications::clear)
+//! what it needs as it goes (e.g. [`ServerMessages::clear`](crate::ServerMessages::clear)
 //! after each check).
 
 /// Notifications and server-to-client requests kept per connection (the
@@ -10,7 +10,7 @@
 pub const NOTIFICATIONS_KEPT: usize = 10_000;
 /// Of those, server-to-client requests kept at once: a request that arrives
 /// while this many are kept is still answered, and counted in
-/// [`Notifications::dropped`](crate::Notifications::dropped) without being
+/// [`ServerMessages::dropped`](crate::ServerMessages::dropped) without being
 /// stored.
 pub const SERVER_REQUESTS_KEPT: usize = 1_000;
 /// Answers to server-to-client requests that may wait at once for the

@@ -79,7 +79,7 @@ use serde_json::{Value, json};
 
 use crate::{
     client::Origin, client::Reply, client::Request, client::ToolCall, client::ToolOutcome,
-    notifications::Notifications,
+    server_messages::ServerMessages,
 };
 
 #[doc(hidden)]
@@ -197,7 +197,7 @@ impl<T: Serialize> Snapshot for Reply<T> {
 
 /// The log is stored as a list of `{method, params}` (and `reply` for
 /// requests the client answered), without timings or sequence numbers.
-impl Snapshot for Notifications {
+impl Snapshot for ServerMessages {
     fn snapshot_value(&self) -> Value {
         let messages: Vec<Value> = self
             .all()

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::judged::Judged;
 use mcptest_core::LogLevel;
-use mcptest_core::Notifications;
+use mcptest_core::ServerMessages;
 use mcptest_core::expect;
 use mcptest_core::expect::Check;
 use mcptest_core::expect::Evidence;
@@ -48,11 +48,11 @@ impl<S: ?Sized, C: Check<S>> Check<S> for Keyed<C> {
 }
 
 /// A check of what the server sent on its own.
-type LogCheck = Box<dyn Check<Notifications> + Send + Sync>;
+type LogCheck = Box<dyn Check<ServerMessages> + Send + Sync>;
 
 fn keyed_log<C>(key: &'static str, check: C) -> LogCheck
 where
-    C: Check<Notifications> + Send + Sync + 'static,
+    C: Check<ServerMessages> + Send + Sync + 'static,
 {
     Box::new(Keyed { key, check })
 }
@@ -653,7 +653,7 @@ impl Check<Judged<'_>> for MinProgress {
 }
 
 /// The log messages as mcp-assert compares them: `[level] data`, a line each.
-fn log_lines(log: &Notifications) -> (usize, Shown) {
+fn log_lines(log: &ServerMessages) -> (usize, Shown) {
     let messages = log.log_messages();
     let lines: Vec<String> = messages
         .iter()
@@ -678,11 +678,11 @@ fn log_data(data: &Value) -> String {
 /// `min_messages: n`: at least `n` log messages.
 struct MinLogMessages(usize);
 
-impl Check<Notifications> for MinLogMessages {
+impl Check<ServerMessages> for MinLogMessages {
     fn describe(&self) -> String {
         format!("at least {} log messages", self.0)
     }
-    fn evaluate(&self, log: &Notifications) -> Verdict {
+    fn evaluate(&self, log: &ServerMessages) -> Verdict {
         let (count, shown) = log_lines(log);
         Verdict::from_bool(
             count >= self.0,
@@ -697,11 +697,11 @@ impl Check<Notifications> for MinLogMessages {
 /// needle.
 struct LogDataContains(String);
 
-impl Check<Notifications> for LogDataContains {
+impl Check<ServerMessages> for LogDataContains {
     fn describe(&self) -> String {
         format!("a log message whose data contains {}", quoted(&self.0))
     }
-    fn evaluate(&self, log: &Notifications) -> Verdict {
+    fn evaluate(&self, log: &ServerMessages) -> Verdict {
         let found = log
             .log_messages()
             .iter()

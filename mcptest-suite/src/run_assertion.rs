@@ -19,10 +19,10 @@ use super::{
 use mcptest_core::CompletionRef;
 use mcptest_core::Elicitation;
 use mcptest_core::McpClient;
-use mcptest_core::Notifications;
 use mcptest_core::Roots;
 use mcptest_core::Sampling;
 use mcptest_core::Server;
+use mcptest_core::ServerMessages;
 use mcptest_core::ToolCall;
 use mcptest_core::ToolOutcome;
 use mcptest_core::expect::Failure;
@@ -434,7 +434,7 @@ async fn resources(
     }
     if let (Some(want), Some(uri)) = (block.expect_notification, &block.subscribe) {
         let uri = substitute::fixture(uri, fixture);
-        let log = mcp.notifications();
+        let log = mcp.server_messages();
         let wait = timeout.min(NOTIFICATION_WAIT);
         if want {
             log.wait_for_resource_updated(&uri, wait)
@@ -560,7 +560,7 @@ async fn settle(
     match count {
         Some(n) if n > 0 => {
             let _ = mcp
-                .notifications()
+                .server_messages()
                 .wait_for_count("", matching, n, NOTIFICATION_WAIT)
                 .await;
         }
@@ -591,7 +591,7 @@ async fn logging(
         m.method == "notifications/message"
     })
     .await;
-    checks::first_miss(&checks::logging(block), &mcp.notifications())
+    checks::first_miss(&checks::logging(block), &mcp.server_messages())
         .map_err(|miss| failed(miss, &called, mcp))
 }
 
@@ -607,8 +607,8 @@ async fn notifications(
     answered(&call).map_err(|f| f.called(&called))?;
     settle(mcp, block.min_count, |m| !m.is_request()).await;
     // mcp-assert sees notifications only, not the server's requests.
-    let heard = Notifications::from_messages(
-        mcp.notifications()
+    let heard = ServerMessages::from_messages(
+        mcp.server_messages()
             .filter(|m| !m.is_request())
             .into_iter()
             .map(|m| json!({"method": m.method, "params": m.params})),

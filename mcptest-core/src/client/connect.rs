@@ -11,15 +11,15 @@ use rmcp::{
 use serde_json::json;
 
 use super::{
-    Harness, Inner, Link, McpClient, ServerInfo, connection_lost, options::Options,
+    Harness, Inner, Link, McpClient, ServerInfo, connection_lost, options::ClientOptions,
     transport_failed,
 };
 use crate::{
     error::Error,
-    transport::{endpoint::Endpoint, wire::Wire},
+    transport::{endpoint::Endpoint, inbound::Inbound},
 };
 
-fn harness(options: &Options) -> Harness {
+fn harness(options: &ClientOptions) -> Harness {
     let capabilities = options.capabilities.clone().unwrap_or_else(|| {
         let mut caps = serde_json::Map::new();
         if options.sampling.is_some() {
@@ -52,14 +52,14 @@ fn harness(options: &Options) -> Harness {
 pub(crate) async fn handshake<T>(
     transport: T,
     endpoint: Endpoint,
-    options: &Options,
+    options: &ClientOptions,
     fixture_dir: Option<Arc<std::path::Path>>,
 ) -> Result<McpClient, Error>
 where
     T: Transport<rmcp::RoleClient> + 'static,
 {
     let harness = Arc::new(harness(options));
-    endpoint.wire.schema.set_mode(options.wire_schema);
+    endpoint.inbound.schema.set_mode(options.wire_schema);
     let version = harness.config.protocol_version.clone();
     let (lifecycle, method) = if version.has_initialize() {
         (ClientLifecycleMode::Initialize, "initialize")
@@ -78,19 +78,19 @@ where
     .await;
     let failure = match started {
         Ok(Ok(service)) => {
-            endpoint.wire.use_raw_answers();
+            endpoint.inbound.use_raw_answers();
             let peer = service.peer().clone();
             let info = server_info(&peer);
             endpoint
-                .wire
+                .inbound
                 .schema
                 .set_revision(info.protocol_version.as_str());
             return Ok(McpClient {
                 inner: Arc::new(Inner {
                     view: false,
                     peer,
-                    wire: endpoint.wire.clone(),
-                    notifications: endpoint.wire.notifications.clone(),
+                    inbound: endpoint.inbound.clone(),
+                    notifications: endpoint.inbound.notifications.clone(),
                     link: Arc::new(Link {
                         service: std::sync::Mutex::new(Some(service)),
                         endpoint,
@@ -105,11 +105,11 @@ where
                 }),
             });
         }
-        Ok(Err(error)) => init_error(method, error, &endpoint.wire).await,
+        Ok(Err(error)) => init_error(method, error, &endpoint.inbound).await,
         Err(_) => Error::Timeout {
             method: method.to_owned(),
             after: options.connect_timeout,
-            output: endpoint.wire.output(),
+            output: endpoint.inbound.output(),
         },
     };
     // Nothing will own the server now: stop it before reporting.
@@ -117,11 +117,11 @@ where
     Err(failure)
 }
 
-async fn init_error(method: &str, error: ClientInitializeError, wire: &Wire) -> Error {
+async fn init_error(method: &str, error: ClientInitializeError, inbound: &Inbound) -> Error {
     match error {
-        ClientInitializeError::ConnectionClosed(_) => connection_lost(Some(method), wire).await,
+        ClientInitializeError::ConnectionClosed(_) => connection_lost(Some(method), inbound).await,
         ClientInitializeError::TransportError { error, .. } => {
-            transport_failed(Some(method), &error, wire).await
+            transport_failed(Some(method), &error, inbound).await
         }
         ClientInitializeError::JsonRpcError(data) => Error::Handshake {
             method: method.to_owned(),
@@ -133,12 +133,12 @@ async fn init_error(method: &str, error: ClientInitializeError, wire: &Wire) -> 
                     .map(|d| format!(" (data: {d})"))
                     .unwrap_or_default()
             ),
-            output: wire.output(),
+            output: inbound.output(),
         },
         other => Error::Handshake {
             method: method.to_owned(),
             reason: other.to_string(),
-            output: wire.output(),
+            output: inbound.output(),
         },
     }
 }

@@ -11,7 +11,7 @@ use rmcp::{
     service::RequestContext,
 };
 
-use super::mocks::{Elicitation, Roots, Sampling};
+use super::answers::{Elicitation, Roots, Sampling};
 
 pub(crate) struct Harness {
     pub(crate) config: ClientConfig,

@@ -1,8 +1,8 @@
 //! The harness: one typed async method per MCP request.
 
+pub(crate) mod answers;
 mod connect;
 mod handler;
-pub(crate) mod mocks;
 pub(crate) mod options;
 mod requests;
 mod results;
@@ -33,10 +33,10 @@ pub use results::{Origin, Reply, Request, RpcError, ServerInfo, ToolCall, ToolOu
 
 use crate::{
     error::{Error, describe_failure},
-    notifications::ListKind,
-    notifications::Notifications,
-    notifications::ServerMessage,
-    transport::{endpoint::Endpoint, wire::Wire},
+    server_messages::ListKind,
+    server_messages::ServerMessage,
+    server_messages::ServerMessages,
+    transport::{endpoint::Endpoint, inbound::Inbound},
 };
 
 /// How many pages a `list_*` call follows before giving up on a server whose
@@ -95,9 +95,9 @@ struct Inner {
     /// True for a view of a shared connection: closing it leaves the server running.
     view: bool,
     peer: Peer<RoleClient>,
-    wire: Arc<Wire>,
+    inbound: Arc<Inbound>,
     /// What [`McpClient::notifications`] shows: the whole log, or a view's part of it.
-    notifications: Notifications,
+    notifications: ServerMessages,
     info: ServerInfo,
     request_timeout: Duration,
     fetch_tool_definitions: bool,
@@ -113,7 +113,7 @@ impl Drop for Inner {
     /// The last clone of a client that was never closed still fails the
     /// test for what went unchecked (unless it is failing already).
     fn drop(&mut self) {
-        if let Some(message) = unchecked_message(&self.unexamined, &self.wire)
+        if let Some(message) = unchecked_message(&self.unexamined, &self.inbound)
             && !std::thread::panicking()
         {
             panic!("{message}");
@@ -124,10 +124,10 @@ impl Drop for Inner {
 /// What fails the test when a client is closed, if anything (each reported
 /// once): the failed calls nobody looked at, and the server's messages that
 /// broke the schema and failed no request.
-fn unchecked_message(unexamined: &Unexamined, wire: &Wire) -> Option<String> {
+fn unchecked_message(unexamined: &Unexamined, inbound: &Inbound) -> Option<String> {
     let mut parts = Vec::new();
     parts.extend(unexamined_message(unexamined));
-    let (violations, more) = wire.schema.take_unreported();
+    let (violations, more) = inbound.schema.take_unreported();
     if !violations.is_empty() {
         let mut message = format!(
             "mcptest: the server sent {} message{} that break{} the MCP schema:",
@@ -217,7 +217,7 @@ impl McpClient {
     /// [shared](crate::Server::shared) server: what arrived since this test
     /// connected, without the other tests' progress, and with every message
     /// not tied to this test's requests marked [`shared`](crate::ServerMessage::shared).
-    pub fn notifications(&self) -> Notifications {
+    pub fn server_messages(&self) -> ServerMessages {
         self.inner.notifications.clone()
     }
 
@@ -225,7 +225,7 @@ impl McpClient {
     /// as a process; empty otherwise.
     pub fn stderr(&self) -> String {
         self.inner
-            .wire
+            .inbound
             .stderr
             .as_ref()
             .map(|s| s.text())
@@ -235,19 +235,19 @@ impl McpClient {
     /// Lines the server wrote to stdout that were not JSON-RPC messages (the
     /// most recent 50).
     pub fn stdout_noise(&self) -> Vec<String> {
-        self.inner.wire.noise_lines().0
+        self.inner.inbound.noise_lines().0
     }
 
     /// The server process's id, for a server started as a process.
     pub fn pid(&self) -> Option<u32> {
-        self.inner.wire.process.as_ref().and_then(|p| p.pid())
+        self.inner.inbound.process.as_ref().and_then(|p| p.pid())
     }
 
     /// A handle that reports what the server printed, for results built outside
     /// the harness.
     pub fn origin(&self) -> Origin {
         Origin::new(
-            self.inner.wire.clone(),
+            self.inner.inbound.clone(),
             self.inner.fixture_dir.clone(),
             self.inner.unexamined.clone(),
         )
@@ -493,7 +493,10 @@ impl McpClient {
     }
 
     /// `logging/setLevel`.
-    pub async fn set_log_level(&self, level: crate::notifications::LogLevel) -> Result<(), Error> {
+    pub async fn set_log_level(
+        &self,
+        level: crate::server_messages::LogLevel,
+    ) -> Result<(), Error> {
         self.request("logging/setLevel", json!({ "level": level }), None)
             .await
             .map(drop)
@@ -552,7 +555,7 @@ impl McpClient {
             }
             link.endpoint.close().await
         };
-        if let Some(message) = unchecked_message(&self.inner.unexamined, &self.inner.wire)
+        if let Some(message) = unchecked_message(&self.inner.unexamined, &self.inner.inbound)
             && !std::thread::panicking()
         {
             panic!("{message}");
@@ -578,7 +581,7 @@ impl McpClient {
     /// # }
     /// ```
     pub fn take_unchecked(&self) -> Option<String> {
-        unchecked_message(&self.inner.unexamined, &self.inner.wire)
+        unchecked_message(&self.inner.unexamined, &self.inner.inbound)
     }
 
     /// A new client on the same connection, for one test of a shared
@@ -596,8 +599,8 @@ impl McpClient {
                 link: inner.link.clone(),
                 view: true,
                 peer: inner.peer.clone(),
-                wire: inner.wire.clone(),
-                notifications: inner.wire.notifications.view(),
+                inbound: inner.inbound.clone(),
+                notifications: inner.inbound.notifications.view(),
                 info: inner.info.clone(),
                 request_timeout,
                 fetch_tool_definitions,
@@ -614,9 +617,9 @@ impl McpClient {
     pub(crate) fn is_alive(&self) -> bool {
         let inner = &self.inner;
         !inner.peer.is_transport_closed()
-            && inner.wire.closed_reason().is_none()
+            && inner.inbound.closed_reason().is_none()
             && inner
-                .wire
+                .inbound
                 .process
                 .as_ref()
                 .is_none_or(|p| p.try_status().is_none())
@@ -670,7 +673,7 @@ impl McpClient {
                     self.request(method, params, None).await?
                 }
             };
-            let page: P = decode(method, &answer.result, &self.inner.wire)?;
+            let page: P = decode(method, &answer.result, &self.inner.inbound)?;
             raw.push(answer.result);
             let (mut page_items, next) = split(page);
             items.append(&mut page_items);
@@ -682,7 +685,7 @@ impl McpClient {
                             reason: format!(
                                 "the server returned the same nextCursor {next:?} twice"
                             ),
-                            output: self.inner.wire.output(),
+                            output: self.inner.inbound.output(),
                         });
                     }
                     cursor = Some(next);
@@ -701,7 +704,7 @@ impl McpClient {
         Err(Error::Protocol {
             method: method.to_owned(),
             reason: format!("still more pages after {MAX_PAGES}; the cursors never end"),
-            output: self.inner.wire.output(),
+            output: self.inner.inbound.output(),
         })
     }
 
@@ -723,7 +726,7 @@ impl McpClient {
         params: Value,
     ) -> Result<Reply<T>, Error> {
         let answer = self.request(method, params.clone(), None).await?;
-        let value = decode(method, &answer.result, &self.inner.wire)?;
+        let value = decode(method, &answer.result, &self.inner.inbound)?;
         Ok(Reply::new(
             Request::new(method, params),
             value,
@@ -773,7 +776,7 @@ impl McpClient {
         Err(Error::Protocol {
             method: method.to_owned(),
             reason: format!("still input_required after {MAX_INPUT_ROUNDS} rounds"),
-            output: self.inner.wire.output(),
+            output: self.inner.inbound.output(),
         })
     }
 
@@ -782,7 +785,7 @@ impl McpClient {
         let Some(requests) = result.get("inputRequests").and_then(Value::as_object) else {
             return Value::Object(responses);
         };
-        let log = &self.inner.wire.notifications;
+        let log = &self.inner.inbound.notifications;
         for (key, request) in requests {
             let method = request
                 .get("method")
@@ -852,12 +855,12 @@ impl McpClient {
                 Err(_) => Err(ServiceError::Timeout { timeout }),
             };
         let elapsed = started.elapsed();
-        let raw = self.inner.wire.take_raw(&id);
-        if let Some(violation) = self.inner.wire.schema.take_violation(&id) {
+        let raw = self.inner.inbound.take_raw(&id);
+        if let Some(violation) = self.inner.inbound.schema.take_violation(&id) {
             return Err(Error::SchemaViolation {
                 method: method.to_owned(),
                 violation: Box::new(violation),
-                output: self.inner.wire.output(),
+                output: self.inner.inbound.output(),
             });
         }
         match outcome {
@@ -869,9 +872,9 @@ impl McpClient {
                 Ok(Answer { result, elapsed })
             }
             Err(ServiceError::Timeout { timeout }) => {
-                self.inner.wire.forget(&id);
-                self.inner.wire.schema.forget(&id);
-                if let Some(blocked) = self.inner.wire.stalled_write() {
+                self.inner.inbound.forget(&id);
+                self.inner.inbound.schema.forget(&id);
+                if let Some(blocked) = self.inner.inbound.stalled_write() {
                     return Err(Error::Transport {
                         method: Some(method.to_owned()),
                         reason: format!(
@@ -881,13 +884,13 @@ impl McpClient {
                             crate::error::STOPPED_READING,
                             blocked.as_secs_f64()
                         ),
-                        output: self.inner.wire.output(),
+                        output: self.inner.inbound.output(),
                     });
                 }
                 Err(Error::Timeout {
                     method: method.to_owned(),
                     after: timeout,
-                    output: self.inner.wire.output(),
+                    output: self.inner.inbound.output(),
                 })
             }
             Err(error) => Err(self.error(method, error).await),
@@ -898,27 +901,29 @@ impl McpClient {
     /// process and the wire to say *why* the connection broke.
     async fn error(&self, method: &str, error: ServiceError) -> Error {
         match error {
-            ServiceError::McpError(data) => rpc_error(method, data, &self.inner.wire),
+            ServiceError::McpError(data) => rpc_error(method, data, &self.inner.inbound),
             ServiceError::Timeout { timeout } => Error::Timeout {
                 method: method.to_owned(),
                 after: timeout,
-                output: self.inner.wire.output(),
+                output: self.inner.inbound.output(),
             },
-            ServiceError::TransportClosed => connection_lost(Some(method), &self.inner.wire).await,
+            ServiceError::TransportClosed => {
+                connection_lost(Some(method), &self.inner.inbound).await
+            }
             ServiceError::TransportSend(error) => {
-                transport_failed(Some(method), &error, &self.inner.wire).await
+                transport_failed(Some(method), &error, &self.inner.inbound).await
             }
             other => Error::Transport {
                 method: Some(method.to_owned()),
                 reason: other.to_string(),
-                output: self.inner.wire.output(),
+                output: self.inner.inbound.output(),
             },
         }
     }
 
     fn error_sync(&self, method: &str, error: ServiceError) -> Error {
         match error {
-            ServiceError::McpError(data) => rpc_error(method, data, &self.inner.wire),
+            ServiceError::McpError(data) => rpc_error(method, data, &self.inner.inbound),
             other => Error::Transport {
                 method: Some(method.to_owned()),
                 reason: {
@@ -926,12 +931,12 @@ impl McpClient {
                         ServiceError::TransportSend(error) => describe_failure(error),
                         other => other.to_string(),
                     };
-                    match self.inner.wire.closed_reason() {
+                    match self.inner.inbound.closed_reason() {
                         Some(reason) => format!("{what}: {reason}"),
                         None => what,
                     }
                 },
-                output: self.inner.wire.output(),
+                output: self.inner.inbound.output(),
             },
         }
     }
@@ -998,7 +1003,7 @@ impl McpClient {
     }
 
     fn list_changes(&self, kind: ListKind) -> usize {
-        self.inner.wire.notifications.count(kind.method())
+        self.inner.inbound.notifications.count(kind.method())
     }
 }
 
@@ -1109,11 +1114,11 @@ impl PendingToolCall {
 
     /// Sends `notifications/cancelled` for this call and stops waiting for it.
     pub async fn cancel(self, reason: &str) -> Result<(), Error> {
-        let wire = self.client.inner.wire.clone();
+        let inbound = self.client.inner.inbound.clone();
         let id = self.id.clone();
         let result = self.handle.cancel(Some(reason.to_owned())).await;
-        wire.forget(&id);
-        wire.schema.forget(&id);
+        inbound.forget(&id);
+        inbound.schema.forget(&id);
         result.map_err(|e| self.client.error_sync("notifications/cancelled", e))
     }
 
@@ -1156,7 +1161,7 @@ impl PendingToolCall {
                 let outcome = match decode::<rmcp::model::CallToolResult>(
                     "tools/call",
                     &answer.result,
-                    &client.inner.wire,
+                    &client.inner.inbound,
                 ) {
                     Ok(result) if result.is_error == Some(true) => ToolOutcome::ToolError(result),
                     Ok(result) => ToolOutcome::Success(result),
@@ -1187,7 +1192,7 @@ impl PendingToolCall {
 
 impl McpClient {
     fn progress_for(&self, token: &ProgressToken) -> Vec<rmcp::model::ProgressNotificationParam> {
-        let log = &self.inner.wire.notifications;
+        let log = &self.inner.inbound.notifications;
         if log.count("notifications/progress") == 0 {
             return Vec::new();
         }
@@ -1201,21 +1206,25 @@ impl McpClient {
     }
 }
 
-fn decode<T: DeserializeOwned>(method: &str, result: &Value, wire: &Wire) -> Result<T, Error> {
+fn decode<T: DeserializeOwned>(
+    method: &str,
+    result: &Value,
+    inbound: &Inbound,
+) -> Result<T, Error> {
     T::deserialize(result).map_err(|e| Error::Protocol {
         method: method.to_owned(),
         reason: format!("the result does not match the MCP schema: {e}; it was {result}"),
-        output: wire.output(),
+        output: inbound.output(),
     })
 }
 
-fn rpc_error(method: &str, data: ErrorData, wire: &Wire) -> Error {
+fn rpc_error(method: &str, data: ErrorData, inbound: &Inbound) -> Error {
     Error::JsonRpc {
         method: method.to_owned(),
         code: data.code.0,
         message: data.message.into_owned(),
         data: data.data,
-        output: wire.output(),
+        output: inbound.output(),
     }
 }
 
@@ -1225,10 +1234,10 @@ fn rpc_error(method: &str, data: ErrorData, wire: &Wire) -> Error {
 pub(crate) async fn transport_failed(
     method: Option<&str>,
     error: &(dyn std::error::Error + Send + Sync + 'static),
-    wire: &Wire,
+    inbound: &Inbound,
 ) -> Error {
     let reason = describe_failure(error);
-    match connection_lost(method, wire).await {
+    match connection_lost(method, inbound).await {
         Error::Transport { method, output, .. } => Error::Transport {
             method,
             reason,
@@ -1240,33 +1249,33 @@ pub(crate) async fn transport_failed(
 
 /// Why the connection broke: the process exited, the server sent something
 /// fatal, or the stream simply closed.
-pub(crate) async fn connection_lost(method: Option<&str>, wire: &Wire) -> Error {
-    if let Some(reason) = wire.fatal_reason() {
+pub(crate) async fn connection_lost(method: Option<&str>, inbound: &Inbound) -> Error {
+    if let Some(reason) = inbound.fatal_reason() {
         return Error::Transport {
             method: method.map(str::to_owned),
             reason,
-            output: wire.output(),
+            output: inbound.output(),
         };
     }
-    if let Some(process) = &wire.process {
+    if let Some(process) = &inbound.process {
         // The stream ended first; the exit status follows within moments.
         let status = process.wait_for_exit(Duration::from_secs(2)).await;
         if status.is_some() {
-            if let Some(stderr) = &wire.stderr {
+            if let Some(stderr) = &inbound.stderr {
                 stderr.wait_closed(Duration::from_millis(500)).await;
             }
             return Error::ServerExited {
                 method: method.map(str::to_owned),
                 status,
-                output: wire.output(),
+                output: inbound.output(),
             };
         }
     }
     Error::Transport {
         method: method.map(str::to_owned),
-        reason: wire
+        reason: inbound
             .closed_reason()
             .unwrap_or_else(|| "the connection closed".to_owned()),
-        output: wire.output(),
+        output: inbound.output(),
     }
 }

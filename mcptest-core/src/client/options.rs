@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use rmcp::model::{ClientCapabilities, Implementation};
 
-use super::mocks::{Elicitation, Roots, Sampling};
+use super::answers::{Elicitation, Roots, Sampling};
 use crate::wire_schema::WireSchema;
 
 /// The protocol version used unless [`Server::protocol_version`] says otherwise:
@@ -19,7 +19,7 @@ pub const DEFAULT_PROTOCOL_VERSION: &str = "2025-11-25";
 pub const STATELESS_PROTOCOL_VERSION: &str = "2026-07-28";
 
 #[derive(Clone)]
-pub(crate) struct Options {
+pub(crate) struct ClientOptions {
     pub(crate) request_timeout: Duration,
     pub(crate) connect_timeout: Duration,
     pub(crate) protocol_version: String,
@@ -32,9 +32,9 @@ pub(crate) struct Options {
     pub(crate) wire_schema: WireSchema,
 }
 
-impl Default for Options {
+impl Default for ClientOptions {
     fn default() -> Self {
-        Options {
+        ClientOptions {
             request_timeout: Duration::from_secs(30),
             connect_timeout: Duration::from_secs(30),
             protocol_version: DEFAULT_PROTOCOL_VERSION.to_owned(),

@@ -14,7 +14,7 @@ use rmcp::model::{
 };
 use serde_json::Value;
 
-use crate::{error::Error, error::ServerOutput, transport::wire::Wire};
+use crate::{error::Error, error::ServerOutput, transport::inbound::Inbound};
 
 /// A request as it was sent: the method and its params (without the `_meta`
 /// rmcp adds). Results carry it so a failure can say what was called.
@@ -51,7 +51,7 @@ impl fmt::Display for Request {
 /// view of what the server printed, and the test's fixture directory.
 #[derive(Clone, Default)]
 pub struct Origin {
-    wire: Option<Arc<Wire>>,
+    inbound: Option<Arc<Inbound>>,
     fixture_dir: Option<Arc<Path>>,
     /// Where a failed call the test never looked at is reported: its client.
     unexamined: Option<Unexamined>,
@@ -63,12 +63,12 @@ pub(crate) type Unexamined = Arc<std::sync::Mutex<Vec<String>>>;
 
 impl Origin {
     pub(crate) fn new(
-        wire: Arc<Wire>,
+        inbound: Arc<Inbound>,
         fixture_dir: Option<Arc<Path>>,
         unexamined: Unexamined,
     ) -> Self {
         Origin {
-            wire: Some(wire),
+            inbound: Some(inbound),
             fixture_dir,
             unexamined: Some(unexamined),
         }
@@ -77,7 +77,7 @@ impl Origin {
     /// An origin with only a fixture directory (for results built by hand).
     pub fn with_fixture_dir(dir: impl Into<PathBuf>) -> Self {
         Origin {
-            wire: None,
+            inbound: None,
             fixture_dir: Some(Arc::from(dir.into())),
             unexamined: None,
         }
@@ -85,7 +85,10 @@ impl Origin {
 
     /// What the server printed up to now (stderr tail, stray stdout lines).
     pub fn server_output(&self) -> ServerOutput {
-        self.wire.as_ref().map(|w| *w.output()).unwrap_or_default()
+        self.inbound
+            .as_ref()
+            .map(|w| *w.output())
+            .unwrap_or_default()
     }
 
     /// The test's fixture directory, when the server was given one with

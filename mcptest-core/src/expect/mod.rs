@@ -1,7 +1,7 @@
 //! Checks on results, with failures that explain themselves.
 //!
 //! Every result the harness returns — a [`ToolCall`](crate::ToolCall), a [`Reply`] of a prompt,
-//! a resource, a list or a completion, the [`Notifications`](crate::Notifications) log — has fluent
+//! a resource, a list or a completion, the [`ServerMessages`](crate::ServerMessages) log — has fluent
 //! check methods that read like the sentence they test and panic with
 //! `#[track_caller]`, so the failure points at the test's line:
 //!
@@ -65,7 +65,6 @@ pub use schema::{
     matches_output_schema, matches_schema, validate_schema,
 };
 mod lists;
-mod notifications;
 mod outcome;
 mod plugin;
 mod prompts;
@@ -74,6 +73,7 @@ mod resources;
 pub mod samples;
 #[cfg(feature = "json-schema")]
 mod schema;
+mod server_messages;
 mod text;
 mod tool_call;
 
@@ -97,15 +97,15 @@ pub use lists::{
     AnnotationsContain, Has, HasExactly, Lacks, Listed, annotations_contain, has, has_exactly,
     lacks,
 };
-pub use notifications::{
-    LogLevelSeen, NotificationCount, ParamsContain, ProgressCount, Seen, any_params_contain,
-    log_level_seen, not_seen, notification_count, params_contain, progress_count, seen,
-};
 pub use plugin::{PluginCheck, PluginSubject, plugin};
 pub use prompts::{MessageCount, RolesEq, message_count, roles_eq};
 pub use resources::{
     BlobOnly, ContentsCount, MimeTypeEq, TextOnly, blob_only, contents_count, mime_type_eq,
     text_only,
+};
+pub use server_messages::{
+    LogLevelSeen, NotificationCount, ParamsContain, ProgressCount, Seen, any_params_contain,
+    log_level_seen, not_seen, notification_count, params_contain, progress_count, seen,
 };
 pub use text::{
     HasText, LabelledText, NotEmpty, TextContains, TextContainsAny, TextEq, TextInOrder,

@@ -9,8 +9,8 @@ use crate::{
     client::Request,
     client::ToolCall,
     client::ToolOutcome,
-    notifications::Notifications,
     plugin::{Plugin, PluginError},
+    server_messages::ServerMessages,
 };
 
 /// A result a plugin can judge: what it is as JSON, and the request that
@@ -59,7 +59,7 @@ impl<T> PluginSubject for Reply<T> {
     }
 }
 
-impl PluginSubject for Notifications {
+impl PluginSubject for ServerMessages {
     fn plugin_request(&self) -> Option<&Request> {
         None
     }

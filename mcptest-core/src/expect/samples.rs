@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::{
     client::Reply, client::Request, client::ToolCall, client::ToolOutcome,
-    notifications::Notifications,
+    server_messages::ServerMessages,
 };
 
 fn object(value: Value) -> JsonObject {
@@ -243,8 +243,8 @@ pub fn completion_reply() -> Reply<CompleteResult> {
 }
 
 /// Two progress notifications and a warning log message.
-pub fn notifications() -> Notifications {
-    Notifications::from_messages([
+pub fn server_messages() -> ServerMessages {
+    ServerMessages::from_messages([
         json!({"method": "notifications/progress", "params": {"progressToken": 1, "progress": 1, "total": 2}}),
         json!({"method": "notifications/progress", "params": {"progressToken": 1, "progress": 2, "total": 2}}),
         json!({"method": "notifications/message", "params": {"level": "warning", "logger": "fixture", "data": "disk almost full"}}),

@@ -21,7 +21,7 @@ use tokio::{
 
 use super::{
     PluginError,
-    wire::{Answer, parse_answer, request_line},
+    frames::{Answer, parse_answer, request_line},
 };
 use crate::{
     error::Error,

@@ -38,8 +38,8 @@
 //! A plugin can judge any result as a check: see [`expect::plugin`](crate::expect::plugin).
 
 mod error;
+mod frames;
 mod host;
-mod wire;
 
 use std::{
     fmt,

@@ -8,14 +8,14 @@ use std::{process::ExitStatus, sync::Arc, time::Duration};
 use serde_json::{Value, json};
 
 use crate::{
-    Error, Notifications, Server,
+    Error, Server, ServerMessages,
     client::connection_lost,
     limits::Bounded,
     server::launch::{Started, start},
     transport::{
         endpoint::Endpoint,
+        inbound::Inbound,
         lines::{LineReader, WriteHandle},
-        wire::Wire,
     },
 };
 
@@ -51,17 +51,17 @@ impl RawConnection {
     /// Starts the server (a command, a program or an in-process handler).
     /// Streamable HTTP servers are dialled with an HTTP client instead.
     pub async fn open(server: &Server) -> Result<RawConnection, Error> {
-        match start(server, Notifications::new())? {
+        match start(server, ServerMessages::new())? {
             Started::Stream(streams) => {
                 let reader = LineReader::new(
                     streams.read,
-                    streams.wire.clone(),
+                    streams.inbound.clone(),
                     server.options.max_message_size,
                 );
-                let writer = WriteHandle::new(streams.write, streams.wire.clone());
+                let writer = WriteHandle::new(streams.write, streams.inbound.clone());
                 Ok(RawConnection {
                     endpoint: Endpoint::new(
-                        streams.wire,
+                        streams.inbound,
                         Some(writer.clone()),
                         streams.in_process,
                         server.options.shutdown_grace,
@@ -81,8 +81,8 @@ impl RawConnection {
         }
     }
 
-    fn wire(&self) -> &Arc<Wire> {
-        &self.endpoint.wire
+    fn inbound(&self) -> &Arc<Inbound> {
+        &self.endpoint.inbound
     }
 
     /// Writes `bytes` exactly as given (no newline added): a message in
@@ -141,7 +141,7 @@ impl RawConnection {
             .map_err(|e| Error::Transport {
                 method: Some(method.to_owned()),
                 reason: e.to_string(),
-                output: self.wire().output(),
+                output: self.inbound().output(),
             })?;
         let timeout = timeout.saturating_sub(started.elapsed());
         self.recv_matching(
@@ -211,7 +211,7 @@ impl RawConnection {
     }
 
     fn skip(&mut self, message: Value) {
-        let size = crate::notifications::json_size(&message);
+        let size = crate::server_messages::json_size(&message);
         let dropped = &mut self.skipped_dropped;
         self.skipped.push(message, size, |_| *dropped += 1);
     }
@@ -264,11 +264,11 @@ impl RawConnection {
     async fn next_message(&mut self, timeout: Duration) -> Result<Value, Error> {
         match tokio::time::timeout(timeout, self.reader.next()).await {
             Ok(Some(message)) => Ok(message),
-            Ok(None) => Err(connection_lost(None, self.wire()).await),
+            Ok(None) => Err(connection_lost(None, self.inbound()).await),
             Err(_) => Err(Error::Timeout {
                 method: "the next message".into(),
                 after: timeout,
-                output: self.wire().output(),
+                output: self.inbound().output(),
             }),
         }
     }
@@ -277,13 +277,13 @@ impl RawConnection {
         Error::Transport {
             method: None,
             reason: format!("writing to the server failed: {error}"),
-            output: self.wire().output(),
+            output: self.inbound().output(),
         }
     }
 
     /// The tail of the server's stderr.
     pub fn stderr(&self) -> String {
-        self.wire()
+        self.inbound()
             .stderr
             .as_ref()
             .map(|s| s.text())
@@ -292,12 +292,12 @@ impl RawConnection {
 
     /// Lines on stdout that were not JSON (the most recent 50).
     pub fn stdout_noise(&self) -> Vec<String> {
-        self.wire().noise_lines().0
+        self.inbound().noise_lines().0
     }
 
     /// The server process's id, for a server started as a process.
     pub fn pid(&self) -> Option<u32> {
-        self.wire().process.as_ref().and_then(|p| p.pid())
+        self.inbound().process.as_ref().and_then(|p| p.pid())
     }
 
     /// Closes stdin, waits the grace period, kills the process group and

@@ -8,7 +8,7 @@ use super::{
 use crate::{
     client::{McpClient, handshake},
     error::Error,
-    notifications::Notifications,
+    server_messages::ServerMessages,
     transport::{endpoint::Endpoint, lines::LineTransport},
 };
 
@@ -20,18 +20,18 @@ pub(super) async fn connect(server: &Server) -> Result<McpClient, Error> {
     }
     let options = &server.options;
     let fixture_dir = options.fixture_dir.clone();
-    match start(server, Notifications::new())? {
+    match start(server, ServerMessages::new())? {
         Started::Stream(streams) => {
-            let wire = streams.wire;
+            let inbound = streams.inbound;
             let transport = LineTransport::new(
                 streams.read,
                 streams.write,
-                wire.clone(),
+                inbound.clone(),
                 options.max_message_size,
             );
             let writer = transport.write_handle();
             let endpoint = Endpoint::new(
-                wire,
+                inbound,
                 Some(writer),
                 streams.in_process,
                 options.shutdown_grace,
@@ -39,10 +39,10 @@ pub(super) async fn connect(server: &Server) -> Result<McpClient, Error> {
             handshake(transport, endpoint, &server.client, fixture_dir).await
         }
         #[cfg(feature = "http")]
-        Started::Http(spec, wire) => {
+        Started::Http(spec, inbound) => {
             let transport =
-                super::http::transport(&spec, server.client.connect_timeout, wire.clone())?;
-            let endpoint = Endpoint::new(wire, None, None, options.shutdown_grace);
+                super::http::transport(&spec, server.client.connect_timeout, inbound.clone())?;
+            let endpoint = Endpoint::new(inbound, None, None, options.shutdown_grace);
             handshake(transport, endpoint, &server.client, fixture_dir).await
         }
         #[cfg(not(feature = "http"))]

@@ -15,12 +15,12 @@ use rmcp::{
 
 use super::HttpSpec;
 use crate::command::expand_env;
-use crate::{error::Error, transport::wire::Wire};
+use crate::{error::Error, transport::inbound::Inbound};
 
 /// rmcp's Streamable HTTP client, with every message recorded.
 pub(crate) struct Recorded<T> {
     inner: T,
-    wire: Arc<Wire>,
+    inbound: Arc<Inbound>,
 }
 
 impl<T: Transport<RoleClient>> Transport<RoleClient> for Recorded<T> {
@@ -35,7 +35,7 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Recorded<T> {
         &mut self,
         item: TxJsonRpcMessage<RoleClient>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        self.wire.outgoing(&item);
+        self.inbound.outgoing(&item);
         self.inner.send(item)
     }
 
@@ -44,10 +44,10 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Recorded<T> {
         match &message {
             Some(message) => {
                 let raw = serde_json::to_value(message).unwrap_or_default();
-                self.wire.schema.received(&raw);
-                self.wire.incoming(message, raw);
+                self.inbound.schema.received(&raw);
+                self.inbound.incoming(message, raw);
             }
-            None => self.wire.closed("the HTTP connection closed"),
+            None => self.inbound.closed("the HTTP connection closed"),
         }
         message
     }
@@ -60,7 +60,7 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Recorded<T> {
 pub(crate) fn transport(
     spec: &HttpSpec,
     connect_timeout: Duration,
-    wire: Arc<Wire>,
+    inbound: Arc<Inbound>,
 ) -> Result<Recorded<impl Transport<RoleClient> + 'static>, Error> {
     let invalid = |message: String| Error::InvalidConfig { message };
     let mut headers = HashMap::new();
@@ -90,6 +90,6 @@ pub(crate) fn transport(
         .map_err(|e| invalid(format!("HTTP client: {e}")))?;
     Ok(Recorded {
         inner: StreamableHttpClientTransport::with_client(client, config),
-        wire,
+        inbound,
     })
 }

@@ -8,15 +8,15 @@ use tokio::{
     task::JoinHandle,
 };
 
-use super::{HttpSpec, Options, Server, Target};
+use super::{HttpSpec, LaunchOptions, Server, Target};
 use crate::command::expand;
 use crate::{
-    Error, Notifications,
+    Error, ServerMessages,
     cassette::{self, Plan},
     transport::{
+        inbound::Inbound,
         process::{ChildProcess, Launch},
         stderr::StderrTail,
-        wire::Wire,
     },
 };
 
@@ -31,20 +31,20 @@ pub(crate) enum Started {
     Stream(Streams),
     /// Streamable HTTP at this (substituted) address.
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
-    Http(HttpSpec, Arc<Wire>),
+    Http(HttpSpec, Arc<Inbound>),
 }
 
 pub(crate) struct Streams {
     pub(crate) read: Box<dyn AsyncRead + Send + Unpin>,
     pub(crate) write: Box<dyn AsyncWrite + Send + Unpin>,
-    pub(crate) wire: Arc<Wire>,
+    pub(crate) inbound: Arc<Inbound>,
     pub(crate) in_process: Option<JoinHandle<()>>,
 }
 
 /// Starts the server (spawns the process, or the in-process task); for HTTP,
 /// only resolves the address. A cassette in replay starts no server at all,
 /// and one that records taps the connection's streams.
-pub(crate) fn start(server: &Server, notifications: Notifications) -> Result<Started, Error> {
+pub(crate) fn start(server: &Server, notifications: ServerMessages) -> Result<Started, Error> {
     let plan = match &server.options.cassette {
         Some(spec) => spec.plan()?,
         None => Plan::Off,
@@ -59,7 +59,7 @@ pub(crate) fn start(server: &Server, notifications: Notifications) -> Result<Sta
             Ok(Started::Stream(Streams {
                 read: Box::new(read),
                 write: Box::new(write),
-                wire: Arc::new(Wire::new(notifications, None, Some(log))),
+                inbound: Arc::new(Inbound::new(notifications, None, Some(log))),
                 in_process: Some(task),
             }))
         }
@@ -86,7 +86,7 @@ pub(crate) fn start(server: &Server, notifications: Notifications) -> Result<Sta
     }
 }
 
-fn start_server(server: &Server, notifications: Notifications) -> Result<Started, Error> {
+fn start_server(server: &Server, notifications: ServerMessages) -> Result<Started, Error> {
     let options = &server.options;
     if !matches!(server.target, Target::BadCommand { .. }) {
         server.check_options_apply()?;
@@ -124,7 +124,7 @@ fn start_server(server: &Server, notifications: Notifications) -> Result<Started
             Ok(Started::Stream(Streams {
                 read: Box::new(spawned.stdout),
                 write: Box::new(spawned.stdin),
-                wire: Arc::new(Wire::new(notifications, Some(process), Some(stderr))),
+                inbound: Arc::new(Inbound::new(notifications, Some(process), Some(stderr))),
                 in_process: None,
             }))
         }
@@ -137,7 +137,7 @@ fn start_server(server: &Server, notifications: Notifications) -> Result<Started
             Ok(Started::Stream(Streams {
                 read: Box::new(read),
                 write: Box::new(write),
-                wire: Arc::new(Wire::new(notifications, None, Some(log))),
+                inbound: Arc::new(Inbound::new(notifications, None, Some(log))),
                 in_process: Some(task),
             }))
         }
@@ -148,14 +148,14 @@ fn start_server(server: &Server, notifications: Notifications) -> Result<Started
             };
             Ok(Started::Http(
                 spec,
-                Arc::new(Wire::new(notifications, None, None)),
+                Arc::new(Inbound::new(notifications, None, None)),
             ))
         }
     }
 }
 
 /// Replaces `{{fixture}}` with the fixture directory, when there is one.
-pub(crate) fn substitute_fixture(value: &str, options: &Options) -> String {
+pub(crate) fn substitute_fixture(value: &str, options: &LaunchOptions) -> String {
     match &options.fixture_dir {
         Some(dir) if value.contains(FIXTURE_PLACEHOLDER) => {
             value.replace(FIXTURE_PLACEHOLDER, &dir.to_string_lossy())

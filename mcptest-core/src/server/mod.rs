@@ -22,8 +22,8 @@ use crate::{
     cassette::{CassetteMode, CassetteSpec},
     client::{
         McpClient,
-        mocks::{Elicitation, Roots, Sampling},
-        options::Options as ClientOptions,
+        answers::{Elicitation, Roots, Sampling},
+        options::ClientOptions,
     },
     error::Error,
     transport::stderr::StderrTail,
@@ -53,7 +53,7 @@ use crate::{
 #[must_use = "a Server only says how to reach the server under test: `.connect().await` it"]
 pub struct Server {
     pub(crate) target: Target,
-    pub(crate) options: Options,
+    pub(crate) options: LaunchOptions,
     /// How the client behaves towards it (timeouts, version, mocks).
     pub(crate) client: ClientOptions,
     /// Options given that do not apply to the target (`.env` on a URL, ...),
@@ -104,16 +104,16 @@ pub(crate) type StartInProcess =
 
 /// How the server is started: what [`launch`] needs besides the target.
 #[derive(Clone)]
-pub(crate) struct Options {
+pub(crate) struct LaunchOptions {
     pub(crate) shutdown_grace: Duration,
     pub(crate) max_message_size: usize,
     pub(crate) fixture_dir: Option<Arc<std::path::Path>>,
     pub(crate) cassette: Option<CassetteSpec>,
 }
 
-impl Default for Options {
+impl Default for LaunchOptions {
     fn default() -> Self {
-        Options {
+        LaunchOptions {
             shutdown_grace: Duration::from_secs(1),
             max_message_size: 16 * 1024 * 1024,
             fixture_dir: None,
@@ -147,7 +147,7 @@ impl Server {
     fn with_target(target: Target) -> Self {
         Server {
             target,
-            options: Options::default(),
+            options: LaunchOptions::default(),
             client: ClientOptions::default(),
             misapplied: Vec::new(),
             shared: false,
@@ -689,7 +689,7 @@ impl Server {
     /// is shared and each test gets its own [`McpClient`] on it: the answers
     /// to its requests (by request id), the progress of its requests (by
     /// progress token, in the call and in [`McpClient::notifications`]), its
-    /// timeouts, its cached tool definitions, [`Notifications::clear`](crate::Notifications::clear),
+    /// timeouts, its cached tool definitions, [`ServerMessages::clear`](crate::ServerMessages::clear),
     /// and [`McpClient::close`] (which closes only the test's view).
     /// **Not isolated**: the server's state (what one test changes, the next
     /// finds), log level and subscriptions; what the server sends on its own

@@ -24,7 +24,7 @@
 //! [`Server::shared`].
 //!
 //! Views: each test's [`McpClient`] is a view of the registry's connection
-//! (`McpClient::view`), with a [`Notifications`](crate::Notifications) view
+//! (`McpClient::view`), with a [`ServerMessages`](crate::ServerMessages) view
 //! that claims the progress tokens of the requests it sends.
 
 use std::{
@@ -34,7 +34,7 @@ use std::{
 
 use super::{Server, Target};
 use crate::{
-    client::{McpClient, mocks::share_key},
+    client::{McpClient, answers::share_key},
     error::Error,
 };
 
@@ -263,16 +263,16 @@ mod tests {
             key(&base),
             key(&base
                 .clone()
-                .sampling(crate::client::mocks::Sampling::text("x")))
+                .sampling(crate::client::answers::Sampling::text("x")))
         );
     }
 
     #[test]
     fn handler_mocks_share_by_identity() {
-        let mock = crate::client::mocks::Roots::handler(|| async { Ok(Vec::new()) });
+        let mock = crate::client::answers::Roots::handler(|| async { Ok(Vec::new()) });
         let a = Server::command("srv").roots(mock.clone());
         let b = Server::command("srv").roots(mock);
-        let c = Server::command("srv").roots(crate::client::mocks::Roots::handler(|| async {
+        let c = Server::command("srv").roots(crate::client::answers::Roots::handler(|| async {
             Ok(Vec::new())
         }));
         assert_eq!(key(&a), key(&b));

@@ -13,10 +13,10 @@ use std::{
 
 use tokio::task::JoinHandle;
 
-use super::{lines::WriteHandle, wire::Wire};
+use super::{inbound::Inbound, lines::WriteHandle};
 
 pub(crate) struct Endpoint {
-    pub(crate) wire: Arc<Wire>,
+    pub(crate) inbound: Arc<Inbound>,
     writer: Option<WriteHandle>,
     in_process: Option<JoinHandle<()>>,
     grace: Duration,
@@ -25,13 +25,13 @@ pub(crate) struct Endpoint {
 
 impl Endpoint {
     pub(crate) fn new(
-        wire: Arc<Wire>,
+        inbound: Arc<Inbound>,
         writer: Option<WriteHandle>,
         in_process: Option<JoinHandle<()>>,
         grace: Duration,
     ) -> Self {
         Endpoint {
-            wire,
+            inbound,
             writer,
             in_process,
             grace,
@@ -51,7 +51,7 @@ impl Endpoint {
             // stream; the kill below ends it, so this wait is bounded.
             writer.close(self.grace).await;
         }
-        let status = match &self.wire.process {
+        let status = match &self.inbound.process {
             Some(process) => process.shutdown(self.grace).await,
             None => None,
         };
@@ -76,7 +76,7 @@ impl Endpoint {
         if let Some(writer) = &self.writer {
             writer.close_now();
         }
-        if let Some(process) = &self.wire.process {
+        if let Some(process) = &self.inbound.process {
             process.shutdown_blocking(self.grace);
         }
         if let Some(task) = &self.in_process {

@@ -21,7 +21,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
-use super::wire::Wire;
+use super::inbound::Inbound;
 
 type Writer = Box<dyn AsyncWrite + Send + Unpin>;
 
@@ -36,12 +36,12 @@ const CLOSE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
 #[derive(Clone)]
 pub(crate) struct WriteHandle {
     writer: Arc<tokio::sync::Mutex<Option<Writer>>>,
-    wire: Arc<Wire>,
+    inbound: Arc<Inbound>,
 }
 
 /// Marks a write in progress on the wire until dropped (also when the write
 /// is cancelled).
-struct Writing<'a>(&'a Wire);
+struct Writing<'a>(&'a Inbound);
 
 impl Drop for Writing<'_> {
     fn drop(&mut self) {
@@ -50,10 +50,10 @@ impl Drop for Writing<'_> {
 }
 
 impl WriteHandle {
-    pub(crate) fn new(writer: Writer, wire: Arc<Wire>) -> Self {
+    pub(crate) fn new(writer: Writer, inbound: Arc<Inbound>) -> Self {
         WriteHandle {
             writer: Arc::new(tokio::sync::Mutex::new(Some(writer))),
-            wire,
+            inbound,
         }
     }
 
@@ -67,8 +67,8 @@ impl WriteHandle {
     pub(crate) async fn write_raw(&self, bytes: &[u8]) -> std::io::Result<()> {
         let mut guard = self.writer.lock().await;
         let writer = guard.as_mut().ok_or_else(closed)?;
-        self.wire.write_begun();
-        let _writing = Writing(&self.wire);
+        self.inbound.write_begun();
+        let _writing = Writing(&self.inbound);
         writer.write_all(bytes).await?;
         writer.flush().await
     }
@@ -86,8 +86,8 @@ impl WriteHandle {
             return Err(stalled(limit));
         };
         let writer = guard.as_mut().ok_or_else(closed)?;
-        self.wire.write_begun();
-        let _writing = Writing(&self.wire);
+        self.inbound.write_begun();
+        let _writing = Writing(&self.inbound);
         let left = limit.saturating_sub(started.elapsed());
         let write = async {
             writer.write_all(bytes).await?;
@@ -143,7 +143,7 @@ pub(crate) struct LineTransport {
     writer: WriteHandle,
     reader: LineReader,
     parsed: VecDeque<ServerJsonRpcMessage>,
-    wire: Arc<Wire>,
+    inbound: Arc<Inbound>,
 }
 
 impl LineTransport {
@@ -152,14 +152,14 @@ impl LineTransport {
     pub(crate) fn new(
         read: impl AsyncRead + Send + Unpin + 'static,
         write: impl AsyncWrite + Send + Unpin + 'static,
-        wire: Arc<Wire>,
+        inbound: Arc<Inbound>,
         max_message: usize,
     ) -> Self {
         LineTransport {
-            writer: WriteHandle::new(Box::new(write), wire.clone()),
-            reader: LineReader::new(Box::new(read), wire.clone(), max_message),
+            writer: WriteHandle::new(Box::new(write), inbound.clone()),
+            reader: LineReader::new(Box::new(read), inbound.clone(), max_message),
             parsed: VecDeque::new(),
-            wire,
+            inbound,
         }
     }
 
@@ -175,13 +175,13 @@ impl Transport<RoleClient> for LineTransport {
         &mut self,
         item: TxJsonRpcMessage<RoleClient>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        self.wire.outgoing(&item);
+        self.inbound.outgoing(&item);
         let answer = match &item {
             TxJsonRpcMessage::<RoleClient>::Response(response) => Some(response.id.clone()),
             TxJsonRpcMessage::<RoleClient>::Error(error) => error.id.clone(),
             _ => None,
         };
-        let wire = self.wire.clone();
+        let inbound = self.inbound.clone();
         let writer = self.writer.clone();
         let line = serde_json::to_vec(&item);
         async move {
@@ -190,7 +190,7 @@ impl Transport<RoleClient> for LineTransport {
                 Err(e) => Err(std::io::Error::other(e)),
             };
             if let Some(id) = answer {
-                wire.request_answered(&id);
+                inbound.request_answered(&id);
             }
             written
         }
@@ -204,7 +204,7 @@ impl Transport<RoleClient> for LineTransport {
                 return Some(message);
             }
             let value = self.reader.next().await?;
-            self.parsed.extend(typed_messages(value, &self.wire));
+            self.parsed.extend(typed_messages(value, &self.inbound));
         }
     }
 
@@ -219,7 +219,7 @@ impl Transport<RoleClient> for LineTransport {
 /// line over the size limit ends the stream with a reason.
 pub(crate) struct LineReader {
     read: Box<dyn AsyncRead + Send + Unpin>,
-    wire: Arc<Wire>,
+    inbound: Arc<Inbound>,
     max_message: usize,
     pending: Vec<u8>,
     chunk: Vec<u8>,
@@ -230,12 +230,12 @@ pub(crate) struct LineReader {
 impl LineReader {
     pub(crate) fn new(
         read: Box<dyn AsyncRead + Send + Unpin>,
-        wire: Arc<Wire>,
+        inbound: Arc<Inbound>,
         max_message: usize,
     ) -> Self {
         LineReader {
             read,
-            wire,
+            inbound,
             max_message,
             pending: Vec::new(),
             chunk: vec![0u8; 64 * 1024],
@@ -257,13 +257,13 @@ impl LineReader {
             }
             let n = match self.read.read(&mut self.chunk).await {
                 Ok(0) => {
-                    self.wire.closed("the server closed its stdout");
+                    self.inbound.closed("the server closed its stdout");
                     self.done = true;
                     continue;
                 }
                 Ok(n) => n,
                 Err(e) => {
-                    self.wire
+                    self.inbound
                         .closed(format!("reading the server's stdout failed: {e}"));
                     self.done = true;
                     continue;
@@ -283,11 +283,11 @@ impl LineReader {
                 self.pending.as_slice()
             };
             if line.len() > self.max_message {
-                self.wire.fatal(too_large(line.len(), self.max_message));
+                self.inbound.fatal(too_large(line.len(), self.max_message));
                 self.done = true;
                 return;
             }
-            if let Some(value) = parse_json(line, &self.wire) {
+            if let Some(value) = parse_json(line, &self.inbound) {
                 self.ready.push_back(value);
             }
             self.pending.clear();
@@ -295,13 +295,13 @@ impl LineReader {
         }
         self.pending.extend_from_slice(rest);
         if self.pending.len() > self.max_message {
-            self.wire
+            self.inbound
                 .fatal(too_large(self.pending.len(), self.max_message));
             self.done = true;
             return;
         }
         let shown = self.pending.len().min(300);
-        self.wire
+        self.inbound
             .set_partial((!self.pending.is_empty()).then(|| &self.pending[..shown]));
     }
 }
@@ -326,7 +326,7 @@ pub(crate) fn human_bytes(n: usize) -> String {
 
 /// One line → its JSON value; a line that is not JSON is recorded as noise,
 /// a blank line ignored.
-fn parse_json(line: &[u8], wire: &Wire) -> Option<Value> {
+fn parse_json(line: &[u8], inbound: &Inbound) -> Option<Value> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     if line.iter().all(u8::is_ascii_whitespace) {
         return None;
@@ -334,7 +334,7 @@ fn parse_json(line: &[u8], wire: &Wire) -> Option<Value> {
     match serde_json::from_slice::<Value>(line) {
         Ok(value) => Some(value),
         Err(_) => {
-            wire.noise(line);
+            inbound.noise(line);
             None
         }
     }
@@ -342,7 +342,7 @@ fn parse_json(line: &[u8], wire: &Wire) -> Option<Value> {
 
 /// A JSON line → the JSON-RPC messages on it (a batch holds several);
 /// JSON that is not a JSON-RPC message is recorded as noise.
-fn typed_messages(value: Value, wire: &Wire) -> Vec<ServerJsonRpcMessage> {
+fn typed_messages(value: Value, inbound: &Inbound) -> Vec<ServerJsonRpcMessage> {
     let values = match value {
         Value::Array(batch) if !batch.is_empty() => batch,
         other => vec![other],
@@ -350,20 +350,20 @@ fn typed_messages(value: Value, wire: &Wire) -> Vec<ServerJsonRpcMessage> {
     let mut messages = Vec::with_capacity(values.len());
     for value in values {
         // Before rmcp reads it, so that what rmcp would drop is checked too.
-        wire.schema.received(&value);
+        inbound.schema.received(&value);
         if is_plain_notification(&value) {
             // Recorded as it came; rmcp would only hand it to the harness's
             // no-op handlers, after building its typed form and a task.
-            wire.notifications.record(value);
+            inbound.notifications.record(value);
             continue;
         }
-        if let Some(answer) = answer_placeholder(&value, wire) {
-            wire.incoming(&answer, value);
+        if let Some(answer) = answer_placeholder(&value, inbound) {
+            inbound.incoming(&answer, value);
             messages.push(answer);
             continue;
         }
         match ServerJsonRpcMessage::deserialize(&value) {
-            Ok(ServerJsonRpcMessage::Request(request)) if !wire.answer_request(&request.id) => {}
+            Ok(ServerJsonRpcMessage::Request(request)) if !inbound.answer_request(&request.id) => {}
             Ok(message) => {
                 if let ServerJsonRpcMessage::Notification(notification) = &message
                     && let rmcp::model::ServerNotification::CancelledNotification(cancelled) =
@@ -371,12 +371,12 @@ fn typed_messages(value: Value, wire: &Wire) -> Vec<ServerJsonRpcMessage> {
                     && let Some(id) = &cancelled.params.request_id
                 {
                     // rmcp drops the answer to a cancelled request.
-                    wire.request_answered(id);
+                    inbound.request_answered(id);
                 }
-                wire.incoming(&message, value);
+                inbound.incoming(&message, value);
                 messages.push(message);
             }
-            Err(_) => wire.noise(value.to_string().as_bytes()),
+            Err(_) => inbound.noise(value.to_string().as_bytes()),
         }
     }
     messages
@@ -401,8 +401,8 @@ fn is_plain_notification(value: &Value) -> bool {
 /// A successful answer stands in rmcp's typed form with an empty result once
 /// the client reads answers raw: rmcp only routes it by id, and building its
 /// typed result means trying every result type in turn.
-fn answer_placeholder(value: &Value, wire: &Wire) -> Option<ServerJsonRpcMessage> {
-    if !wire.raw_answers() || value.get("method").is_some() || value.get("result").is_none() {
+fn answer_placeholder(value: &Value, inbound: &Inbound) -> Option<ServerJsonRpcMessage> {
+    if !inbound.raw_answers() || value.get("method").is_some() || value.get("result").is_none() {
         return None;
     }
     let id = RequestId::deserialize(value.get("id")?).ok()?;
@@ -416,20 +416,20 @@ fn answer_placeholder(value: &Value, wire: &Wire) -> Option<ServerJsonRpcMessage
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notifications::Notifications;
+    use crate::server_messages::ServerMessages;
     use rmcp::model::{ClientJsonRpcMessage, ClientRequest, NumberOrString};
     use tokio::io::AsyncWriteExt;
 
-    fn wire() -> Arc<Wire> {
-        Arc::new(Wire::new(Notifications::new(), None, None))
+    fn inbound() -> Arc<Inbound> {
+        Arc::new(Inbound::new(ServerMessages::new(), None, None))
     }
 
     #[tokio::test]
     async fn noise_is_recorded_and_reading_goes_on() {
         let (mut server, client) = tokio::io::duplex(1024);
         let (read, write) = tokio::io::split(client);
-        let wire = wire();
-        let mut transport = LineTransport::new(read, write, wire.clone(), 1 << 20);
+        let inbound = inbound();
+        let mut transport = LineTransport::new(read, write, inbound.clone(), 1 << 20);
         server
             .write_all(b"hello there\n{\"not\":\"rpc\"}\n\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n")
             .await
@@ -439,10 +439,10 @@ mod tests {
         let message = transport.receive().await.expect("a message");
         assert!(matches!(message, ServerJsonRpcMessage::Request(_)));
         assert_eq!(
-            wire.notifications.methods(),
+            inbound.notifications.methods(),
             ["notifications/tools/list_changed", "ping"]
         );
-        let (noise, total) = wire.noise_lines();
+        let (noise, total) = inbound.noise_lines();
         assert_eq!(total, 2);
         assert_eq!(noise, vec!["hello there", "{\"not\":\"rpc\"}"]);
     }
@@ -451,14 +451,14 @@ mod tests {
     async fn an_oversized_line_ends_the_stream_with_a_reason() {
         let (mut server, client) = tokio::io::duplex(1 << 16);
         let (read, write) = tokio::io::split(client);
-        let wire = wire();
-        let mut transport = LineTransport::new(read, write, wire.clone(), 1000);
+        let inbound = inbound();
+        let mut transport = LineTransport::new(read, write, inbound.clone(), 1000);
         tokio::spawn(async move {
             let _ = server.write_all(&[b'x'; 5000]).await;
             let _ = server.write_all(b"\n").await;
         });
         assert!(transport.receive().await.is_none());
-        let reason = wire.fatal_reason().expect("a reason");
+        let reason = inbound.fatal_reason().expect("a reason");
         assert!(reason.contains("more than 1000 bytes"), "{reason}");
     }
 
@@ -466,8 +466,8 @@ mod tests {
     async fn a_partial_line_is_visible() {
         let (mut server, client) = tokio::io::duplex(1024);
         let (read, write) = tokio::io::split(client);
-        let wire = wire();
-        let mut transport = LineTransport::new(read, write, wire.clone(), 1 << 20);
+        let inbound = inbound();
+        let mut transport = LineTransport::new(read, write, inbound.clone(), 1 << 20);
         server
             .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"res")
             .await
@@ -476,7 +476,7 @@ mod tests {
             tokio::time::timeout(std::time::Duration::from_millis(50), transport.receive()).await;
         assert!(waited.is_err(), "no complete message yet");
         assert_eq!(
-            wire.output().partial_line.as_deref(),
+            inbound.output().partial_line.as_deref(),
             Some("{\"jsonrpc\":\"2.0\",\"id\":1,\"res")
         );
     }
@@ -485,7 +485,7 @@ mod tests {
     async fn sent_lines_are_json_with_a_newline() {
         let (server, client) = tokio::io::duplex(1024);
         let (read, write) = tokio::io::split(client);
-        let mut transport = LineTransport::new(read, write, wire(), 1 << 20);
+        let mut transport = LineTransport::new(read, write, inbound(), 1 << 20);
         let ping = ClientJsonRpcMessage::request(
             ClientRequest::PingRequest(Default::default()),
             NumberOrString::Number(7),

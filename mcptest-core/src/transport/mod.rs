@@ -2,7 +2,7 @@
 //! JSON-RPC, and what the wire showed besides valid answers.
 
 pub(crate) mod endpoint;
+pub(crate) mod inbound;
 pub(crate) mod lines;
 pub(crate) mod process;
 pub(crate) mod stderr;
-pub(crate) mod wire;

@@ -39,7 +39,7 @@ async fn server_everything_tools() {
     assert_eq!(info.protocol_version.as_str(), "2025-11-25");
 
     // It announces a tool list change right after `initialized`.
-    mcp.notifications()
+    mcp.server_messages()
         .wait_for_list_changed(ListKind::Tools, WAIT)
         .await
         .expect("tools/list_changed after initialize");
@@ -106,7 +106,7 @@ async fn server_everything_progress_logging_and_sampling() {
         .await
         .expect("subscribe");
     // Subscribing makes server-everything log at info level.
-    mcp.notifications()
+    mcp.server_messages()
         .wait_for_log(None, WAIT)
         .await
         .expect("a log message");
@@ -121,7 +121,7 @@ async fn server_everything_progress_logging_and_sampling() {
         sampled.text()
     );
     let request = mcp
-        .notifications()
+        .server_messages()
         .requests()
         .into_iter()
         .find(|r| r.method == "sampling/createMessage")

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use mcptest::{
-    CompletionRef, LogLevel, McpClient, Notifications, Reply, Request, Server,
+    CompletionRef, LogLevel, McpClient, Reply, Request, Server, ServerMessages,
     expect::{self, Check, Subject},
     rmcp::model::{Role, Tool},
 };
@@ -229,7 +229,7 @@ async fn completion_values() {
 // ---- notifications ----
 
 /// A log with three progress notifications and two log messages.
-async fn busy_log() -> (McpClient, Notifications) {
+async fn busy_log() -> (McpClient, ServerMessages) {
     let mcp = everything().await;
     mcp.call_tool("progress", json!({"steps": 3, "delay_ms": 1}))
         .await
@@ -240,7 +240,7 @@ async fn busy_log() -> (McpClient, Notifications) {
     )
     .await
     .assert_success();
-    let log = mcp.notifications();
+    let log = mcp.server_messages();
     log.wait_for_count(
         "two log messages",
         |m| m.method == "notifications/message",

@@ -234,7 +234,7 @@ async fn server_requests(mcp: &McpClient) {
     let elicit = mcp.call_tool("elicit", json!({"message": "who?"})).await;
     assert_eq!(elicit.text(), "action=accept content={\"name\":\"Ada\"}");
 
-    let requests = mcp.notifications().requests();
+    let requests = mcp.server_messages().requests();
     let methods: Vec<&str> = requests.iter().map(|r| r.method.as_str()).collect();
     for method in ["sampling/createMessage", "roots/list", "elicitation/create"] {
         assert!(
@@ -268,7 +268,7 @@ async fn progress_and_logging(mcp: &McpClient) {
     mcp.set_log_level(LogLevel::Warning)
         .await
         .expect("setLevel");
-    let log = mcp.notifications();
+    let log = mcp.server_messages();
     let before = log.log_messages().len();
     mcp.call_tool("log", json!({"level": "info", "message": "quiet"}))
         .await
@@ -391,7 +391,7 @@ async fn resources(mcp: &McpClient) {
         .call_tool("update_resource", json!({"uri": "fixture://static/text"}))
         .await;
     assert_eq!(notified.text(), "notified");
-    mcp.notifications()
+    mcp.server_messages()
         .wait_for_resource_updated("fixture://static/text", WAIT)
         .await
         .expect("resources/updated");
@@ -407,7 +407,7 @@ async fn resources(mcp: &McpClient) {
 async fn list_changed(mcp: &McpClient) {
     let on = mcp.call_tool("toggle_tool", json!({})).await;
     assert_eq!(on.text(), "bonus on");
-    mcp.notifications()
+    mcp.server_messages()
         .wait_for_list_changed(ListKind::Tools, WAIT)
         .await
         .expect("tools/list_changed");

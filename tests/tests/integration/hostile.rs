@@ -30,7 +30,7 @@ async fn a_ping_flood_then_a_server_that_stops_reading_still_closes() {
         // stdin pipe is full and SERVER_REQUESTS_IN_FLIGHT answers wait,
         // the rest go unanswered, counted, so nothing grows with the flood.
         let output = call.server_output();
-        let answered = mcp.notifications().count("ping");
+        let answered = mcp.server_messages().count("ping");
         assert!(output.unanswered_requests > 0, "{output:?}");
         assert_eq!(answered + output.unanswered_requests, 20_000);
         assert!(
@@ -40,7 +40,7 @@ async fn a_ping_flood_then_a_server_that_stops_reading_still_closes() {
             "{output}"
         );
         // The log keeps a bounded number of them and counts the rest.
-        let log = mcp.notifications();
+        let log = mcp.server_messages();
         assert!(log.requests().len() <= limits::SERVER_REQUESTS_KEPT);
         assert_eq!(log.requests().len() + log.dropped(), answered);
         // The replies to the pings block on the server's full stdin; closing
@@ -88,7 +88,7 @@ async fn a_notification_flood_is_kept_within_the_bound_and_counted() {
             .unwrap();
         let call = mcp.call_tool("poke", json!({})).await;
         assert_eq!(call.text(), "poked", "{call:?}");
-        let log = mcp.notifications();
+        let log = mcp.server_messages();
         assert_eq!(log.count("notifications/message"), flood);
         assert!(log.all().len() <= limits::NOTIFICATIONS_KEPT);
         assert_eq!(log.all().len() + log.dropped(), flood);

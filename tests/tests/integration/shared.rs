@@ -88,7 +88,7 @@ async fn views_isolate_answers_and_progress() {
     assert_eq!(call_b.text(), "done after 5 steps");
     assert_eq!(call_a.progress().len(), 3);
     assert_eq!(call_b.progress().len(), 5);
-    let (log_a, log_b) = (a.notifications(), b.notifications());
+    let (log_a, log_b) = (a.server_messages(), b.server_messages());
     assert_eq!(log_a.progress().len(), 3, "{log_a:?}");
     assert_eq!(log_b.progress().len(), 5, "{log_b:?}");
     assert!(log_a.all().iter().all(|m| !m.shared), "{log_a:?}");
@@ -126,7 +126,7 @@ async fn views_isolate_answers_and_progress() {
 
     // A test that connects later sees nothing from before it connected.
     let c = everything("isolation").connect().await.unwrap();
-    assert!(c.notifications().is_empty(), "{:?}", c.notifications());
+    assert!(c.server_messages().is_empty(), "{:?}", c.server_messages());
 }
 
 async fn futures_join(a: &McpClient, b: &McpClient) -> (String, String) {
@@ -223,7 +223,7 @@ async fn an_in_process_server_is_shared_by_handler_type() {
     assert!(names.contains(&"bonus".to_owned()), "{names:?}");
     a.call_tool("toggle_tool", json!({})).await.assert_success();
     let seen = b
-        .notifications()
+        .server_messages()
         .wait_for_list_changed(ListKind::Tools, Duration::from_secs(10))
         .await
         .unwrap();
@@ -251,7 +251,7 @@ async fn over_http_each_test_has_its_own_session() {
         .call_tool("progress", json!({"steps": 2, "delay_ms": 1}))
         .await;
     assert_eq!(progress.progress().len(), 2);
-    assert!(b.notifications().progress().is_empty());
+    assert!(b.server_messages().progress().is_empty());
 }
 
 /// The shared server of a program is gone once the program ends: when main
@@ -364,7 +364,7 @@ macro_rules! parallel {
                 let call = mcp.call_tool("progress", json!({"steps": 2, "delay_ms": 1})).await;
                 assert_eq!(call.progress().len(), 2, "{call:?}");
             }
-            assert_eq!(mcp.notifications().progress().len(), 10, "{:?}", mcp.notifications());
+            assert_eq!(mcp.server_messages().progress().len(), 10, "{:?}", mcp.server_messages());
         }
     )*};
 }

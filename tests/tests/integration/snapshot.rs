@@ -87,7 +87,7 @@ async fn notifications_are_stored_without_timings() {
     mcp.call_tool("log", json!({"level": "error", "message": "boom"}))
         .await
         .assert_success();
-    let log = mcp.notifications();
+    let log = mcp.server_messages();
     log.wait_for_log(None, std::time::Duration::from_secs(10))
         .await
         .unwrap();

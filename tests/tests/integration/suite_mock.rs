@@ -68,7 +68,11 @@ async fn the_harness_talks_to_the_mock_in_process() {
     let sum = mcp.call_tool("add", json!({"a": 1, "b": 1})).await;
     assert_eq!(sum.text(), "2");
     // The notification the case sends before its answer arrives too.
-    let log = mcp.notifications().wait_for_log(None, WAIT).await.unwrap();
+    let log = mcp
+        .server_messages()
+        .wait_for_log(None, WAIT)
+        .await
+        .unwrap();
     assert_eq!(log.data, json!("adding"));
 
     let unmatched = mcp.call_tool("multiply", json!({"a": 1, "b": 1})).await;

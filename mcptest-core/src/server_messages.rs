@@ -149,7 +149,7 @@ impl ListKind {
 /// use serde_json::json;
 ///
 /// mcp.call_tool("progress", json!({"steps": 3})).await;
-/// let log = mcp.notifications();
+/// let log = mcp.server_messages();
 /// let steps = log.wait_for_progress(3, Duration::from_secs(5)).await?;
 /// assert_eq!(steps.len(), 3);
 /// assert!(log.methods().contains(&"notifications/progress".to_owned()));
@@ -161,7 +161,7 @@ impl ListKind {
 /// other tests' requests, and marks every message not tied to the view's own
 /// requests as [`shared`](ServerMessage::shared).
 #[derive(Clone, Default)]
-pub struct Notifications {
+pub struct ServerMessages {
     inner: Arc<Log>,
     view: Option<Arc<View>>,
 }
@@ -216,22 +216,22 @@ struct LogState {
     counts: std::collections::HashMap<String, usize>,
 }
 
-impl fmt::Debug for Notifications {
+impl fmt::Debug for ServerMessages {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.visible()).finish()
     }
 }
 
-impl Notifications {
+impl ServerMessages {
     pub(crate) fn new() -> Self {
-        Notifications::default()
+        ServerMessages::default()
     }
 
     /// A log built by hand from JSON-RPC messages (`{"method": .., "params":
     /// ..}`, with an `id` for a request), as if the server had sent them in
     /// this order; for testing checks without a server.
     pub fn from_messages(messages: impl IntoIterator<Item = Value>) -> Self {
-        let log = Notifications::new();
+        let log = ServerMessages::new();
         for message in messages {
             log.record(message);
         }
@@ -244,9 +244,9 @@ impl Notifications {
 
     /// A view of this log for one test on a shared connection: it starts
     /// now, and owns the progress of the requests it claims.
-    pub(crate) fn view(&self) -> Notifications {
+    pub(crate) fn view(&self) -> ServerMessages {
         let since = self.state().next_seq;
-        Notifications {
+        ServerMessages {
             inner: self.inner.clone(),
             view: Some(Arc::new(View {
                 id: self.inner.next_view.fetch_add(1, Ordering::Relaxed),
@@ -487,7 +487,7 @@ impl Notifications {
     /// # async fn demo(mcp: mcptest::McpClient) -> Result<(), mcptest::Error> {
     /// use std::time::Duration;
     /// let updated = mcp
-    ///     .notifications()
+    ///     .server_messages()
     ///     .wait_for(|m| m.method == "notifications/resources/updated", Duration::from_secs(5))
     ///     .await?;
     /// assert_eq!(updated.params["uri"], "file:///notes.txt");
@@ -652,7 +652,7 @@ mod tests {
 
     #[tokio::test]
     async fn wait_sees_past_and_future_messages() {
-        let log = Notifications::new();
+        let log = ServerMessages::new();
         log.record(json!({"jsonrpc":"2.0","method":"notifications/tools/list_changed"}));
         let first = log
             .wait_for_list_changed(ListKind::Tools, Duration::from_millis(10))
@@ -674,7 +674,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_timeout_lists_what_did_arrive() {
-        let log = Notifications::new();
+        let log = ServerMessages::new();
         log.record(json!({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}));
         let err = log
             .wait_for_progress(2, Duration::from_millis(20))
@@ -689,7 +689,7 @@ mod tests {
 
     #[test]
     fn replies_attach_to_their_request() {
-        let log = Notifications::new();
+        let log = ServerMessages::new();
         log.record(json!({"jsonrpc":"2.0","id":5,"method":"roots/list"}));
         log.record_reply(&RequestId::Number(5), json!({"roots": []}));
         let requests = log.requests();

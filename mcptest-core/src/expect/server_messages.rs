@@ -1,4 +1,4 @@
-//! Checks on what the server sent on its own ([`Notifications`]): counts,
+//! Checks on what the server sent on its own ([`ServerMessages`]): counts,
 //! methods seen or not, params, progress, log levels.
 
 use serde_json::Value;
@@ -6,14 +6,14 @@ use serde_json::Value;
 use super::{Check, Count, Evidence, Shown, Subject, Verdict};
 use crate::wording::quoted;
 use crate::{
-    client::ToolCall, error::ServerOutput, notifications::LogLevel, notifications::Notifications,
-    notifications::ServerMessage,
+    client::ToolCall, error::ServerOutput, server_messages::LogLevel,
+    server_messages::ServerMessage, server_messages::ServerMessages,
 };
 
 /// A line per message is cut to this many characters.
 const LINE_MAX: usize = 100;
 
-impl Subject for Notifications {
+impl Subject for ServerMessages {
     fn call(&self) -> Option<String> {
         None
     }
@@ -57,23 +57,23 @@ pub struct NotificationCount(Count);
 /// server made of the client (sampling, roots, elicitation) do not count.
 ///
 /// ```
-/// # let log = mcptest::expect::samples::notifications();
+/// # let log = mcptest::expect::samples::server_messages();
 /// log.notification_count(1..);
 /// ```
 ///
 /// ```should_panic
-/// # let log = mcptest::expect::samples::notifications();
+/// # let log = mcptest::expect::samples::server_messages();
 /// log.notification_count(..=1);
 /// ```
 pub fn notification_count(count: impl Into<Count>) -> NotificationCount {
     NotificationCount(count.into())
 }
 
-impl Check<Notifications> for NotificationCount {
+impl Check<ServerMessages> for NotificationCount {
     fn describe(&self) -> String {
         self.0.of("notification")
     }
-    fn evaluate(&self, log: &Notifications) -> Verdict {
+    fn evaluate(&self, log: &ServerMessages) -> Verdict {
         let all = log.all();
         let n = all.iter().filter(|m| !m.is_request()).count();
         Verdict::from_bool(
@@ -94,26 +94,26 @@ pub struct Seen(String);
 /// `method`.
 ///
 /// ```
-/// # let log = mcptest::expect::samples::notifications();
+/// # let log = mcptest::expect::samples::server_messages();
 /// log.seen("notifications/progress");
 /// ```
 ///
 /// ```should_panic
-/// # let log = mcptest::expect::samples::notifications();
+/// # let log = mcptest::expect::samples::server_messages();
 /// log.seen("notifications/tools/list_changed");
 /// ```
 pub fn seen(method: impl Into<String>) -> Seen {
     Seen(method.into())
 }
 
-impl Check<Notifications> for Seen {
+impl Check<ServerMessages> for Seen {
     fn describe(&self) -> String {
         format!("a {} from the server", self.0)
     }
     fn describe_negated(&self) -> String {
         format!("no {} from the server", self.0)
     }
-    fn evaluate(&self, log: &Notifications) -> Verdict {
+    fn evaluate(&self, log: &ServerMessages) -> Verdict {
         let all = log.all();
         let found = all.iter().any(|m| m.method == self.0);
         Verdict::from_bool(found, Evidence::new().actual(messages_shown(&all)))
@@ -127,26 +127,26 @@ pub struct NotSeen(String);
 /// The server sent no message with `method`.
 ///
 /// ```
-/// # let log = mcptest::expect::samples::notifications();
+/// # let log = mcptest::expect::samples::server_messages();
 /// log.not_seen("notifications/resources/updated");
 /// ```
 ///
 /// ```should_panic
-/// # let log = mcptest::expect::samples::notifications();
+/// # let log = mcptest::expect::samples::server_messages();
 /// log.not_seen("notifications/message");
 /// ```
 pub fn not_seen(method: impl Into<String>) -> NotSeen {
     NotSeen(method.into())
 }
 
-impl Check<Notifications> for NotSeen {
+impl Check<ServerMessages> for NotSeen {
     fn describe(&self) -> String {
         format!("no {} from the server", self.0)
     }
     fn describe_negated(&self) -> String {
         format!("a {} from the server", self.0)
     }
-    fn evaluate(&self, log: &Notifications) -> Verdict {
+    fn evaluate(&self, log: &ServerMessages) -> Verdict {
         let all = log.all();
         let count = all.iter().filter(|m| m.method == self.0).count();
         let mut evidence = Evidence::new().actual(messages_shown(&all));
@@ -169,12 +169,12 @@ pub struct ParamsContain {
 /// Some message with `method` has params whose JSON text contains `needle`.
 ///
 /// ```
-/// # let log = mcptest::expect::samples::notifications();
+/// # let log = mcptest::expect::samples::server_messages();
 /// log.params_contain("notifications/message", "disk almost full");
 /// ```
 ///
 /// ```should_panic
-/// # let log = mcptest::expect::samples::notifications();
+/// # let log = mcptest::expect::samples::server_messages();
 /// log.params_contain("notifications/message", "disk full");
 /// ```
 pub fn params_contain(method: impl Into<String>, needle: impl Into<String>) -> ParamsContain {
@@ -188,12 +188,12 @@ pub fn params_contain(method: impl Into<String>, needle: impl Into<String>) -> P
 /// `needle`.
 ///
 /// ```
-/// # let log = mcptest::expect::samples::notifications();
+/// # let log = mcptest::expect::samples::server_messages();
 /// log.assert(mcptest::expect::any_params_contain("almost full"));
 /// ```
 ///
 /// ```should_panic
-/// # let log = mcptest::expect::samples::notifications();
+/// # let log = mcptest::expect::samples::server_messages();
 /// log.assert(mcptest::expect::any_params_contain("disk full"));
 /// ```
 pub fn any_params_contain(needle: impl Into<String>) -> ParamsContain {
@@ -203,7 +203,7 @@ pub fn any_params_contain(needle: impl Into<String>) -> ParamsContain {
     }
 }
 
-impl Check<Notifications> for ParamsContain {
+impl Check<ServerMessages> for ParamsContain {
     fn describe(&self) -> String {
         format!(
             "a {} whose params contain {}",
@@ -218,7 +218,7 @@ impl Check<Notifications> for ParamsContain {
             quoted(&self.needle)
         )
     }
-    fn evaluate(&self, log: &Notifications) -> Verdict {
+    fn evaluate(&self, log: &ServerMessages) -> Verdict {
         let all = log.all();
         let with_method: Vec<&ServerMessage> = all
             .iter()
@@ -262,12 +262,12 @@ impl Check<Notifications> for ParamsContain {
 pub struct ProgressCount(Count);
 
 /// `count` progress notifications (a number or a range) arrived: on a
-/// [`Notifications`] log all of them, on a [`ToolCall`] those for that call.
+/// [`ServerMessages`] log all of them, on a [`ToolCall`] those for that call.
 ///
 /// ```
 /// # let call = mcptest::expect::samples::progress_call();
 /// call.progress_count(3);
-/// # let log = mcptest::expect::samples::notifications();
+/// # let log = mcptest::expect::samples::server_messages();
 /// log.progress_count(1..);
 /// ```
 ///
@@ -279,11 +279,11 @@ pub fn progress_count(count: impl Into<Count>) -> ProgressCount {
     ProgressCount(count.into())
 }
 
-impl Check<Notifications> for ProgressCount {
+impl Check<ServerMessages> for ProgressCount {
     fn describe(&self) -> String {
         self.0.of("progress notification")
     }
-    fn evaluate(&self, log: &Notifications) -> Verdict {
+    fn evaluate(&self, log: &ServerMessages) -> Verdict {
         let all = log.all();
         let n = all
             .iter()
@@ -339,24 +339,24 @@ pub struct LogLevelSeen(LogLevel);
 ///
 /// ```
 /// use mcptest::LogLevel;
-/// # let log = mcptest::expect::samples::notifications();
+/// # let log = mcptest::expect::samples::server_messages();
 /// log.log_level_seen(LogLevel::Warning);
 /// ```
 ///
 /// ```should_panic
 /// # use mcptest::LogLevel;
-/// # let log = mcptest::expect::samples::notifications();
+/// # let log = mcptest::expect::samples::server_messages();
 /// log.log_level_seen(LogLevel::Error);
 /// ```
 pub fn log_level_seen(level: LogLevel) -> LogLevelSeen {
     LogLevelSeen(level)
 }
 
-impl Check<Notifications> for LogLevelSeen {
+impl Check<ServerMessages> for LogLevelSeen {
     fn describe(&self) -> String {
         format!("a log message at level {}", self.0)
     }
-    fn evaluate(&self, log: &Notifications) -> Verdict {
+    fn evaluate(&self, log: &ServerMessages) -> Verdict {
         let messages = log.log_messages();
         let found = messages.iter().any(|m| m.level == self.0);
         // Each level once, in order of first appearance, with its count.
@@ -383,10 +383,10 @@ impl Check<Notifications> for LogLevelSeen {
     }
 }
 
-super::subject_methods!(Notifications);
+super::subject_methods!(ServerMessages);
 
 /// The fluent notification checks; each panics with the failure message.
-impl Notifications {
+impl ServerMessages {
     /// Checks the number of notifications. See
     /// [`expect::notification_count`](crate::expect::notification_count).
     #[track_caller]

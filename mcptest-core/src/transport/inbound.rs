@@ -11,7 +11,7 @@ use rmcp::model::{ClientJsonRpcMessage, RequestId, ServerJsonRpcMessage};
 use serde_json::Value;
 
 use super::{process::ChildProcess, stderr::StderrTail};
-use crate::{error::ServerOutput, notifications::Notifications, wire_schema::SchemaWatch};
+use crate::{error::ServerOutput, server_messages::ServerMessages, wire_schema::SchemaWatch};
 
 use crate::limits::{NOISE_KEPT, NOISE_LINE_CHARS, SERVER_REQUESTS_IN_FLIGHT, STRAY_KEPT};
 /// Responses are parked here until the caller that sent the request takes them;
@@ -19,8 +19,8 @@ use crate::limits::{NOISE_KEPT, NOISE_LINE_CHARS, SERVER_REQUESTS_IN_FLIGHT, STR
 const RAW_KEPT: usize = 4096;
 
 /// Shared by the transport (which writes) and the client (which reads).
-pub(crate) struct Wire {
-    pub(crate) notifications: Notifications,
+pub(crate) struct Inbound {
+    pub(crate) notifications: ServerMessages,
     pub(crate) process: Option<Arc<ChildProcess>>,
     pub(crate) stderr: Option<Arc<StderrTail>>,
     /// Every message the server sends, against the official schema.
@@ -52,13 +52,13 @@ struct WireState {
     writing_since: Option<std::time::Instant>,
 }
 
-impl Wire {
+impl Inbound {
     pub(crate) fn new(
-        notifications: Notifications,
+        notifications: ServerMessages,
         process: Option<Arc<ChildProcess>>,
         stderr: Option<Arc<StderrTail>>,
     ) -> Self {
-        Wire {
+        Inbound {
             notifications,
             process,
             stderr,
