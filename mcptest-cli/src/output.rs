@@ -47,7 +47,7 @@ pub fn summary(report: &Report, palette: &Palette) -> String {
     let mut out = String::new();
     for result in &report.results {
         if let Some(failure) = result.outcome.failure() {
-            let name = mcptest::report::safe_text(&result.name);
+            let name = mcptest_core::__support::safe_text(&result.name);
             let heading = match &result.location {
                 Some(l) => format!("{} {name} ({l})", result.status()),
                 None => format!("{} {name}", result.status()),
@@ -68,7 +68,7 @@ pub fn summary(report: &Report, palette: &Palette) -> String {
     let verdict = if report.passed() { "passed" } else { "FAILED" };
     out.push_str(&format!(
         "\n{}: {verdict}: {} passed, {} failed, {} warned, {} skipped ({} in all, {:.2}s)\n",
-        mcptest::report::safe_text(&report.title),
+        mcptest_core::__support::safe_text(&report.title),
         c.passed,
         c.failed,
         c.warned,

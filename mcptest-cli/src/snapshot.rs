@@ -10,11 +10,11 @@ use std::{
 
 use mcptest::{
     ServerOutput,
-    cassette::interactions,
     expect::{Evidence, Failure, Miss},
     report::{Outcome, Report, TestResult},
     suite::SuiteTest,
 };
+use mcptest_core::__support::interactions;
 use serde_json::Value;
 
 use crate::{

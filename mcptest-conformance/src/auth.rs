@@ -48,8 +48,8 @@ mod checks {
 
     use base64::Engine as _;
     use mcptest_core::{
+        __support::oauth::{ClientCredentials, Discovery, challenge_param},
         HttpReply, RawHttp, Server,
-        oauth::{ClientCredentials, Discovery, challenge_param},
     };
     use serde_json::Value;
 

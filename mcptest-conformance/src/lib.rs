@@ -363,7 +363,7 @@ impl Conformance {
                     Ok(finding) => finding,
                     Err(_) => Observed::Broken(format!(
                         "the check did not finish within {}",
-                        mcptest_core::report::fmt_duration(limit)
+                        mcptest_core::__support::fmt_duration(limit)
                     )),
                 }
             };

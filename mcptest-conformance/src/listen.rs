@@ -258,7 +258,7 @@ pub(crate) async fn acknowledged(p: &mut Probe, facts: &StatelessFacts) -> Check
     Ok(match listened.messages.first() {
         None => Observed::Broken(format!(
             "nothing arrived on the {METHOD} stream within {}",
-            mcptest_core::report::fmt_duration(p.settings.timeout)
+            mcptest_core::__support::fmt_duration(p.settings.timeout)
         )),
         Some(first) if first.get("method").and_then(Value::as_str) == Some(ACKNOWLEDGED) => {
             Observed::holds()
@@ -346,7 +346,7 @@ pub(crate) async fn list_changed(p: &mut Probe, facts: &StatelessFacts) -> Check
         Observed::Broken(format!(
             "the tool list was changed but no {TOOLS_CHANGED} arrived on the listen stream \
              that asked for it (within {} after the change)",
-            mcptest_core::report::fmt_duration(p.settings.quiet)
+            mcptest_core::__support::fmt_duration(p.settings.quiet)
         ))
     })
 }
@@ -388,7 +388,7 @@ pub(crate) async fn prompts_list_changed(p: &mut Probe, facts: &StatelessFacts) 
         Observed::Broken(format!(
             "the prompt list was changed but no {PROMPTS_CHANGED} arrived on the listen stream \
              that asked for it (within {} after the change)",
-            mcptest_core::report::fmt_duration(p.settings.quiet)
+            mcptest_core::__support::fmt_duration(p.settings.quiet)
         ))
     })
 }
@@ -431,7 +431,7 @@ pub(crate) async fn resource_updated(p: &mut Probe, facts: &StatelessFacts) -> C
             "the resources were updated but no {RESOURCE_UPDATED} arrived on the listen stream \
              subscribed to {} (within {} after the update)",
             Value::Array(uris),
-            mcptest_core::report::fmt_duration(p.settings.quiet)
+            mcptest_core::__support::fmt_duration(p.settings.quiet)
         )));
     }
     let mut problems = Problems::default();

@@ -11,10 +11,10 @@ use serde_json::{Map, Value, json};
 
 use super::check::{Exchange, Observed, RawRequest, RawResponse, Transport};
 use super::wire::SchemaLedger;
+use mcptest_core::__support::is_response;
 use mcptest_core::Error;
 use mcptest_core::RawConnection;
 use mcptest_core::Server;
-use mcptest_core::raw::is_response;
 
 #[cfg(feature = "http")]
 use mcptest_core::RawHttp;
@@ -140,7 +140,7 @@ impl Reply {
                 Some(Missing::Silent(after)) => {
                     format!(
                         "no answer within {}",
-                        mcptest_core::report::fmt_duration(*after)
+                        mcptest_core::__support::fmt_duration(*after)
                     )
                 }
                 Some(Missing::Dropped) => {
@@ -241,7 +241,7 @@ pub(crate) struct Probe {
     /// The client credentials the server was given, for checks that ask
     /// for tokens of their own.
     #[cfg(feature = "http")]
-    pub(crate) credentials: Option<mcptest_core::oauth::ClientCredentials>,
+    pub(crate) credentials: Option<mcptest_core::ClientCredentials>,
     channels: Vec<Channel>,
     evidence: Vec<Exchange>,
     next_id: u64,

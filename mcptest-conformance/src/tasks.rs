@@ -525,7 +525,7 @@ pub(crate) async fn completes(p: &mut Probe, _facts: &StatelessFacts) -> Checked
              ({} polls of tasks/get saw: {seen}); name a faster tool with \
              Conformance::task_tool",
             created.label(),
-            mcptest_core::report::fmt_duration(p.settings.timeout),
+            mcptest_core::__support::fmt_duration(p.settings.timeout),
             polled.statuses.len()
         )));
     };
@@ -648,7 +648,7 @@ pub(crate) async fn cancel(p: &mut Probe, _facts: &StatelessFacts) -> Checked {
     let Some(terminal) = polled.terminal else {
         problems.push(format!(
             "the cancelled task did not reach a terminal status within {} ({})",
-            mcptest_core::report::fmt_duration(p.settings.timeout),
+            mcptest_core::__support::fmt_duration(p.settings.timeout),
             polled.statuses.join(" → ")
         ));
         return Ok(problems.into_finding());
@@ -861,7 +861,7 @@ pub(crate) async fn tool_error_completed(p: &mut Probe, _facts: &StatelessFacts)
             tried.push(format!(
                 "the task {} created did not finish within {} ({seen})",
                 created.label(),
-                mcptest_core::report::fmt_duration(p.settings.timeout)
+                mcptest_core::__support::fmt_duration(p.settings.timeout)
             ));
             continue;
         };
@@ -1081,7 +1081,7 @@ pub(crate) async fn input_required(p: &mut Probe, _facts: &StatelessFacts) -> Ch
                 return Ok(Observed::Broken(format!(
                     "the task did not resume after tasks/update answered every input request \
                      (within {}: {seen})",
-                    mcptest_core::report::fmt_duration(p.settings.timeout)
+                    mcptest_core::__support::fmt_duration(p.settings.timeout)
                 )));
             }
         }

@@ -9,7 +9,7 @@ use crate::error::Error;
 /// (quotes, escapes), without running one.
 ///
 /// ```
-/// use mcptest::process::split_command;
+/// use mcptest_core::__support::process::split_command;
 /// let (program, args) = split_command("npx -y '@scope/server' --dir \"a b\"").unwrap();
 /// assert_eq!(program, "npx");
 /// assert_eq!(args, ["-y", "@scope/server", "--dir", "a b"]);

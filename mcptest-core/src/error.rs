@@ -364,7 +364,7 @@ fn fmt_seen(seen: &[String]) -> String {
 ///
 /// ```
 /// use std::time::Duration;
-/// use mcptest::report::fmt_duration;
+/// use mcptest_core::__support::fmt_duration;
 /// assert_eq!(fmt_duration(Duration::from_secs(10)), "10s");
 /// assert_eq!(fmt_duration(Duration::from_millis(1500)), "1500ms");
 /// ```

@@ -1,11 +1,10 @@
 //! The core of [mcptest](https://docs.rs/mcptest): the client harness, fluent
 //! checks, snapshots, fixtures, cassettes and reports that a test needs.
 //!
-//! Use it through the `mcptest` crate, which re-exports all of it and, behind
-//! features, the floors built on it (suites, conformance, the server tools).
-//! The crates above this one use only its public API; what they need beyond
-//! a test's API is in [`process`] (child processes in their own process
-//! group) and the building blocks of [`expect`] and [`report`].
+//! Use it through the `mcptest` crate, which re-exports what a test author
+//! uses and, behind features, the floors built on it (suites, conformance,
+//! scans). The crates above this one use its public API, and what they need
+//! beyond a test's API from one hidden module, `__support`.
 #![warn(missing_docs)]
 // Sampling, roots and logging are deprecated by SEP-2577 in rmcp, but they are
 // part of every protocol revision up to 2025-11-25, which is what servers speak
@@ -14,6 +13,8 @@
 
 #[doc(hidden)]
 pub mod __private;
+#[doc(hidden)]
+pub mod __support;
 pub mod cassette;
 mod client;
 mod command;
@@ -23,10 +24,9 @@ pub mod expect;
 mod fixture;
 pub mod limits;
 #[cfg(feature = "http")]
-pub mod oauth;
+mod oauth;
 pub mod plugin;
-pub mod process;
-pub mod raw;
+mod raw;
 pub mod report;
 mod server;
 mod server_messages;
@@ -45,6 +45,8 @@ pub use client::{
 pub use definitions::Definitions;
 pub use error::{Error, ServerOutput};
 pub use fixture::Fixture;
+#[cfg(feature = "http")]
+pub use oauth::ClientCredentials;
 pub use raw::RawConnection;
 #[cfg(feature = "http")]
 pub use raw::{HttpReply, RawHttp};

@@ -9,7 +9,7 @@
 //! ```no_run
 //! # async fn demo() -> Result<(), mcptest::Error> {
 //! use std::time::Duration;
-//! use mcptest::oauth::{ClientCredentials, Discovery};
+//! use mcptest_core::__support::oauth::{ClientCredentials, Discovery};
 //!
 //! let found = Discovery::find("http://127.0.0.1:3001/mcp", Duration::from_secs(10)).await?;
 //! let token = found

@@ -141,7 +141,7 @@ impl ListKind {
 
 /// A live view of what the server sent: cheap to clone, always current.
 ///
-/// Get it from [`McpClient::notifications`](crate::McpClient::notifications).
+/// Get it from [`McpClient::server_messages`](crate::McpClient::server_messages).
 ///
 /// ```no_run
 /// # async fn demo(mcp: mcptest::McpClient) -> Result<(), mcptest::Error> {

@@ -82,9 +82,6 @@ use crate::{
     server_messages::ServerMessages,
 };
 
-#[doc(hidden)]
-pub use insta as __insta;
-
 /// What the snapshot of a timestamp reads.
 pub const TIMESTAMP_REDACTION: &str = "[timestamp]";
 /// What the snapshot of a UUID reads.
@@ -252,8 +249,10 @@ pub mod redact {
 
 /// The insta settings for one snapshot: the test's own settings, plus
 /// sorted keys, the call in the header and the default redactions.
-#[doc(hidden)]
-pub fn __settings<S: Snapshot + ?Sized>(value: &S, opt_in: &[redact::Redact]) -> insta::Settings {
+pub(crate) fn settings<S: Snapshot + ?Sized>(
+    value: &S,
+    opt_in: &[redact::Redact],
+) -> insta::Settings {
     let mut settings = insta::Settings::clone_current();
     settings.set_sort_maps(true);
     // The expression insta would record is the macro's own temporary.
@@ -335,7 +334,7 @@ fn fixture_spellings(dir: &Path) -> Vec<String> {
 #[macro_export]
 macro_rules! assert_snapshot {
     ($($args:tt)*) => {
-        $crate::__mcptest_snapshot!(assert_yaml_snapshot; $($args)*)
+        $crate::__private::snapshot!(assert_yaml_snapshot; $($args)*)
     };
 }
 
@@ -361,7 +360,7 @@ macro_rules! assert_snapshot {
 #[macro_export]
 macro_rules! assert_json_snapshot {
     ($($args:tt)*) => {
-        $crate::__mcptest_snapshot!(assert_json_snapshot; $($args)*)
+        $crate::__private::snapshot!(assert_json_snapshot; $($args)*)
     };
 }
 
@@ -388,11 +387,11 @@ macro_rules! assert_json_snapshot {
 #[macro_export]
 macro_rules! assert_tool_surface_snapshot {
     ($name:literal, $mcp:expr $(,)?) => {{
-        let __mcptest_surface = $crate::__tool_surface!($mcp);
+        let __mcptest_surface = $crate::__private::tool_surface!($mcp);
         $crate::assert_snapshot!($name, __mcptest_surface);
     }};
     ($mcp:expr $(,)?) => {{
-        let __mcptest_surface = $crate::__tool_surface!($mcp);
+        let __mcptest_surface = $crate::__private::tool_surface!($mcp);
         $crate::assert_snapshot!(__mcptest_surface);
     }};
 }
@@ -444,29 +443,29 @@ macro_rules! __mcptest_snapshot {
         let __mcptest_value = &$value;
         let __mcptest_json = $crate::snapshot::Snapshot::snapshot_value(__mcptest_value);
         #[allow(unused_mut)]
-        let mut __mcptest_settings = $crate::snapshot::__settings(
+        let mut __mcptest_settings = $crate::__private::snapshot_settings(
             __mcptest_value,
             &[$($crate::snapshot::redact::$opt()),*],
         );
-        $($( $crate::__mcptest_redact!(__mcptest_settings, $selector, $replacement); )*)?
+        $($( $crate::__private::redact!(__mcptest_settings, $selector, $replacement); )*)?
         __mcptest_settings.bind(|| {
-            $crate::snapshot::__insta::$insta!($($name,)? __mcptest_json $(, @$inline)?);
+            $crate::__private::insta::$insta!($($name,)? __mcptest_json $(, @$inline)?);
         });
     }};
     ($insta:ident; $value:expr
         $(, $opt:ident)* $(, { $($selector:expr => $replacement:expr),* $(,)? })?,
         @$inline:literal $(,)?) => {
-        $crate::__mcptest_snapshot!(@run $insta [] [$inline] $value
+        $crate::__private::snapshot!(@run $insta [] [$inline] $value
             $(, $opt)* $(, { $($selector => $replacement),* })?)
     };
     ($insta:ident; $name:literal, $value:expr
         $(, $opt:ident)* $(, { $($selector:expr => $replacement:expr),* $(,)? })? $(,)?) => {
-        $crate::__mcptest_snapshot!(@run $insta [$name] [] $value
+        $crate::__private::snapshot!(@run $insta [$name] [] $value
             $(, $opt)* $(, { $($selector => $replacement),* })?)
     };
     ($insta:ident; $value:expr
         $(, $opt:ident)* $(, { $($selector:expr => $replacement:expr),* $(,)? })? $(,)?) => {
-        $crate::__mcptest_snapshot!(@run $insta [] [] $value
+        $crate::__private::snapshot!(@run $insta [] [] $value
             $(, $opt)* $(, { $($selector => $replacement),* })?)
     };
 }

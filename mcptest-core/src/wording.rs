@@ -7,7 +7,7 @@ use serde_json::Value;
 /// What a JSON value is, in words, for "expected X, found Y" messages.
 ///
 /// ```
-/// assert_eq!(mcptest::expect::kind_of(&serde_json::json!([1])), "an array");
+/// assert_eq!(mcptest_core::__support::kind_of(&serde_json::json!([1])), "an array");
 /// ```
 pub fn kind_of(value: &Value) -> &'static str {
     match value {
@@ -24,7 +24,7 @@ pub fn kind_of(value: &Value) -> &'static str {
 /// quotes a string.
 ///
 /// ```
-/// assert_eq!(mcptest::expect::quoted("a \"b\""), r#""a \"b\"""#);
+/// assert_eq!(mcptest_core::__support::quoted("a \"b\""), r#""a \"b\"""#);
 /// ```
 pub fn quoted(text: &str) -> String {
     serde_json::to_string(text).unwrap_or_else(|_| format!("{text:?}"))
@@ -33,7 +33,7 @@ pub fn quoted(text: &str) -> String {
 /// `"a", "b", "c"`: a list of strings, each [`quoted`].
 ///
 /// ```
-/// assert_eq!(mcptest::expect::quoted_list(&["a", "b"]), r#""a", "b""#);
+/// assert_eq!(mcptest_core::__support::quoted_list(&["a", "b"]), r#""a", "b""#);
 /// ```
 pub fn quoted_list<S: AsRef<str>>(items: &[S]) -> String {
     items

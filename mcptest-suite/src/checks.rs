@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::judged::Judged;
+use mcptest_core::__support::quoted;
+use mcptest_core::__support::quoted_list;
 use mcptest_core::LogLevel;
 use mcptest_core::ServerMessages;
 use mcptest_core::expect;
@@ -19,8 +21,6 @@ use mcptest_core::expect::Evidence;
 use mcptest_core::expect::Miss;
 use mcptest_core::expect::Shown;
 use mcptest_core::expect::Verdict;
-use mcptest_core::expect::quoted;
-use mcptest_core::expect::quoted_list;
 use mcptest_suite_format::assertion::{
     Expect, LoggingBlock, NotificationsBlock, TraceEntry, TrajectoryCheck,
 };
@@ -755,7 +755,7 @@ pub(crate) fn lookup<'v>(root: &'v Value, path: &str) -> Result<&'v Value, Strin
                 other => {
                     return Err(format!(
                         "{field:?} is looked up in {}, which is not an object",
-                        mcptest_core::expect::kind_of(other)
+                        mcptest_core::__support::kind_of(other)
                     ));
                 }
             };
@@ -776,7 +776,7 @@ pub(crate) fn lookup<'v>(root: &'v Value, path: &str) -> Result<&'v Value, Strin
                 other => {
                     return Err(format!(
                         "[{index}] is looked up in {}, which is not an array",
-                        mcptest_core::expect::kind_of(other)
+                        mcptest_core::__support::kind_of(other)
                     ));
                 }
             };

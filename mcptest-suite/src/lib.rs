@@ -337,7 +337,7 @@ impl std::fmt::Debug for Teardown {
 pub(crate) fn timed_out(what: &str, guard: Duration) -> mcptest_core::expect::Failure {
     mcptest_core::expect::Failure::expecting(format!(
         "the {what} to finish within {}",
-        mcptest_core::report::fmt_duration(guard)
+        mcptest_core::__support::fmt_duration(guard)
     ))
     .but("it did not")
 }
@@ -369,7 +369,7 @@ pub fn failure_message(result: &TestResult, color: bool) -> Option<String> {
         .unwrap_or_default();
     Some(format!(
         "{place}`{}` failed\n{}",
-        mcptest_core::report::safe_text(&result.name),
+        mcptest_core::__support::safe_text(&result.name),
         failure.render(color)
     ))
 }
@@ -665,7 +665,7 @@ pub mod generated {
         if let Some(why) = result.outcome.skip_reason() {
             eprintln!("skipped: {why}");
         }
-        if let Some(message) = failure_message(&result, mcptest_core::expect::color_enabled()) {
+        if let Some(message) = failure_message(&result, mcptest_core::__support::color_enabled()) {
             panic!("{message}");
         }
     }

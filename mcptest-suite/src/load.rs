@@ -65,7 +65,7 @@ fn tests(file: &str, loaded: Loaded) -> Result<Vec<SuiteTest>, LoadError> {
 /// splits it so); refused at load, where the file can point at it.
 fn plugin_commands_split(file: &str, block: &Block) -> Result<(), LoadError> {
     for entry in block.expect().into_iter().flat_map(|e| &e.plugin) {
-        if let Err(error) = mcptest_core::process::split_command(&entry.command) {
+        if let Err(error) = mcptest_core::__support::process::split_command(&entry.command) {
             return Err(LoadError::at(
                 file,
                 entry.command_pos,

@@ -216,7 +216,7 @@ fn nothing_matched(pattern: &Pattern, inbox: &Inbox, wait: Duration) -> Failure 
     };
     let but = format!(
         "no matching message arrived within {}; {arrived}",
-        mcptest_core::report::fmt_duration(wait)
+        mcptest_core::__support::fmt_duration(wait)
     );
     match closest.map(|closest| judged(pattern, closest)) {
         Some(Err(differs)) => {

@@ -59,7 +59,7 @@ async fn a_recorded_session_replays_without_the_server() {
     assert_eq!(*code, mcptest_coprocess::codes::UPSTREAM_ERROR);
     assert_eq!(
         data.as_ref().unwrap()["upstream"]["code"],
-        mcptest::cassette::CASSETTE_MISS,
+        mcptest_core::__support::CASSETTE_MISS,
         "{data:?}"
     );
     let bad = engine

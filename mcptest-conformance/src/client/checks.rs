@@ -117,7 +117,7 @@ pub(crate) async fn sent_messages(events: &[Event]) -> Vec<Sent> {
             }),
             Event::FromMock { message } => {
                 let id = message.get("id");
-                if !mcptest_core::raw::is_response(message) || id.is_none_or(Value::is_null) {
+                if !mcptest_core::__support::is_response(message) || id.is_none_or(Value::is_null) {
                     continue;
                 }
                 if let Some(request) = sent

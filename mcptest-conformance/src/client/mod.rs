@@ -16,10 +16,10 @@ use super::{
     ConformanceReport, Filter,
     check::{Applies, CannotApply, CheckResult, Observed, Role, Transport},
 };
+use mcptest_core::__support::process::ChildProcess;
+use mcptest_core::__support::process::Launch;
+use mcptest_core::__support::process::split_command;
 use mcptest_core::Error;
-use mcptest_core::process::ChildProcess;
-use mcptest_core::process::Launch;
-use mcptest_core::process::split_command;
 use mock::{Canary, MockHandler, Recording};
 
 /// Stands for the mock server's URL in a client's command line.
@@ -276,7 +276,8 @@ impl ClientConformance {
                 })?;
                 let tasks =
                     mock::serve_stdio(spawned.stdout, spawned.stdin, recording.clone(), server);
-                let _stderr = mcptest_core::process::StderrTail::spawn_reader(spawned.stderr);
+                let _stderr =
+                    mcptest_core::__support::process::StderrTail::spawn_reader(spawned.stderr);
                 let process = spawned.process;
                 process.wait_for_exit(self.session).await;
                 process.shutdown(Duration::from_millis(100)).await;
@@ -304,7 +305,8 @@ impl ClientConformance {
                         env: Vec::new(),
                         current_dir: None,
                     })?;
-                    let _stderr = mcptest_core::process::StderrTail::spawn_reader(spawned.stderr);
+                    let _stderr =
+                        mcptest_core::__support::process::StderrTail::spawn_reader(spawned.stderr);
                     let process = spawned.process;
                     process.wait_for_exit(self.session).await;
                     process.shutdown(Duration::from_millis(100)).await;

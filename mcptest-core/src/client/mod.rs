@@ -96,7 +96,7 @@ struct Inner {
     view: bool,
     peer: Peer<RoleClient>,
     inbound: Arc<Inbound>,
-    /// What [`McpClient::notifications`] shows: the whole log, or a view's part of it.
+    /// What [`McpClient::server_messages`] shows: the whole log, or a view's part of it.
     notifications: ServerMessages,
     info: ServerInfo,
     request_timeout: Duration,

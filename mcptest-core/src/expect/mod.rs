@@ -55,10 +55,9 @@
 
 mod combinators;
 mod completions;
-mod failure;
+pub(crate) mod failure;
 mod files;
 pub(crate) mod json;
-pub use crate::wording::{kind_of, quoted, quoted_list};
 #[cfg(feature = "json-schema")]
 pub use schema::{
     InputSchemasValid, MatchesOutputSchema, MatchesSchema, input_schemas_valid,
@@ -69,6 +68,7 @@ mod outcome;
 mod plugin;
 mod prompts;
 mod resources;
+#[cfg(feature = "doc-samples")]
 #[doc(hidden)]
 pub mod samples;
 #[cfg(feature = "json-schema")]
@@ -84,7 +84,7 @@ use std::{
 
 pub use combinators::{AnyOf, CheckGroup, Not, SoftChecks, any_of, not};
 pub use completions::{HasMore, ValuesContain, ValuesEq, has_more, values_contain, values_eq};
-pub use failure::{Evidence, Failure, Miss, Shown, Verdict, color_enabled};
+pub use failure::{Evidence, Failure, Miss, Shown, Verdict};
 pub use files::{
     FileContains, FileNotContains, FileNotExists, FileSnapshot, FilesUnchanged, file_contains,
     file_not_contains, file_not_exists, files_unchanged,

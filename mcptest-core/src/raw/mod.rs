@@ -16,7 +16,7 @@ use serde_json::Value;
 /// is not a request or notification).
 ///
 /// ```
-/// use mcptest::raw::is_response;
+/// use mcptest_core::__support::is_response;
 /// use serde_json::json;
 /// assert!(is_response(&json!({"jsonrpc": "2.0", "id": 1, "result": {}})));
 /// assert!(!is_response(&json!({"jsonrpc": "2.0", "method": "ping", "id": 1})));

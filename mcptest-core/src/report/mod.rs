@@ -30,15 +30,13 @@ mod json;
 #[cfg(feature = "junit")]
 mod junit;
 mod markdown;
-mod safe;
+pub(crate) mod safe;
 mod terminal;
-pub use safe::{is_unsafe, safe_text};
+pub(crate) use safe::safe_text;
 
 use std::{fmt, time::Duration};
 
 use serde::Serialize;
-
-pub use crate::error::fmt_duration;
 
 use crate::{
     error::ServerOutput,

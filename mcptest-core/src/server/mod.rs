@@ -688,7 +688,7 @@ impl Server {
     /// **Isolated** per test over stdio and in-process, where the connection
     /// is shared and each test gets its own [`McpClient`] on it: the answers
     /// to its requests (by request id), the progress of its requests (by
-    /// progress token, in the call and in [`McpClient::notifications`]), its
+    /// progress token, in the call and in [`McpClient::server_messages`]), its
     /// timeouts, its cached tool definitions, [`ServerMessages::clear`](crate::ServerMessages::clear),
     /// and [`McpClient::close`] (which closes only the test's view).
     /// **Not isolated**: the server's state (what one test changes, the next

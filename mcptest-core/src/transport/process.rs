@@ -38,7 +38,7 @@ impl Launch {
     /// extra environment, in the parent's working directory.
     ///
     /// ```
-    /// use mcptest::process::Launch;
+    /// use mcptest_core::__support::process::Launch;
     /// let launch = Launch::command("node server.js --port '3 001'").unwrap();
     /// assert_eq!(launch.program, "node");
     /// assert_eq!(launch.args, ["server.js", "--port", "3 001"]);
@@ -64,7 +64,7 @@ pub struct Spawned {
     pub stdin: ChildStdin,
     /// Its standard output.
     pub stdout: ChildStdout,
-    /// Its standard error; hand it to [`StderrTail::spawn_reader`](crate::process::StderrTail::spawn_reader)
+    /// Its standard error; hand it to [`StderrTail::spawn_reader`](crate::__support::process::StderrTail::spawn_reader)
     /// so that a chatty child never blocks on a full pipe.
     pub stderr: ChildStderr,
 }

@@ -3,7 +3,8 @@
 
 use std::path::Path;
 
-use mcptest::{CassetteMode, Error, Server, cassette::CASSETTE_MISS};
+use mcptest::{CassetteMode, Error, Server};
+use mcptest_core::__support::CASSETTE_MISS;
 use serde_json::{Value, json};
 
 const EVERYTHING: &str = env!("CARGO_BIN_EXE_fixture-everything");
