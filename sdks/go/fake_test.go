@@ -493,3 +493,30 @@ func TestMCPTESTBINIsFoundBeforePATH(t *testing.T) {
 		t.Errorf("handshake %+v", c.Handshake())
 	}
 }
+
+// Every goroutine a session starts (stdout reader, stderr drain, reaper)
+// ends with it, on every way a session ends.
+func TestNoGoroutineOutlivesItsSession(t *testing.T) {
+	settle := func(limit int) int {
+		deadline := time.Now().Add(3 * time.Second)
+		for {
+			n := runtime.NumGoroutine()
+			if n <= limit || time.Now().After(deadline) {
+				return n
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	before := runtime.NumGoroutine()
+	ctx := bg(t)
+	for _, mode := range []string{"ok", "stubborn", "hang-call", "dies", "extra-verdict-field", "stderr-flood"} {
+		c, err := Connect(ctx, Command("server"), withFake(t, mode), WithShutdownGrace(200*time.Millisecond), WithCallTimeout(100*time.Millisecond), WithTimeoutMargin(100*time.Millisecond))
+		if err == nil {
+			_, _ = c.Call(ctx, "echo", nil)
+			_ = c.Close()
+		}
+	}
+	if after := settle(before); after > before {
+		t.Errorf("%d goroutines before the sessions, %d after", before, after)
+	}
+}
