@@ -386,6 +386,9 @@ func TestRealCloseLeavesNoProcess(t *testing.T) {
 			t.Fatal("the binary or the server is not running during the test")
 		}
 	})
+	if binary == 0 || server == 0 {
+		t.Fatal("the subtest did not get as far as starting the client")
+	}
 	assertGone(t, binary, "the binary")
 	assertGone(t, server, "the MCP server")
 }
@@ -407,6 +410,9 @@ func TestRealAFailedTestStillShutsDown(t *testing.T) {
 			st.Errorf("fatal: %q", tb.fatal)
 		}
 	})
+	if binary == 0 || server == 0 {
+		t.Fatal("the subtest did not get as far as starting the client")
+	}
 	assertGone(t, binary, "the binary")
 	assertGone(t, server, "the MCP server")
 }

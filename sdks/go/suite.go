@@ -335,7 +335,12 @@ func runSuiteTest(ctx context.Context, t suiteT, c *Client, hs Handshake, test S
 		if v.Failure != nil && strings.TrimSpace(*v.Failure) != "" {
 			failure = *v.Failure
 		}
-		t.Errorf("%s:\n%s", where, failure)
+		if strings.HasPrefix(failure, where) {
+			// The engine's text already opens with the location.
+			t.Errorf("%s", failure)
+		} else {
+			t.Errorf("%s:\n%s", where, failure)
+		}
 	case "skip":
 		reason := "skipped by the runner"
 		if v.SkipReason != nil && *v.SkipReason != "" {

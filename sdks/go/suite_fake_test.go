@@ -26,7 +26,7 @@ func TestRunSuiteTurnsEachListedTestIntoOneSubtest(t *testing.T) {
 	}
 	checks := []struct{ name, status, text string }{
 		{"passes", "pass", ""},
-		{"fails", "fail", "evals/fake.yaml:9:3:\nexpected text to equal \"5\"\n  got: \"6\""},
+		{"fails", "fail", "evals/fake.yaml:9:3: `fails` failed\nexpected text to equal \"5\"\n  got: \"6\""},
 		{"skipped in the file", "skip", "evals/fake.yaml:14:3: skip: true in the file"},
 		{"needs the conformance lane", "skip", "evals/fake.yaml:19:3: the compliance lane runs from the command line (run it with: mcptest conformance --server CMD)"},
 		{"a lane the handshake does not list", "skip", `evals/fake.yaml:24:3: the "sampling" lane is not driven over the coprocess by this binary (it drives: tool, resources)`},
@@ -66,7 +66,7 @@ func TestRunSuitePassesFixtureServerTimeoutAndWireSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	var params map[string]any
-	if err := json.Unmarshal(v.Properties["params"], &params); err != nil {
+	if err := json.Unmarshal([]byte(v.Properties["params"]), &params); err != nil {
 		t.Fatal(err)
 	}
 	want := `{"fixture":"testdata/fixture","id":"evals/fake.yaml::passes","server":{"argv":["srv","--root","{{fixture}}"],"cwd":"/tmp","env":{"K":"v"}},"timeout_ms":1500,"wire_schema":"warn"}`

@@ -88,8 +88,9 @@ func (v *Verdict) DecodeData(target any) error { return json.Unmarshal(v.Data, t
 //
 //	for _, m := range v.Messages { fmt.Println(m.Method) }
 type Message struct {
-	Method string          `json:"method"`
-	Params json.RawMessage `json:"params,omitempty"`
+	Method string `json:"method"`
+	// Params is the message's params as sent ("null" when it had none).
+	Params json.RawMessage `json:"params"`
 	ID     json.RawMessage `json:"id,omitempty"`
 	Reply  json.RawMessage `json:"reply,omitempty"`
 }
@@ -448,8 +449,9 @@ type Skip struct {
 }
 
 // TestVerdict is the binary's verdict on one suite test (suite.run). Status
-// is "pass", "fail" or "skip"; Failure is the engine's failure text, exactly
-// as `mcptest run` prints it.
+// is "pass", "fail" or "skip"; Failure is `file:line:column: `name` failed`
+// followed by the engine's failure text, exactly as `mcptest run` prints it;
+// Properties are the result's labels.
 //
 //	v, _ := c.RunTest(ctx, test.ID, mcptest.RunOptions{})
 //	if v.Status == "fail" { t.Error(*v.Failure) }
@@ -461,7 +463,7 @@ type TestVerdict struct {
 	Location   string                     `json:"location"`
 	Failure    *string                    `json:"failure"`
 	SkipReason *string                    `json:"skip_reason"`
-	Properties map[string]json.RawMessage `json:"properties"`
+	Properties map[string]string          `json:"properties"`
 }
 
 // Duration is DurationMS as a time.Duration.

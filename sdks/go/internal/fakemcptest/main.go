@@ -211,6 +211,10 @@ func call(req request) {
 		"success": true, "text": text, "data": nil, "error": nil, "duration_ms": 1,
 		"content": content, "messages": []any{}, "logs": []any{},
 	}
+	if text == "log" {
+		verdict["messages"] = []any{map[string]any{"method": "notifications/message", "params": map[string]any{"level": "info", "data": "x"}}}
+		verdict["logs"] = []any{map[string]any{"level": "info", "data": "x"}}
+	}
 	switch mode {
 	case "extra-verdict-field":
 		verdict["flaky"] = true
@@ -262,13 +266,13 @@ func suiteRun(req request) {
 	name := p.ID[strings.Index(p.ID, "::")+2:]
 	verdict := map[string]any{
 		"id": p.ID, "name": name, "status": "pass", "duration_ms": 2, "location": "evals/fake.yaml:4:3",
-		"failure": nil, "skip_reason": nil, "properties": map[string]any{"params": json.RawMessage(req.Params)},
+		"failure": nil, "skip_reason": nil, "properties": map[string]any{"params": string(req.Params)},
 	}
 	switch name {
 	case "fails":
 		verdict["status"] = "fail"
 		verdict["location"] = "evals/fake.yaml:9:3"
-		verdict["failure"] = "expected text to equal \"5\"\n  got: \"6\""
+		verdict["failure"] = "evals/fake.yaml:9:3: `fails` failed\nexpected text to equal \"5\"\n  got: \"6\""
 	case "skipped by the runner":
 		verdict["status"] = "skip"
 		verdict["location"] = "evals/fake.yaml:29:3"
