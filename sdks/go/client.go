@@ -689,6 +689,31 @@ func (c *Client) Record(ctx context.Context, r Record) error {
 	return c.call(ctx, "mcp.reporter.record", fmt.Sprintf("mcp.reporter.record %q", r.Name), "the mcp.reporter.record result", params, &empty)
 }
 
+// RecordTest records t's own verdict in the session's report when t ends
+// (mcp.reporter.record): its name, pass/fail/skip and duration. Call it
+// after Start, so that it runs before the binary shuts down.
+//
+//	c := mcptest.Start(t, srv)
+//	c.RecordTest(t)
+func (c *Client) RecordTest(t testing.TB) {
+	t.Helper()
+	started := time.Now()
+	t.Cleanup(func() {
+		status := "pass"
+		switch {
+		case t.Failed():
+			status = "fail"
+		case t.Skipped():
+			status = "skip"
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), c.cfg.callTimeout+c.cfg.margin)
+		defer cancel()
+		if err := c.Record(ctx, Record{Name: t.Name(), Status: status, Duration: time.Since(started)}); err != nil {
+			t.Logf("mcptest: recording %s: %v", t.Name(), err)
+		}
+	})
+}
+
 // SetUpload tells the binary where Flush posts the session's report.
 //
 //	err := c.SetUpload(ctx, "https://reports.example/api", os.Getenv("REPORT_TOKEN"))

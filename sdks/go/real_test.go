@@ -9,6 +9,7 @@ package mcptest
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -263,6 +264,64 @@ func TestRealReportRecordAndUpload(t *testing.T) {
 		t.Error("a status other than pass, fail or skip is refused")
 	}
 }
+
+func TestRealRecordTestReportsEachTestsVerdict(t *testing.T) {
+	var mu sync.Mutex
+	var body string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		data, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		body = string(data)
+		mu.Unlock()
+	}))
+	defer srv.Close()
+	c, err := Connect(bg(t), everything(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	t.Run("recorded pass", func(t *testing.T) { c.RecordTest(t) })
+	t.Run("recorded skip", func(t *testing.T) {
+		c.RecordTest(t)
+		t.Skip("on purpose")
+	})
+	t.Run("recorded fail", func(st *testing.T) {
+		// A failing subtest must not fail this test: its verdict is faked
+		// through a TB whose Failed reports true.
+		c.RecordTest(failedTB{st})
+	})
+	if err := c.SetUpload(bg(t), srv.URL, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Flush(bg(t)); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var report struct {
+		Results []struct {
+			Name   string `json:"name"`
+			Status string `json:"status"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(body), &report); err != nil {
+		t.Fatalf("the uploaded report: %v\n%s", err, clip(body, 3000))
+	}
+	got := map[string]string{}
+	for _, r := range report.Results {
+		got[r.Name] = r.Status
+	}
+	for name, status := range map[string]string{"recorded_pass": "pass", "recorded_skip": "skip", "recorded_fail": "fail"} {
+		if full := t.Name() + "/" + name; got[full] != status {
+			t.Errorf("%s is %q in the report, want %q: %s", full, got[full], status, clip(body, 3000))
+		}
+	}
+}
+
+// failedTB is a TB that says it failed.
+type failedTB struct{ testing.TB }
+
+func (failedTB) Failed() bool { return true }
 
 func TestRealCassetteRecordsAndReplays(t *testing.T) {
 	c := Start(t, everything(t))

@@ -53,11 +53,11 @@ func checkShape(v any, t reflect.Type, path string) *shapeError {
 	if v == nil {
 		return nil
 	}
-	if t.Implements(unmarshalerType) || reflect.PtrTo(t).Implements(unmarshalerType) {
+	if t.Implements(unmarshalerType) || reflect.PointerTo(t).Implements(unmarshalerType) {
 		return nil
 	}
 	switch t.Kind() {
-	case reflect.Ptr:
+	case reflect.Pointer:
 		return checkShape(v, t.Elem(), path)
 	case reflect.Struct:
 		obj, ok := v.(map[string]any)

@@ -456,14 +456,14 @@ type Skip struct {
 //	v, _ := c.RunTest(ctx, test.ID, mcptest.RunOptions{})
 //	if v.Status == "fail" { t.Error(*v.Failure) }
 type TestVerdict struct {
-	ID         string                     `json:"id"`
-	Name       string                     `json:"name"`
-	Status     string                     `json:"status"`
-	DurationMS int64                      `json:"duration_ms"`
-	Location   string                     `json:"location"`
-	Failure    *string                    `json:"failure"`
-	SkipReason *string                    `json:"skip_reason"`
-	Properties map[string]string          `json:"properties"`
+	ID         string            `json:"id"`
+	Name       string            `json:"name"`
+	Status     string            `json:"status"`
+	DurationMS int64             `json:"duration_ms"`
+	Location   string            `json:"location"`
+	Failure    *string           `json:"failure"`
+	SkipReason *string           `json:"skip_reason"`
+	Properties map[string]string `json:"properties"`
 }
 
 // Duration is DurationMS as a time.Duration.
