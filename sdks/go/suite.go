@@ -218,8 +218,14 @@ type suiteT interface {
 
 type testingT struct{ *testing.T }
 
+// Run marks every frame between the user's RunSuite call and a failure as
+// a helper, so `go test` shows the user's line next to the suite file's.
 func (t testingT) Run(name string, f func(suiteT)) bool {
-	return t.T.Run(name, func(t *testing.T) { f(testingT{t}) })
+	t.T.Helper()
+	return t.T.Run(name, func(t *testing.T) {
+		t.Helper()
+		f(testingT{t})
+	})
 }
 
 func (t testingT) context() (context.Context, context.CancelFunc) { return testContext(t.T) }

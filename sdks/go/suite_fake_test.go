@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -118,6 +119,10 @@ func TestRunSuiteReportsThroughGoTest(t *testing.T) {
 		t.Fatalf("the child run passed, but one suite test fails:\n%s", out)
 	}
 	text := string(out)
+	// Failures point at the user's RunSuite line, then the suite file's.
+	if !regexp.MustCompile("suite_fake_test\\.go:\\d+: evals/fake\\.yaml:9:3: `fails` failed").MatchString(text) {
+		t.Errorf("the failure is not reported at the RunSuite call:\n%s", text)
+	}
 	for _, want := range []string{
 		"--- PASS: TestSuiteGlueChild/passes",
 		"--- FAIL: TestSuiteGlueChild/fails",
@@ -135,10 +140,10 @@ func TestRunSuiteReportsThroughGoTest(t *testing.T) {
 }
 
 // TestSuiteGlueChild is the body that TestRunSuiteReportsThroughGoTest runs
-// in a child process; in an ordinary run it has nothing to do.
+// in a child process; it does not run on its own.
 func TestSuiteGlueChild(t *testing.T) {
 	if os.Getenv("MCPTEST_GO_CHILD") != "suite-glue" {
-		return
+		t.Skip("the child process of TestRunSuiteReportsThroughGoTest; it runs there")
 	}
 	RunSuite(t, []string{"evals"}, WithBinary(os.Getenv("MCPTEST_GO_FAKE")))
 }
