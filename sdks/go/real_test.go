@@ -73,6 +73,11 @@ func TestRealBinarySpeaksThePinnedVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
+	// The spawn validates every frame: the flag is on the binary's command line.
+	args, err := commandLine(c.PID())
+	if err != nil || !strings.Contains(string(args), " exec --connection-server ") || !strings.Contains(string(args), " --check-frames") {
+		t.Errorf("the binary's command line lacks --check-frames: %q (%v)", args, err)
+	}
 	hs := c.Handshake()
 	if hs.ProtocolVersion != ProtocolVersion {
 		t.Errorf("the binary speaks v%d, the SDK pins v%d", hs.ProtocolVersion, ProtocolVersion)
@@ -90,6 +95,16 @@ func TestRealBinarySpeaksThePinnedVersion(t *testing.T) {
 	if !hs.HasLane("tool") {
 		t.Errorf("lanes %v", hs.Lanes)
 	}
+}
+
+// commandLine is a process's command line, space-separated: from /proc
+// where there is one (a minimal Linux may lack ps), else from ps.
+func commandLine(pid int) (string, error) {
+	if data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline"); err == nil {
+		return strings.ReplaceAll(string(data), "\x00", " "), nil
+	}
+	out, err := exec.Command("ps", "-o", "args=", "-p", strconv.Itoa(pid)).Output()
+	return string(out), err
 }
 
 func TestRealEveryMCPMethod(t *testing.T) {
