@@ -21,6 +21,9 @@ import (
 //
 //	tests, err := c.ListSuite(ctx, []string{"evals"}, "")
 func (c *Client) ListSuite(ctx context.Context, paths []string, filter string) ([]SuiteTest, error) {
+	if len(paths) == 0 {
+		return nil, errors.New("mcptest: ListSuite: no paths given (files or directories of suite files)")
+	}
 	params := map[string]any{"paths": paths}
 	if filter != "" {
 		params["filter"] = filter
@@ -68,7 +71,7 @@ type RunOptions struct {
 	// Server is the server for files that name none; its env and dir come from Env and Dir.
 	Server Server
 	// Env and Dir are the environment additions and working directory of Server.
-	Env [][2]string
+	Env map[string]string
 	Dir string
 	// Timeout is the test's limit, sent to the binary; zero leaves the file's own limits
 	// and makes the SDK wait DefaultTestTimeout.
@@ -93,11 +96,7 @@ func (c *Client) RunTest(ctx context.Context, id string, o RunOptions) (*TestVer
 	case len(o.Server.argv) > 0:
 		server := map[string]any{"argv": o.Server.argv}
 		if len(o.Env) > 0 {
-			env := make(map[string]string, len(o.Env))
-			for _, kv := range o.Env {
-				env[kv[0]] = kv[1]
-			}
-			server["env"] = env
+			server["env"] = o.Env
 		}
 		if o.Dir != "" {
 			server["cwd"] = o.Dir
@@ -305,7 +304,14 @@ func runSuite(t suiteT, paths []string, opts []SuiteOption) {
 		}
 		return
 	}
-	run := RunOptions{Fixture: s.fixture, Server: s.server, Env: s.client.env, Dir: s.client.dir, Timeout: s.timeout, WireSchema: s.wireSchema}
+	var env map[string]string
+	if len(s.client.env) > 0 {
+		env = make(map[string]string, len(s.client.env))
+		for _, kv := range s.client.env {
+			env[kv[0]] = kv[1]
+		}
+	}
+	run := RunOptions{Fixture: s.fixture, Server: s.server, Env: env, Dir: s.client.dir, Timeout: s.timeout, WireSchema: s.wireSchema}
 	hs := c.Handshake()
 	for _, test := range tests {
 		test := test

@@ -46,14 +46,15 @@ func TestRunSuiteTurnsEachListedTestIntoOneSubtest(t *testing.T) {
 }
 
 func TestRunSuitePassesFixtureServerTimeoutAndWireSchema(t *testing.T) {
-	_, results := recordSuite([]string{"evals"}, withFake(t, "ok"), WithFilter("passes"),
+	want := `{"fixture":"testdata/fixture","id":"evals/fake.yaml::passes","server":{"argv":["srv","--root","{{fixture}}"],"cwd":"/tmp","env":{"K":"v"}},"timeout_ms":1500,"wire_schema":"warn"}`
+	// This fake fails each test with the params suite.run received.
+	_, results := recordSuite([]string{"evals"}, withFake(t, "echo-params"),
 		WithFixture("testdata/fixture"), WithDefaultServer(Command("srv", "--root", "{{fixture}}")),
 		WithEnv("K", "v"), WithDir("/tmp"), WithTestTimeout(1500*time.Millisecond), WithWireSchema("warn"))
-	if len(results) == 0 {
-		t.Fatal("no subtests")
+	if o := byName(results)["passes"]; len(o.errors) != 1 || !strings.HasSuffix(o.errors[0], "\nparams: "+want) {
+		t.Errorf("RunSuite sent\n%s\nwant params: %s", o.message(), want)
 	}
-	// The fake echoes suite.run's params in the verdict's properties; the
-	// recorder saw only the status, so run one test directly to read them.
+	// The fake echoes suite.run's params in the verdict's properties too.
 	c, err := Open(bg(t), withFake(t, "ok"))
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +62,7 @@ func TestRunSuitePassesFixtureServerTimeoutAndWireSchema(t *testing.T) {
 	defer c.Close()
 	v, err := c.RunTest(bg(t), "evals/fake.yaml::passes", RunOptions{
 		Fixture: "testdata/fixture", Server: Command("srv", "--root", "{{fixture}}"),
-		Env: [][2]string{{"K", "v"}}, Dir: "/tmp", Timeout: 1500 * time.Millisecond, WireSchema: "warn",
+		Env: map[string]string{"K": "v"}, Dir: "/tmp", Timeout: 1500 * time.Millisecond, WireSchema: "warn",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +71,6 @@ func TestRunSuitePassesFixtureServerTimeoutAndWireSchema(t *testing.T) {
 	if err := json.Unmarshal([]byte(v.Properties["params"]), &params); err != nil {
 		t.Fatal(err)
 	}
-	want := `{"fixture":"testdata/fixture","id":"evals/fake.yaml::passes","server":{"argv":["srv","--root","{{fixture}}"],"cwd":"/tmp","env":{"K":"v"}},"timeout_ms":1500,"wire_schema":"warn"}`
 	if got, _ := json.Marshal(params); string(got) != want {
 		t.Errorf("suite.run params\n got: %s\nwant: %s", got, want)
 	}
@@ -91,6 +91,14 @@ func TestASuiteWithNoTestsFailsInsteadOfPassingVacuously(t *testing.T) {
 	top, _ := recordSuite([]string{"evals/empty"}, withFake(t, "ok"))
 	if !strings.Contains(top.fatal, "no tests in evals/empty") {
 		t.Errorf("top level: %+v", top)
+	}
+	c, err := Open(bg(t), withFake(t, "ok"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.ListSuite(bg(t), nil, ""); err == nil || !strings.Contains(err.Error(), "no paths given") {
+		t.Errorf("ListSuite without paths: %v", err)
 	}
 	top, _ = recordSuite(nil, withFake(t, "ok"))
 	if !strings.Contains(top.fatal, "no suite paths given") {

@@ -278,9 +278,9 @@ func suiteRun(req request) {
 		verdict["location"] = "evals/fake.yaml:29:3"
 		verdict["skip_reason"] = "skip_unless_env: SOME_VAR is not set"
 	}
-	// Answer slowly enough for the test to interrupt a run in progress.
-	if mode == "slow-suite" {
-		time.Sleep(10 * time.Second)
+	if mode == "echo-params" {
+		verdict["status"] = "fail"
+		verdict["failure"] = "evals/fake.yaml:4:3: `passes` failed\nparams: " + string(req.Params)
 	}
 	reply(req.ID, verdict)
 }
