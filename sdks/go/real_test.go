@@ -559,11 +559,19 @@ func TestInterruptedChild(t *testing.T) {
 // directory, the fixture directory copied per test, fixture-everything as
 // the default server.
 func suiteOptions(t testing.TB) []SuiteOption {
+	keepFixturesInTempDir(t)
 	return []SuiteOption{
 		WithBinaryDir(testsCrate),
 		WithFixture("suites/fixtures"),
 		WithDefaultServer(Command(filepath.Join(fixtures(t), "fixture-everything"), "--root", "{{fixture}}")),
 	}
+}
+
+// keepFixturesInTempDir points the engine's copies of failed tests' fixture
+// directories (kept for inspection) at the test's own temporary directory,
+// which is removed after the test.
+func keepFixturesInTempDir(t testing.TB) {
+	t.Setenv("MCPTEST_KEPT_DIR", t.TempDir())
 }
 
 // testsCrate is the directory the corpora's relative paths are written for.
@@ -628,6 +636,7 @@ func TestRealFailCorpusFailsWithTheEnginesText(t *testing.T) {
 // The failure text is the engine's: under its first line (`file:line:column:
 // `name` failed`), `mcptest run` prints the same text for the same test.
 func TestRealFailureTextIsWhatMcptestRunPrints(t *testing.T) {
+	keepFixturesInTempDir(t)
 	c, err := Open(bg(t), WithBinaryDir(testsCrate))
 	if err != nil {
 		t.Fatal(err)
