@@ -1,0 +1,3 @@
+module mcptest.invalid/mcptest
+
+go 1.19
