@@ -86,7 +86,7 @@ final class Frames {
                     "unknown field `"
                             + e.getPropertyName()
                             + "` in "
-                            + describe(type)
+                            + describe(e.getReferringClass() == null ? type : e.getReferringClass())
                             + " (known: "
                             + String.join(", ", known(e))
                             + "); this SDK reads coprocess v"

@@ -23,7 +23,11 @@ public class McpTestException extends RuntimeException {
     private final String stderrTail;
 
     McpTestException(String message, String stderrTail, Throwable cause) {
-        super(withTail(message, stderrTail), cause);
+        this(message, stderrTail, cause, true);
+    }
+
+    McpTestException(String message, String stderrTail, Throwable cause, boolean appendTail) {
+        super(appendTail ? withTail(message, stderrTail) : message, cause);
         this.stderrTail = stderrTail == null ? "" : stderrTail;
     }
 

@@ -21,6 +21,7 @@ public final class ProtocolMismatchException extends McpTestException {
     private static final long serialVersionUID = 1L;
 
     ProtocolMismatchException(String message, String stderrTail) {
-        super(message, stderrTail);
+        // The versions are the whole story: the message stays the binary's own words.
+        super(message, stderrTail, null, false);
     }
 }
