@@ -26,6 +26,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /** One mcptest binary process and the strictly serialized request/response channel to it. */
 final class Coprocess implements AutoCloseable {
@@ -163,6 +164,16 @@ final class Coprocess implements AutoCloseable {
      * @param wait how long to wait for the answer before stopping the binary
      */
     synchronized JsonNode request(String method, String what, JsonNode params, Duration wait) {
+        return request(method, what, params, wait, result -> result);
+    }
+
+    /**
+     * Sends one request and reads its {@code result} with {@code read}; a frame error in the
+     * reading, as in the envelope, leaves the channel unusable: the SDK never guesses past a
+     * frame it cannot read.
+     */
+    synchronized <T> T request(String method, String what, JsonNode params, Duration wait,
+            Function<JsonNode, T> read) {
         if (closed) {
             throw new IllegalStateException(
                     "this mcptest client is closed; " + what + " needs an open one");
@@ -202,8 +213,10 @@ final class Coprocess implements AutoCloseable {
             stderr.awaitEnd(1000);
             throw new BinaryExitedException(what, code, stderr.tail());
         }
+        JsonNode result;
         try {
-            return answer(Frames.parse(line.text(), method), id, method, what);
+            result = answer(Frames.parse(line.text(), method), id, method, what);
+            return read.apply(result);
         } catch (FrameException e) {
             // After a frame we cannot read, the next answer may belong to this request.
             broken = "its answer to " + what + " broke the frame shape";

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * A client of one MCP server under test. It never speaks MCP itself: it starts one
@@ -131,10 +132,10 @@ public final class McpClient implements AutoCloseable {
         params.put("sdk", SDK_NAME);
         params.put("sdk_version", SDK_VERSION);
         String method = "coprocess/handshake";
-        JsonNode result;
+        Handshake handshake;
         try {
-            result = coprocess.request(method, "the handshake (" + method + ")", params,
-                    options.startTimeout());
+            handshake = coprocess.request(method, "the handshake (" + method + ")", params,
+                    options.startTimeout(), result -> readHandshake(result, coprocess));
         } catch (CoprocessException e) {
             if (e.code() == CoprocessException.METHOD_NOT_FOUND) {
                 throw new ProtocolMismatchException("mcptest binary speaks coprocess v1; this SDK"
@@ -149,6 +150,12 @@ public final class McpClient implements AutoCloseable {
             }
             throw e;
         }
+        return handshake;
+    }
+
+    /** The handshake's answer: a version mismatch first, then the closed v3 shape. */
+    private static Handshake readHandshake(JsonNode result, Coprocess coprocess) {
+        String method = "coprocess/handshake";
         JsonNode version = OpenJson.object(result, method, "$.result").path("protocol_version");
         if (!version.isIntegralNumber()) {
             throw new FrameException(method, "$.result.protocol_version",
@@ -221,7 +228,8 @@ public final class McpClient implements AutoCloseable {
      */
     public ServerInfo initialize() {
         String m = "mcp.initialize";
-        return Frames.bind(upstream(m, m, Frames.object()), ServerInfo.class, m, "$.result");
+        return upstream(m, m, Frames.object(),
+                result -> Frames.bind(result, ServerInfo.class, m, "$.result"));
     }
 
     /**
@@ -263,8 +271,8 @@ public final class McpClient implements AutoCloseable {
      */
     public CallResult call(String tool, JsonNode arguments) {
         String m = "mcp.call";
-        JsonNode result = upstream(m, m + " `" + tool + "`", callParams(tool, arguments, false));
-        return Frames.bind(result, CallResult.class, m, "$.result");
+        return upstream(m, m + " `" + tool + "`", callParams(tool, arguments, false),
+                result -> Frames.bind(result, CallResult.class, m, "$.result"));
     }
 
     /**
@@ -280,8 +288,8 @@ public final class McpClient implements AutoCloseable {
     public Passthrough callPassthrough(String tool, Map<String, ?> arguments) {
         String m = "mcp.call";
         JsonNode args = Frames.tree(Objects.requireNonNull(arguments, "arguments"));
-        return Passthrough.read(upstream(m, m + " `" + tool + "` (passthrough)",
-                callParams(tool, args, true)), m);
+        return upstream(m, m + " `" + tool + "` (passthrough)", callParams(tool, args, true),
+                result -> Passthrough.read(result, m));
     }
 
     private static ObjectNode callParams(String tool, JsonNode arguments, boolean passthrough) {
@@ -308,8 +316,8 @@ public final class McpClient implements AutoCloseable {
      */
     public List<Tool> listTools() {
         String m = "mcp.listTools";
-        return OpenJson.list(only(upstream(m, m, null), "tools", m), "tools", m, "$.result",
-                Tool::read);
+        return upstream(m, m, null, result -> OpenJson.list(only(result, "tools", m), "tools", m,
+                "$.result", Tool::read));
     }
 
     /**
@@ -321,8 +329,8 @@ public final class McpClient implements AutoCloseable {
      */
     public List<Prompt> listPrompts() {
         String m = "mcp.listPrompts";
-        return OpenJson.list(only(upstream(m, m, null), "prompts", m), "prompts", m, "$.result",
-                Prompt::read);
+        return upstream(m, m, null, result -> OpenJson.list(only(result, "prompts", m), "prompts",
+                m, "$.result", Prompt::read));
     }
 
     /**
@@ -334,8 +342,8 @@ public final class McpClient implements AutoCloseable {
      */
     public List<Resource> listResources() {
         String m = "mcp.listResources";
-        return OpenJson.list(only(upstream(m, m, null), "resources", m), "resources", m,
-                "$.result", Resource::read);
+        return upstream(m, m, null, result -> OpenJson.list(only(result, "resources", m),
+                "resources", m, "$.result", Resource::read));
     }
 
     /**
@@ -347,8 +355,8 @@ public final class McpClient implements AutoCloseable {
      */
     public List<ResourceTemplate> listResourceTemplates() {
         String m = "mcp.listResourceTemplates";
-        return OpenJson.list(only(upstream(m, m, null), "resourceTemplates", m),
-                "resourceTemplates", m, "$.result", ResourceTemplate::read);
+        return upstream(m, m, null, result -> OpenJson.list(only(result, "resourceTemplates", m),
+                "resourceTemplates", m, "$.result", ResourceTemplate::read));
     }
 
     /**
@@ -363,7 +371,7 @@ public final class McpClient implements AutoCloseable {
         String m = "mcp.readResource";
         ObjectNode params = Frames.object();
         params.put("uri", Objects.requireNonNull(uri, "uri"));
-        return ResourceRead.read(upstream(m, m + " `" + uri + "`", params));
+        return upstream(m, m + " `" + uri + "`", params, ResourceRead::read);
     }
 
     /**
@@ -394,7 +402,7 @@ public final class McpClient implements AutoCloseable {
         if (arguments != null) {
             params.set("arguments", Frames.tree(arguments));
         }
-        return PromptResult.read(upstream(m, m + " `" + name + "`", params));
+        return upstream(m, m + " `" + name + "`", params, PromptResult::read);
     }
 
     /**
@@ -407,7 +415,8 @@ public final class McpClient implements AutoCloseable {
      */
     public ServerMessages messages() {
         String m = "mcp.messages";
-        return Frames.bind(upstream(m, m, Frames.object()), ServerMessages.class, m, "$.result");
+        return upstream(m, m, Frames.object(),
+                result -> Frames.bind(result, ServerMessages.class, m, "$.result"));
     }
 
     /**
@@ -429,8 +438,8 @@ public final class McpClient implements AutoCloseable {
         if (filter != null) {
             params.put("filter", filter);
         }
-        JsonNode result = coprocess.request(m, m + " " + paths, params, SuiteOptions.DEFAULT_WAIT);
-        return Frames.bind(result, Listing.class, m, "$.result").tests();
+        return coprocess.request(m, m + " " + paths, params, SuiteOptions.DEFAULT_WAIT,
+                result -> Frames.bind(result, Listing.class, m, "$.result").tests());
     }
 
     /** The closed result of {@code suite.list}. */
@@ -454,14 +463,15 @@ public final class McpClient implements AutoCloseable {
      */
     public TestVerdict runSuiteTest(String id, SuiteOptions options) {
         String m = "suite.run";
-        JsonNode result = coprocess.request(m, m + " `" + id + "`",
-                options.runParams(Objects.requireNonNull(id, "id")), options.runWait());
-        TestVerdict verdict = Frames.bind(result, TestVerdict.class, m, "$.result");
-        if (!verdict.id().equals(id)) {
-            throw new FrameException(m, "$.result.id",
-                    "the verdict is for `" + verdict.id() + "`, not the test run, `" + id + "`");
-        }
-        return verdict;
+        return coprocess.request(m, m + " `" + id + "`",
+                options.runParams(Objects.requireNonNull(id, "id")), options.runWait(), result -> {
+                    TestVerdict verdict = Frames.bind(result, TestVerdict.class, m, "$.result");
+                    if (!verdict.id().equals(id)) {
+                        throw new FrameException(m, "$.result.id", "the verdict is for `"
+                                + verdict.id() + "`, not the test run, `" + id + "`");
+                    }
+                    return verdict;
+                });
     }
 
     /**
@@ -494,7 +504,8 @@ public final class McpClient implements AutoCloseable {
         if (line > 0) {
             params.put("line", line);
         }
-        empty(coprocess.request(m, m + " `" + name + "`", params, options.requestWait()), m);
+        coprocess.request(m, m + " `" + name + "`", params, options.requestWait(),
+                result -> empty(result, m));
     }
 
     /**
@@ -512,7 +523,7 @@ public final class McpClient implements AutoCloseable {
         if (token != null) {
             params.put("token", token);
         }
-        empty(coprocess.request(m, m, params, options.requestWait()), m);
+        coprocess.request(m, m, params, options.requestWait(), result -> empty(result, m));
     }
 
     /**
@@ -524,8 +535,8 @@ public final class McpClient implements AutoCloseable {
      */
     public FlushResult flush() {
         String m = "mcp.reporter.flush";
-        return Frames.bind(coprocess.request(m, m, null, options.requestWait()),
-                FlushResult.class, m, "$.result");
+        return coprocess.request(m, m, null, options.requestWait(),
+                result -> Frames.bind(result, FlushResult.class, m, "$.result"));
     }
 
     /**
@@ -562,8 +573,8 @@ public final class McpClient implements AutoCloseable {
         if (path != null) {
             params.put("path", path.toString());
         }
-        return Frames.bind(coprocess.request(m, m + " " + mode, params, options.requestWait()),
-                TapeMode.class, m, "$.result");
+        return coprocess.request(m, m + " " + mode, params, options.requestWait(),
+                result -> Frames.bind(result, TapeMode.class, m, "$.result"));
     }
 
     /**
@@ -578,8 +589,9 @@ public final class McpClient implements AutoCloseable {
     }
 
     /** An upstream request, bounded by the call timeout plus the margin. */
-    private JsonNode upstream(String method, String what, JsonNode params) {
-        return coprocess.request(method, what, params, options.requestWait());
+    private <T> T upstream(String method, String what, JsonNode params,
+            Function<JsonNode, T> read) {
+        return coprocess.request(method, what, params, options.requestWait(), read);
     }
 
     /** The result, checked to hold only {@code key}. */
@@ -596,12 +608,13 @@ public final class McpClient implements AutoCloseable {
     }
 
     /** Checks that a result is the empty object. */
-    private static void empty(JsonNode result, String method) {
+    private static JsonNode empty(JsonNode result, String method) {
         OpenJson.object(result, method, "$.result");
         if (result.size() != 0) {
             String name = result.fieldNames().next();
             throw new FrameException(method, "$.result." + name,
                     "unknown field `" + name + "`: the result is an empty object");
         }
+        return result;
     }
 }
