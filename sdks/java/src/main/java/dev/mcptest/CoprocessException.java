@@ -97,7 +97,7 @@ public class CoprocessException extends McpTestException {
     static CoprocessException of(String method, String what, int code, String message,
             JsonNode data, String stderrTail) {
         JsonNode d = data == null ? NullNode.getInstance() : data;
-        if (code == UPSTREAM_ERROR && d.path("upstream").isObject()) {
+        if (code == UPSTREAM_ERROR) {
             return new UpstreamException(method, what, message, d, stderrTail);
         }
         if (code == UPSTREAM_DROPPED) {

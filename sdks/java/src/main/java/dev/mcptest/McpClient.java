@@ -550,7 +550,7 @@ public final class McpClient implements AutoCloseable {
      * @return the mode taken and the store's path
      */
     public TapeMode setCassetteMode(String mode, Path path) {
-        return tape("mcp.cassette.set_mode", mode, path);
+        return tape("mcp.cassette.set_mode", mode, Objects.requireNonNull(path, "path"));
     }
 
     /**

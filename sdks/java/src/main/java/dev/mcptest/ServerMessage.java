@@ -19,19 +19,21 @@ import java.util.Objects;
  * }</pre>
  *
  * @param method the MCP method, such as {@code notifications/progress}
- * @param params its params ({@code MissingNode} when it had none)
- * @param id a request's id ({@code MissingNode} for a notification)
- * @param reply the reply the client sent to a request ({@code MissingNode} for a notification)
+ * @param params its params ({@code NullNode} when it had none)
+ * @param id a request's id as the server sent it, possibly null ({@code MissingNode} for a
+ *     notification)
+ * @param reply what the client answered a request ({@code NullNode} until it answered;
+ *     {@code MissingNode} for a notification)
  */
 public record ServerMessage(
         @JsonProperty(value = "method", required = true) String method,
-        @JsonProperty("params") JsonNode params,
+        @JsonProperty(value = "params", required = true) JsonNode params,
         @JsonProperty("id") JsonNode id,
         @JsonProperty("reply") JsonNode reply) {
-    /** Checks the method and fills absent members with {@code MissingNode}. */
+    /** Checks the required members and fills absent ones with {@code MissingNode}. */
     public ServerMessage {
         Objects.requireNonNull(method, "method is null");
-        params = params == null ? MissingNode.getInstance() : params;
+        Objects.requireNonNull(params, "params is missing");
         id = id == null ? MissingNode.getInstance() : id;
         reply = reply == null ? MissingNode.getInstance() : reply;
     }
@@ -44,6 +46,6 @@ public record ServerMessage(
      * @return whether it has an id
      */
     public boolean isRequest() {
-        return !id.isMissingNode() && !id.isNull();
+        return !id.isMissingNode();
     }
 }

@@ -20,7 +20,7 @@ class UpstreamErrorTest {
             UpstreamException e = assertThrows(UpstreamException.class,
                     () -> client.call("rpc_error"));
             assertEquals(-32000, e.code());
-            assertEquals(-32603, e.upstreamCode());
+            assertEquals(OptionalInt.of(-32603), e.upstreamCode());
             assertEquals("rpc_error always fails", e.upstreamMessage());
             assertEquals("on purpose", e.upstreamData().path("reason").asText());
             assertEquals("tools/call", e.upstreamMethod());
