@@ -35,6 +35,14 @@ final class Coprocess implements AutoCloseable {
     /** Members of an error object. */
     private static final Set<String> ERROR = Set.of("code", "message", "data");
 
+    /**
+     * Request lines up to this size are written by the calling thread: the binary reads a
+     * request whole before answering it, so the pipe is empty when the next one is sent, and a
+     * pipe holds at least 64 KiB. Longer lines go through the writer thread, so that a binary
+     * that stops reading cannot block the caller past its deadline.
+     */
+    private static final int DIRECT_WRITE_MAX = 16 * 1024;
+
     /** Binaries still running, killed by the shutdown hook if the JVM exits first. */
     private static final Set<Coprocess> LIVE = ConcurrentHashMap.newKeySet();
 
@@ -59,6 +67,8 @@ final class Coprocess implements AutoCloseable {
     private final BlockingQueue<String> requests = new LinkedBlockingQueue<>();
     private final Thread reader;
     private final Thread writer;
+    /** Keeps lines whole on stdin (not the process's monitor: Process.waitFor holds that). */
+    private final Object stdinLock = new Object();
     private long nextId = 1;
     /** Why no further request may be sent, once the channel lost its footing. */
     private String broken;
@@ -125,13 +135,28 @@ final class Coprocess implements AutoCloseable {
                 if (line.isEmpty()) {
                     return;
                 }
-                out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-                out.flush();
+                synchronized (stdinLock) {
+                    out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+                    out.flush();
+                }
             }
         } catch (IOException e) {
             // The binary stopped reading (it exited); the reader sees the end of its output.
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Writes one short line from the calling thread (see {@link #DIRECT_WRITE_MAX}). */
+    private void writeDirectly(String text) {
+        synchronized (stdinLock) {
+            try {
+                OutputStream out = process.getOutputStream();
+                out.write((text + "\n").getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            } catch (IOException e) {
+                // The binary stopped reading (it exited); the reader sees the end of its output.
+            }
         }
     }
 
@@ -190,7 +215,12 @@ final class Coprocess implements AutoCloseable {
         if (params != null) {
             frame.set("params", params);
         }
-        requests.add(Frames.write(frame));
+        String text = Frames.write(frame);
+        if (text.length() <= DIRECT_WRITE_MAX && requests.isEmpty()) {
+            writeDirectly(text);
+        } else {
+            requests.add(text);
+        }
         Line line;
         try {
             line = answers.poll(wait.toMillis(), TimeUnit.MILLISECONDS);

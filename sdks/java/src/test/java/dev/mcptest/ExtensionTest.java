@@ -149,7 +149,12 @@ class ExtensionTest {
     @McpServer(argv = {"fixture-everything"})
     static class FailsWithStderr {
         @Test
-        void fails(McpClient client) {
+        void fails(McpClient client) throws InterruptedException {
+            // stderr is drained on its own thread: let it catch up with what the fake wrote.
+            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (client.stderrTail().isBlank() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
             fail("on purpose, with the binary's stderr attached");
         }
     }
