@@ -50,12 +50,15 @@ test_cp=$(classpath "${test_jars[@]}")
 version=$(sed -n 's/.*String SDK_VERSION = "\(.*\)";/\1/p' "$sdk/src/main/java/dev/mcptest/McpClient.java")
 sdk_jar="$out/mcptest-junit5-$version.jar"
 rm -rf "$out"
-mkdir -p "$out/classes" "$out/test-classes" "$out/bench-classes" "$out/tmp"
+mkdir -p "$out/classes" "$out/test-classes" "$out/bench-classes" "$out/javadoc" "$out/tmp"
 
 echo "java: compiling (javac $(javac -version 2>&1 | cut -d' ' -f2), -Xlint:all -Werror)"
 lint=(-Xlint:all -Werror --release 17 -encoding UTF-8)
 javac "${lint[@]}" -d "$out/classes" -cp "$main_cp" $(find "$sdk/src/main/java" -name '*.java')
 jar --create --file "$sdk_jar" -C "$out/classes" .
+echo "java: checking the API docs (javadoc -Xdoclint:all,-missing -Werror)"
+javadoc -quiet -Xdoclint:all,-missing -Werror -d "$out/javadoc" -cp "$main_cp" \
+  $(find "$sdk/src/main/java" -name '*.java')
 javac "${lint[@]}" -d "$out/test-classes" -cp "$sdk_jar:$main_cp:$test_cp" \
   $(find "$sdk/src/test/java" -name '*.java')
 cp -R "$sdk/src/test/resources/." "$out/test-classes/"
@@ -98,6 +101,8 @@ if [ -n "$unexpected" ] || [ -n "$absent" ]; then
   [ "$status" -ne 0 ] || status=1
 fi
 [ "$failed" -eq 0 ] || [ "$status" -ne 0 ] || status=1
+# What the tests wrote is kept for a look when something failed.
+[ "$status" -ne 0 ] || rm -rf "$out/scratch" "$out/tmp"
 
 echo "java: wall time $(( $(date +%s) - started ))s"
 echo "java: $passed passed, $failed failed, $(( aborted + skipped )) skipped"
