@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # sdks/java/ci.sh: builds and tests the Java SDK (a JUnit 5 extension) against a real mcptest
 # binary. Compiles main, tests and bench with `javac -Xlint:all -Werror --release 17` against
-# Debian's jars (Maven Central is not reachable), packages the SDK with `jar`, and runs the
-# tests with the JUnit console launcher, --check-frames on in every spawn. Fails on any failed
+# Debian's jars (Maven Central is not reachable), packages the SDK with `jar`, checks its API
+# docs with `javadoc -Xdoclint`, and runs the tests with the JUnit console launcher,
+# --check-frames on in every spawn. Fails on any failed
 # test and on any aborted test not listed in src/test/expected-aborts.txt. Everything it makes
 # lands in target/sdk-java/ of the repository.
 #
