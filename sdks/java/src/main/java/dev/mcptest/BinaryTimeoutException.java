@@ -20,6 +20,7 @@ public final class BinaryTimeoutException extends McpTestException {
 
     private final String method;
     private final Duration waited;
+    private final long pid;
 
     BinaryTimeoutException(String what, String method, Duration waited, long pid, String tail) {
         super("mcptest did not answer " + what + " within " + waited.toMillis()
@@ -27,6 +28,18 @@ public final class BinaryTimeoutException extends McpTestException {
                 tail);
         this.method = method;
         this.waited = waited;
+        this.pid = pid;
+    }
+
+    /**
+     * The process id of the binary that was stopped.
+     *
+     * <pre>{@code assertFalse(ProcessHandle.of(e.pid()).isPresent()); }</pre>
+     *
+     * @return the pid
+     */
+    public long pid() {
+        return pid;
     }
 
     /**

@@ -26,6 +26,9 @@ final class Corpus {
                         .cwd(tests)
                         // server_env_go_forms.yaml expands it, as cargo sets it for the Rust run.
                         .env("CARGO_PKG_NAME", "mcptest-tests")
-                        .env("MCPTEST_KEPT_DIR", kept().toString()));
+                        .env("MCPTEST_KEPT_DIR", kept().toString())
+                        // The engine's snapshots were taken with fresh copies in /tmp, and one
+                        // counts the bytes of the copy's path; the binary removes those copies.
+                        .env("TMPDIR", "/tmp"));
     }
 }

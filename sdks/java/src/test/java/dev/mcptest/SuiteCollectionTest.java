@@ -39,8 +39,15 @@ class SuiteCollectionTest {
         }
     }
 
-    /** A kept fixture copy's path in a failure text, as the Rust snapshot test rewrites it. */
-    private static final Pattern KEPT = Pattern.compile("(\\S*/mcptest-kept/[^/\\s\"()]+)/fixtures");
+    /**
+     * A kept fixture copy's path in a failure text (below MCPTEST_KEPT_DIR, which Corpus sets),
+     * which the Rust snapshot test writes as [fixture].
+     */
+    private static final Pattern KEPT =
+            Pattern.compile("(" + Pattern.quote(Corpus.kept().toString()) + "/[^/\\s]+)/fixtures");
+
+    /** A fresh fixture copy's path (`$TMPDIR/mcptest-NAME/fixtures`), also [fixture] there. */
+    private static final Pattern COPY = Pattern.compile("[^\\s\"(]*/mcptest-[^/\\s\")]*(?:/fixtures)?");
 
     @Test
     void every_test_of_the_failing_corpus_fails_with_the_engines_text() throws IOException {
@@ -73,7 +80,8 @@ class SuiteCollectionTest {
             while (kept.find()) {
                 keptDirs.add(Path.of(kept.group(1)));
             }
-            String normalized = KEPT.matcher(message).replaceAll("[fixture]");
+            String normalized = COPY.matcher(KEPT.matcher(message).replaceAll("[fixture]"))
+                    .replaceAll("[fixture]");
             String stem = source.getFile().getName().replaceFirst("\\.ya?ml$", "");
             String snapshot = snapshotBody(tests.resolve("suites/fail/snapshots/" + stem + ".snap"));
             if (!normalized.equals(snapshot)) {
