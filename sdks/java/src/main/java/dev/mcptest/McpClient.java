@@ -438,7 +438,7 @@ public final class McpClient implements AutoCloseable {
         if (filter != null) {
             params.put("filter", filter);
         }
-        return coprocess.request(m, m + " " + paths, params, SuiteOptions.DEFAULT_WAIT,
+        return coprocess.request(m, m + " " + paths, params, options.requestWait(),
                 result -> Frames.bind(result, Listing.class, m, "$.result").tests());
     }
 

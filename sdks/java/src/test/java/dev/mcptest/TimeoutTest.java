@@ -59,6 +59,30 @@ class TimeoutTest {
     }
 
     @Test
+    void an_interrupted_wait_stops_the_binary() throws Exception {
+        McpClient client = McpClient.start(TestBed.fixture("fixture-everything"),
+                TestBed.fake("silent-after-handshake").callTimeout(Duration.ofSeconds(60)));
+        var thrown = new java.util.concurrent.atomic.AtomicReference<Throwable>();
+        Thread caller = new Thread(() -> {
+            try {
+                client.call("echo");
+            } catch (RuntimeException e) {
+                thrown.set(e);
+            }
+        });
+        caller.start();
+        Thread.sleep(300);
+        caller.interrupt();
+        caller.join(BOUND.toMillis());
+        assertTrue(!caller.isAlive(), "the interrupted call still waits");
+        assertTrue(thrown.get() instanceof McpTestException, String.valueOf(thrown.get()));
+        assertTrue(thrown.get().getMessage().startsWith("interrupted while waiting for mcptest to"
+                + " answer mcp.call `echo`; the binary was stopped"), thrown.get().getMessage());
+        assertTrue(TestBed.gone(client.pid(), Duration.ofSeconds(5)), "the fake still runs");
+        client.close();
+    }
+
+    @Test
     void a_binary_that_ignores_sigterm_is_killed_with_what_it_started() {
         ClientOptions options = TestBed.fake("stubborn")
                 .callTimeout(Duration.ofMillis(200))
