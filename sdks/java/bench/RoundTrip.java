@@ -28,7 +28,7 @@ public final class RoundTrip {
             throw new IllegalArgumentException("usage: RoundTrip FIXTURE_EVERYTHING [CALLS]");
         }
         int calls = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
-        int warmup = 200;
+        int warmup = 1000;
         Map<String, String> message = Map.of("message", "hello");
         long[] nanos = new long[calls];
         try (McpClient client = McpClient.start(Server.argv(args[0]),

@@ -175,11 +175,6 @@ final class Coprocess implements AutoCloseable {
         return stderr.tail();
     }
 
-    /** Whether the process is still running. */
-    boolean alive() {
-        return process.isAlive();
-    }
-
     /**
      * Sends one request and returns its {@code result}, or throws what its {@code error} means.
      *
@@ -243,10 +238,8 @@ final class Coprocess implements AutoCloseable {
             stderr.awaitEnd(1000);
             throw new BinaryExitedException(what, code, stderr.tail());
         }
-        JsonNode result;
         try {
-            result = answer(Frames.parse(line.text(), method), id, method, what);
-            return read.apply(result);
+            return read.apply(answer(Frames.parse(line.text(), method), id, method, what));
         } catch (FrameException e) {
             // After a frame we cannot read, the next answer may belong to this request.
             broken = "its answer to " + what + " broke the frame shape";
