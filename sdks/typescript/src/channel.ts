@@ -51,13 +51,25 @@ interface Pending {
  * Reads one response line: JSON, the closed envelope, the id of the
  * request it answers (or null on an error about an unreadable request).
  */
-export function readResponse(r: Reader, line: string, id: number): { frame: unknown; answer: Answer } {
+export function readResponse(r: Reader, line: string, id: number, tap?: FrameTap): { answer: Answer; tapError?: unknown } {
   let frame: unknown;
   try {
     frame = JSON.parse(line);
   } catch {
     r.broken("$", `the line is not JSON: ${describe(line)}`);
   }
+  // The tap sees every frame, also one the checks below refuse.
+  let tapError: unknown;
+  try {
+    tap?.("receive", frame);
+  } catch (error) {
+    tapError = error ?? new Error("the frame tap threw");
+  }
+  const answer = readEnvelope(r, frame, id);
+  return tapError === undefined ? { answer } : { answer, tapError };
+}
+
+function readEnvelope(r: Reader, frame: unknown, id: number): Answer {
   const envelope = r.closed(frame, "$", ["jsonrpc", "id"], ["result", "error"]);
   if (envelope["jsonrpc"] !== "2.0") r.broken("$.jsonrpc", `expected "2.0", got ${describe(envelope["jsonrpc"])}`);
   const hasResult = "result" in envelope;
@@ -65,16 +77,13 @@ export function readResponse(r: Reader, line: string, id: number): { frame: unkn
   if (envelope["id"] !== id && !(!hasResult && envelope["id"] === null)) {
     r.broken("$.id", `expected ${id} (the id of ${r.method}), got ${describe(envelope["id"])}`);
   }
-  if (hasResult) return { frame, answer: { ok: true, result: envelope["result"] } };
+  if (hasResult) return { ok: true, result: envelope["result"] };
   const error = r.closed(envelope["error"], "$.error", ["code", "message"], ["data"]);
   return {
-    frame,
-    answer: {
-      ok: false,
-      code: r.integer(error["code"], "$.error.code"),
-      message: r.string(error["message"], "$.error.message"),
-      data: error["data"],
-    },
+    ok: false,
+    code: r.integer(error["code"], "$.error.code"),
+    message: r.string(error["message"], "$.error.message"),
+    data: error["data"],
   };
 }
 
@@ -279,12 +288,12 @@ export class Channel {
     const r: Reader = new Reader(method, (message, _method, path) =>
       new FrameError(message, { method, path, stderrTail: this.stderrTail() }),
     );
-    let response: { frame: unknown; answer: Answer };
+    let response: { answer: Answer; tapError?: unknown };
     try {
       if (pending === undefined) {
         r.broken("$", `an answer arrived while no request was pending: ${describe(line)}`);
       }
-      response = readResponse(r, line, pending.id);
+      response = readResponse(r, line, pending.id, this.onFrame);
     } catch (error) {
       // The stream can no longer be trusted to pair answers with requests.
       this.breakWith(error instanceof Error ? error : new Error(String(error)));
@@ -292,13 +301,12 @@ export class Channel {
     }
     this.pending = undefined;
     clearTimeout(pending.timer);
-    try {
-      this.onFrame?.("receive", response.frame);
-    } catch (error) {
+    if ("tapError" in response) {
+      const error = response.tapError;
       pending.reject(error instanceof Error ? error : new Error(String(error)));
-      return;
+    } else {
+      pending.resolve(response.answer);
     }
-    pending.resolve(response.answer);
   }
 
   /** Marks the channel unusable, fails the pending request and kills the binary. */
@@ -339,16 +347,18 @@ export class Channel {
    * Stops the binary: `mcp.shutdown` and end of stdin, then a kill if it has
    * not exited after `graceMs`. A request still pending is abandoned (the
    * binary is killed at once). Resolves once the process is reaped.
+   * `request: false` skips `mcp.shutdown` (end of stdin alone stops the
+   * binary): after a failed handshake nothing more is sent.
    */
-  close(graceMs: number): Promise<void> {
-    this.closing ??= this.shutDown(graceMs);
+  close(graceMs: number, request = true): Promise<void> {
+    this.closing ??= this.shutDown(graceMs, request);
     return this.closing;
   }
 
-  private async shutDown(graceMs: number): Promise<void> {
+  private async shutDown(graceMs: number, request: boolean): Promise<void> {
     if (this.pending !== undefined) {
       this.breakWith(new McpTestError(`the client was closed while ${this.pending.method} was pending`));
-    } else if (this.broken === undefined && this.exit === undefined) {
+    } else if (request && this.broken === undefined && this.exit === undefined) {
       try {
         await this.send("mcp.shutdown", undefined, graceMs);
       } catch {

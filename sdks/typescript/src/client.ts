@@ -351,7 +351,7 @@ export class McpClient {
         graceMs,
       });
     } catch (error) {
-      await channel.close(graceMs);
+      await channel.close(graceMs, false);
       throw error;
     }
   }
@@ -607,11 +607,12 @@ export class McpClient {
    * const { status, results } = await mcp.flush();
    * ```
    */
-  flush(): Promise<{ uploaded: boolean; status: number; results: number }> {
+  flush(): Promise<{ uploaded: true; status: number; results: number }> {
     return this.request("mcp.reporter.flush", "mcp.reporter.flush", undefined, (r, v) => {
       const o = r.closed(v, "$.result", ["uploaded", "status", "results"]);
+      if (o["uploaded"] !== true) r.broken("$.result.uploaded", `expected true, got ${JSON.stringify(o["uploaded"])}`);
       return {
-        uploaded: r.boolean(o["uploaded"], "$.result.uploaded"),
+        uploaded: true,
         status: r.integer(o["status"], "$.result.status"),
         results: r.integer(o["results"], "$.result.results"),
       };

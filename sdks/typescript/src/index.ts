@@ -59,6 +59,7 @@ export {
   type InitializeResult,
   type JsonObject,
   type LogEntry,
+  type LogLevel,
   type PassthroughResult,
   type Prompt,
   type ReadResourceResult,

@@ -86,10 +86,25 @@ export interface ContentBlock {
  */
 export interface ServerMessage {
   readonly method: string;
-  readonly params?: unknown;
+  readonly params: unknown;
+  /** A request's id (requests only, with `reply`). */
   readonly id?: string | number;
+  /** What the client answered a request with (requests only, with `id`). */
   readonly reply?: unknown;
 }
+
+/** The syslog severities of MCP logging. */
+export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+
+/**
+ * One MCP log severity.
+ *
+ * @example
+ * ```ts
+ * const level: LogLevel = "warning";
+ * ```
+ */
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
  * A `notifications/message` log line, as `{level, logger?, data}`.
@@ -100,7 +115,7 @@ export interface ServerMessage {
  * ```
  */
 export interface LogEntry {
-  readonly level: string;
+  readonly level: LogLevel;
   readonly logger?: string;
   readonly data: unknown;
 }
@@ -169,7 +184,8 @@ export interface PassthroughResult {
 export interface InitializeResult {
   readonly serverInfo: { readonly name: string; readonly version: string };
   readonly protocolVersion: string;
-  readonly capabilities: JsonObject;
+  /** The server's capabilities as it sent them (null when it sent none). */
+  readonly capabilities: JsonObject | null;
 }
 
 /**
@@ -326,7 +342,7 @@ export interface TestVerdict {
   /** The engine's failure text for a failed test, exactly as `mcptest run` prints it. */
   readonly failure: string | null;
   readonly skipReason: string | null;
-  readonly properties: JsonObject;
+  readonly properties: Readonly<Record<string, string>>;
 }
 
 /**
@@ -440,31 +456,25 @@ export function readHandshake(r: Reader, value: unknown): BinaryInfo {
 
 /** One item of `messages` (in a verdict or `mcp.messages`). */
 function readMessage(r: Reader, value: unknown, path: string): ServerMessage {
-  const o = r.closed(value, path, ["method"], ["params", "id", "reply"]);
-  const message: { method: string; params?: unknown; id?: string | number; reply?: unknown } = {
-    method: r.string(o["method"], `${path}.method`),
-  };
-  if ("params" in o) message.params = o["params"];
-  if ("id" in o) {
-    const id = o["id"];
-    if (typeof id !== "string" && !(typeof id === "number" && Number.isInteger(id))) {
-      r.broken(`${path}.id`, `expected a string or an integer, got ${describe(id)}`);
-    }
-    message.id = id;
+  const o = r.closed(value, path, ["method", "params"], ["id", "reply"]);
+  const method = r.string(o["method"], `${path}.method`);
+  if (("id" in o) !== ("reply" in o)) {
+    r.broken(path, "a request the server sent carries both `id` and `reply`, a notification neither");
   }
-  if ("reply" in o) message.reply = o["reply"];
-  return message;
+  if (!("id" in o)) return { method, params: o["params"] };
+  const id = o["id"];
+  if (typeof id !== "string" && !(typeof id === "number" && Number.isInteger(id))) {
+    r.broken(`${path}.id`, `expected a string or an integer, got ${describe(id)}`);
+  }
+  return { method, params: o["params"], id, reply: o["reply"] };
 }
 
 /** One item of `logs`. */
 function readLog(r: Reader, value: unknown, path: string): LogEntry {
   const o = r.closed(value, path, ["level", "data"], ["logger"]);
-  const entry: { level: string; logger?: string; data: unknown } = {
-    level: r.string(o["level"], `${path}.level`),
-    data: o["data"],
-  };
-  if ("logger" in o) entry.logger = r.string(o["logger"], `${path}.logger`);
-  return entry;
+  const level = r.oneOf(o["level"], `${path}.level`, LOG_LEVELS);
+  if (!("logger" in o)) return { level, data: o["data"] };
+  return { level, logger: r.string(o["logger"], `${path}.logger`), data: o["data"] };
 }
 
 function readMessagesAndLogs(r: Reader, o: JsonObject, path: string): ServerMessages {
@@ -526,7 +536,7 @@ export function readInitialize(r: Reader, value: unknown): InitializeResult {
       version: r.string(info["version"], `${p}.serverInfo.version`),
     },
     protocolVersion: r.string(o["protocolVersion"], `${p}.protocolVersion`),
-    capabilities: r.object(o["capabilities"], `${p}.capabilities`),
+    capabilities: o["capabilities"] === null ? null : r.object(o["capabilities"], `${p}.capabilities`),
   };
 }
 
@@ -615,8 +625,14 @@ export function readTestVerdict(r: Reader, value: unknown): TestVerdict {
     location: r.string(o["location"], `${p}.location`),
     failure: r.nullableString(o["failure"], `${p}.failure`),
     skipReason: r.nullableString(o["skip_reason"], `${p}.skip_reason`),
-    properties: r.object(o["properties"], `${p}.properties`),
+    properties: readProperties(r, o["properties"], `${p}.properties`),
   };
+}
+
+function readProperties(r: Reader, value: unknown, path: string): Record<string, string> {
+  const o = r.object(value, path);
+  for (const [key, v] of Object.entries(o)) r.string(v, `${path}.${key}`);
+  return o as Record<string, string>;
 }
 
 /** An empty result `{}` (closed), for methods that answer nothing. */

@@ -200,9 +200,9 @@ export function listSuite(
     const line = lines[index];
     if (line === undefined) throw exited();
     const r: Reader = new Reader(method, (message, m, path) => new FrameError(message, { method: m, path, stderrTail }));
-    const { frame, answer } = readResponse(r, line, index + 1);
-    tap?.("receive", frame);
-    return answer;
+    const response = readResponse(r, line, index + 1, tap);
+    if ("tapError" in response) throw response.tapError;
+    return response.answer;
   };
   let info: BinaryInfo;
   try {
