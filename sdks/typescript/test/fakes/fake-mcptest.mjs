@@ -149,7 +149,9 @@ lines.on("line", (line) => {
     default:
       break;
   }
-  if (method === "suite.list") return result(id, { tests: SUITE_TESTS });
+  if (method === "suite.list") {
+    return result(id, { tests: SUITE_TESTS.filter((t) => params.filter === undefined || t.name.includes(params.filter)) });
+  }
   if (method === "suite.run") return result(id, runVerdict(params.id));
   if (method === "mcp.call") return result(id, verdict);
   return error(id, -32601, `unknown method \`${method}\``);
