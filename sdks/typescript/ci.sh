@@ -46,6 +46,25 @@ npx --no-install tsc -p tsconfig.json
 echo "== tsc --strict: the tests, against the emitted declarations -> dist-test/"
 npx --no-install tsc -p tsconfig.test.json
 
+echo "== the packed package installs alone and imports through its exports"
+rm -rf "$work/pack" && mkdir -p "$work/pack/consumer"
+npm pack --ignore-scripts --silent --pack-destination "$work/pack" >/dev/null
+(
+  cd "$work/pack/consumer"
+  echo '{"name":"consumer","private":true,"type":"module"}' > package.json
+  npm install --ignore-scripts --no-audit --no-fund --offline --cache "$work/npm-cache" ../mcptest-sdk-*.tgz >/dev/null
+  node --input-type=module -e '
+    import { readFileSync } from "node:fs";
+    const sdk = await import("@mcptest/sdk");
+    const pkg = JSON.parse(readFileSync("node_modules/@mcptest/sdk/package.json", "utf8"));
+    if (sdk.PROTOCOL_VERSION !== 3 || typeof sdk.registerSuite !== "function") throw new Error("bad exports");
+    if (Object.keys(pkg.dependencies ?? {}).length !== 0) throw new Error("runtime dependencies: " + Object.keys(pkg.dependencies));
+    const installed = JSON.parse(readFileSync("package-lock.json", "utf8")).packages;
+    if (Object.keys(installed).length !== 2) throw new Error("more than the package was installed");
+    console.log("ok: @mcptest/sdk " + pkg.version + ", " + Object.keys(sdk).length + " exports, no runtime dependency");
+  '
+)
+
 export MCPTEST_CHECK_FRAMES=1
 status=0
 

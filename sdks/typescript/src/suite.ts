@@ -275,6 +275,9 @@ export function registerSuite(
   if (typeof framework?.test !== "function") {
     throw new TypeError("registerSuite: the second argument must hold the framework's `test` function, e.g. { test, describe, after }");
   }
+  if (options.timeoutMs !== undefined && !(Number.isInteger(options.timeoutMs) && options.timeoutMs > 0)) {
+    throw new TypeError(`registerSuite: timeoutMs must be a positive integer of milliseconds, got ${String(options.timeoutMs)}`);
+  }
   const list = Array.isArray(paths) ? (paths as readonly (string | URL)[]) : [paths as string | URL];
   if (list.length === 0) throw new TypeError("registerSuite: no suite paths given");
   const { tests, binary } = listSuite(list, options);
