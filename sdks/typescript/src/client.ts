@@ -10,6 +10,7 @@ import { findBinary } from "./binary.js";
 import {
   BinaryExitedError,
   CallTimeoutError,
+  McpTestError,
   ConnectionDroppedError,
   CoprocessError,
   FrameError,
@@ -235,8 +236,17 @@ function field(data: unknown, key: string): unknown {
 /** The typed error for a JSON-RPC error the binary answered `call` with. */
 export function coprocessError(call: string, method: string, answer: Extract<Answer, { ok: false }>): CoprocessError {
   const base = { code: answer.code, method, rawMessage: answer.message, data: answer.data };
-  const upstream = field(answer.data, "upstream");
-  if (answer.code === -32000 && typeof field(upstream, "code") === "number") {
+  if (answer.code === -32000) {
+    const upstream = field(answer.data, "upstream");
+    const tool = field(answer.data, "tool");
+    const common = { ...base, tool: typeof tool === "string" ? tool : undefined };
+    if (typeof field(upstream, "code") !== "number") {
+      // The server answered, but not with a JSON-RPC error (e.g. a result that breaks the MCP schema).
+      return new UpstreamError(`${call} failed: the MCP server's answer was refused: ${answer.message}`, {
+        ...common,
+        upstream: undefined,
+      });
+    }
     const u = { code: field(upstream, "code") as number, message: String(field(upstream, "message") ?? "") } as {
       code: number;
       message: string;
@@ -244,12 +254,10 @@ export function coprocessError(call: string, method: string, answer: Extract<Ans
     };
     const data = field(upstream, "data");
     if (data !== undefined && data !== null) u.data = data;
-    const tool = field(answer.data, "tool");
     const shown = u.data === undefined ? "" : `\n  data: ${JSON.stringify(u.data)}`;
     return new UpstreamError(`${call} failed: the MCP server answered with error ${u.code}: ${u.message}${shown}`, {
-      ...base,
+      ...common,
       upstream: u,
-      tool: typeof tool === "string" ? tool : undefined,
     });
   }
   if (answer.code === -32001) {
@@ -628,7 +636,7 @@ export class McpClient {
    * await mcp.cassette("record", "tests/cassettes/echo.json");
    * ```
    */
-  cassette(mode: "record" | "replay" | "auto" | "off", path?: string): Promise<{ mode: string; path: string }> {
+  cassette(mode: "record" | "replay" | "auto" | "off", path: string): Promise<{ mode: string; path: string }> {
     return this.tape("mcp.cassette.set_mode", mode, path);
   }
 
@@ -694,17 +702,27 @@ async function handshake(channel: Channel, timeoutMs: number): Promise<BinaryInf
 }
 
 /**
- * An older binary does not know the v3 command line and exits with a usage
- * error before the handshake: that is a version mismatch, said as one.
+ * A binary that exits with a usage error before the handshake: an older one
+ * that does not know the v3 command line (a version mismatch, said as one),
+ * or a v3 one refusing the server (its reason first).
  */
-export function olderBinary(error: unknown, command: readonly string[]): ProtocolMismatchError | undefined {
+export function olderBinary(error: unknown, command: readonly string[]): McpTestError | undefined {
   if (!(error instanceof BinaryExitedError) || error.exitCode !== 2) return undefined;
-  if (!/unexpected argument|unrecognized|invalid value/i.test(error.stderrTail)) return undefined;
-  return new ProtocolMismatchError(
-    `the mcptest binary refused the coprocess v${PROTOCOL_VERSION} command line (${command.slice(1).join(" ")}); ` +
-      `a binary older than v${PROTOCOL_VERSION} does not know \`exec -- PROGRAM ARG...\` or \`--check-frames\`. ${UPGRADE}`,
-    { binaryVersions: [], sdkVersion: PROTOCOL_VERSION, stderrTail: error.stderrTail, cause: error },
-  );
+  if (/unexpected argument/i.test(error.stderrTail)) {
+    return new ProtocolMismatchError(
+      `the mcptest binary refused the coprocess v${PROTOCOL_VERSION} command line (${command.slice(1).join(" ")}); ` +
+        `a binary older than v${PROTOCOL_VERSION} does not know \`exec -- PROGRAM ARG...\` or \`--check-frames\`. ${UPGRADE}`,
+      { binaryVersions: [], sdkVersion: PROTOCOL_VERSION, stderrTail: error.stderrTail, cause: error },
+    );
+  }
+  // A usage error of a v3 binary: the server program not found, a bad --server-cwd, ...
+  const reason = error.stderrTail.trim().split("\n").at(-1) ?? "";
+  return new BinaryExitedError(`the mcptest binary refused its command line (exit code 2): ${reason}`, {
+    exitCode: 2,
+    signal: null,
+    stderrTail: error.stderrTail,
+    cause: error,
+  });
 }
 
 /** Checks the handshake's answer: the version first, then the closed shape. */

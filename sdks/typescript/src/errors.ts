@@ -179,25 +179,26 @@ export class CoprocessError extends McpTestError {
 
 /**
  * The MCP server answered with a JSON-RPC error (coprocess -32000); its code,
- * message and data are kept.
+ * message and data are kept. `upstream` is undefined when the server's
+ * answer was refused for another reason (a result that breaks the MCP schema).
  *
  * @example
  * ```ts
  * const e = await mcp.call("rpc_error").catch((e) => e);
  * assert.ok(e instanceof UpstreamError);
- * assert.equal(e.upstream.code, -32603);
+ * assert.equal(e.upstream?.code, -32603);
  * ```
  */
 export class UpstreamError extends CoprocessError {
-  /** The MCP server's error: code, message, data. */
-  readonly upstream: { readonly code: number; readonly message: string; readonly data?: unknown };
+  /** The MCP server's error: code, message, data (undefined when it sent none). */
+  readonly upstream: { readonly code: number; readonly message: string; readonly data?: unknown } | undefined;
   /** The tool that was called, when the call was `mcp.call`. */
   readonly tool: string | undefined;
 
   constructor(
     message: string,
     details: ConstructorParameters<typeof CoprocessError>[1] & {
-      upstream: { code: number; message: string; data?: unknown };
+      upstream: { code: number; message: string; data?: unknown } | undefined;
       tool: string | undefined;
     },
   ) {

@@ -87,9 +87,9 @@ export interface ContentBlock {
 export interface ServerMessage {
   readonly method: string;
   readonly params: unknown;
-  /** A request's id (requests only, with `reply`). */
-  readonly id?: string | number;
-  /** What the client answered a request with (requests only, with `id`). */
+  /** A request's id as the server sent it (requests only, with `reply`). */
+  readonly id?: string | number | null;
+  /** What the client answered a request with, null until it answered (requests only, with `id`). */
   readonly reply?: unknown;
 }
 
@@ -463,8 +463,8 @@ function readMessage(r: Reader, value: unknown, path: string): ServerMessage {
   }
   if (!("id" in o)) return { method, params: o["params"] };
   const id = o["id"];
-  if (typeof id !== "string" && !(typeof id === "number" && Number.isInteger(id))) {
-    r.broken(`${path}.id`, `expected a string or an integer, got ${describe(id)}`);
+  if (id !== null && typeof id !== "string" && typeof id !== "number") {
+    r.broken(`${path}.id`, `expected a string, a number or null, got ${describe(id)}`);
   }
   return { method, params: o["params"], id, reply: o["reply"] };
 }

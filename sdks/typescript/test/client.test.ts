@@ -98,6 +98,26 @@ test("logs and messages sent during a call come with its verdict", () =>
     assert.deepEqual(later, { messages: [], logs: [] }, "what a call saw is not reported again");
   }));
 
+test("progress notifications and the server's own requests come in arrival order", () =>
+  withEverything(async (mcp) => {
+    const progress = await mcp.call("progress", { steps: 3, delay_ms: 1 });
+    assert.equal(progress.text, "done after 3 steps");
+    assert.deepEqual(
+      progress.messages.map((m) => [m.method, (m.params as { progress: number }).progress]),
+      [
+        ["notifications/progress", 1],
+        ["notifications/progress", 2],
+        ["notifications/progress", 3],
+      ],
+    );
+    assert.deepEqual(progress.logs, []);
+    // The server asks the client for a completion: a request, with its id and the client's reply.
+    const sample = await mcp.call("sample", { prompt: "hi" });
+    const request = sample.messages.find((m) => m.method === "sampling/createMessage");
+    assert.ok(request !== undefined, JSON.stringify(sample.messages));
+    assert.ok("id" in request && "reply" in request, JSON.stringify(request));
+  }));
+
 test("listings: tools, prompts, resources, templates (every page)", () =>
   withEverything(async (mcp) => {
     const tools = (await mcp.listTools()).map((t) => t.name);
@@ -128,8 +148,8 @@ test("an MCP error is an UpstreamError that keeps the server's code and message"
     assert.equal(e.code, -32000);
     assert.equal(e.method, "mcp.call");
     assert.equal(e.tool, "rpc_error");
-    assert.equal(e.upstream.code, -32603);
-    assert.equal(e.upstream.message, "rpc_error always fails");
+    assert.equal(e.upstream?.code, -32603);
+    assert.equal(e.upstream?.message, "rpc_error always fails");
     assert.match(e.message, /^mcp\.call\("rpc_error"\) failed: the MCP server answered with error -32603: rpc_error always fails/);
     const missing = await mcp.readResource("fixture://nope").catch((e: unknown) => e);
     assert.ok(missing instanceof UpstreamError, String(missing));

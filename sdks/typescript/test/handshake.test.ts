@@ -217,6 +217,13 @@ test("a binary that exits before the handshake shows its exit code and stderr", 
   assert.equal(refused.cause.exitCode, 2);
 });
 
+test("a server program that does not exist is the binary's usage error, its reason first", async () => {
+  const e = await start({ binary: BIN, argv: ["/nonexistent/server"], checkFrames: true }).catch((e: unknown) => e);
+  assert.ok(e instanceof BinaryExitedError, String(e));
+  assert.equal(e.exitCode, 2);
+  assert.match(e.message, /^the mcptest binary refused its command line \(exit code 2\): .*\/nonexistent\/server.*not found/);
+});
+
 test("a handshake result with an unknown field fails, naming it", async () => {
   const { error } = await fakeStart("handshake-extra");
   assert.ok(error instanceof FrameError, String(error));
