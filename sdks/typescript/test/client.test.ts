@@ -12,6 +12,7 @@ import { createServer } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
 import {
   CallTimeoutError,
@@ -22,7 +23,7 @@ import {
   start,
 } from "@mcptest/sdk";
 
-import { CHAOS, EVERYTHING, FrameChecker, SUITES, after, descendants, engine, processState, test } from "./harness.js";
+import { CHAOS, EVERYTHING, FrameChecker, PACKAGE, SUITES, after, descendants, engine, processState, test } from "./harness.js";
 
 const checker = new FrameChecker();
 after(() => assert.ok(checker.count > 0, "no frame was checked against the schema"));
@@ -241,6 +242,36 @@ test("close shuts the binary and the server down: both leave the process table",
     // The server is the binary's child: once the binary is reaped it is gone or orphaned; it must be gone.
     for (let i = 0; i < 50 && processState(child) !== undefined; i++) await new Promise((r) => setTimeout(r, 20));
     assert.equal(processState(child), undefined, `the server ${child} outlived the binary`);
+  }
+});
+
+test("a test process killed mid-call leaves no binary or server behind", async () => {
+  // The child starts a client, reports the binary's pid, and hangs in a call; then it is SIGKILLed,
+  // so no hook of the SDK runs: the binary must end on its own (end of stdin, after its call timeout).
+  const script = `
+    import { start } from ${JSON.stringify(pathToFileURL(join(PACKAGE, "dist", "index.js")).href)};
+    const mcp = await start({ binary: process.env.MCPTEST_BIN, argv: [${JSON.stringify(CHAOS)}, "--never-answer"], callTimeoutMs: 1000, checkFrames: true });
+    await mcp.initialize();
+    console.log(JSON.stringify({ pid: mcp.pid }));
+    await mcp.call("poke");
+  `;
+  const { spawn } = await import("node:child_process");
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+  const pid = await new Promise<number>((resolve, reject) => {
+    child.stdout.setEncoding("utf8");
+    child.stdout.once("data", (line: string) => resolve((JSON.parse(line) as { pid: number }).pid));
+    child.once("exit", (code) => reject(new Error(`the child exited (${code}) before starting a client`)));
+  });
+  const server = descendants(pid);
+  assert.ok(server.length >= 1, "the server runs under the binary");
+  child.kill("SIGKILL");
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && [pid, ...server].some((p) => processState(p) !== undefined && processState(p) !== "Z")) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  for (const p of [pid, ...server]) {
+    const state = processState(p);
+    assert.ok(state === undefined || state === "Z", `process ${p} is still running (${state}) 10 s after its test process died`);
   }
 });
 
