@@ -765,7 +765,8 @@ export function suiteLoadError(error: unknown): SuiteLoadError | undefined {
   if (typeof file !== "string") return undefined;
   const line = field(error.data, "line");
   const column = field(error.data, "column");
-  return new SuiteLoadError(`the suite file ${file} did not load: ${error.rawMessage}`, {
+  const what = error.rawMessage.includes(file) ? "the suite file" : `the suite file ${file}`;
+  return new SuiteLoadError(`${what} did not load: ${error.rawMessage}`, {
     file,
     line: typeof line === "number" ? line : undefined,
     column: typeof column === "number" ? column : undefined,

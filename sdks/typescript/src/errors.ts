@@ -289,8 +289,9 @@ export class SuiteLoadError extends McpTestError {
 
 /**
  * A suite test failed: the message is the engine's failure text, exactly
- * what `mcptest run` prints for it, then the test's `file:line:column`; the
- * stack points at the suite file so editors and reporters open it there.
+ * what `mcptest run` prints for it, which opens with the test's
+ * `file:line:column`; the stack points at the suite file so editors and
+ * reporters open it there.
  *
  * @example
  * ```ts
@@ -306,7 +307,8 @@ export class SuiteTestFailure extends McpTestError {
   readonly failure: string;
 
   constructor(details: { id: string; name: string; location: string; absoluteLocation: string; failure: string }) {
-    super(`${details.failure}\n    at ${details.location}`);
+    // The engine's text names the location on its first line; one that does not gets it appended.
+    super(details.failure.includes(details.location) ? details.failure : `${details.failure}\n    at ${details.location}`);
     this.id = details.id;
     this.location = details.location;
     this.failure = details.failure;

@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { FrameChecker, PACKAGE, REPO, RUNNER, test } from "./harness.js";
+import { CRATE, FrameChecker, PACKAGE, RUNNER, test } from "./harness.js";
 
 interface Verdict {
   name: string;
@@ -33,7 +33,7 @@ function runChild(): { output: string; status: number | null; verdicts: Map<stri
     const env: NodeJS.ProcessEnv = Object.fromEntries(
       Object.entries(process.env).filter(([k]) => !k.startsWith("VITEST") && k !== "NODE_TEST_CONTEXT"),
     );
-    Object.assign(env, { CHILD_REPO: REPO, CHILD_FRAMES: frames });
+    Object.assign(env, { CHILD_CWD: CRATE, CHILD_FRAMES: frames });
     const args =
       RUNNER === "node:test"
         ? ["--test", "--test-reporter=tap", join(PACKAGE, "dist-test", "test", "child", "corpus.node.test.js")]
@@ -82,7 +82,7 @@ test(
       assert.match(output, /^ *ok \d+ - echo passes every text check$/m, output);
       assert.match(output, /^ *ok \d+ - skipped on purpose # SKIP \S.*$/m, output);
       // TAP shows the error as YAML: every line of the engine's text is there.
-      for (const line of `${failed.failure}\n    at ${failed.location}`.split("\n").filter((l) => l.trim() !== "")) {
+      for (const line of failed.failure.split("\n").filter((l) => l.trim() !== "")) {
         assert.ok(output.includes(line.trim()), `missing from the report: ${line}\n${output}`);
       }
     } else {
@@ -90,7 +90,7 @@ test(
         .testResults.flatMap((f) => f.assertionResults);
       const by = (title: string) => results.find((r) => r.title === title);
       assert.equal(by("equals fails")?.status, "failed", report);
-      assert.ok(by("equals fails")?.failureMessages[0]?.includes(`${failed.failure}\n    at ${failed.location}`), report);
+      assert.ok(by("equals fails")?.failureMessages[0]?.includes(failed.failure), report);
       assert.equal(by("echo passes every text check")?.status, "passed", report);
       assert.equal(by("skipped on purpose")?.status, "skipped", report);
     }

@@ -86,6 +86,14 @@ export const EVERYTHING = join(FIXTURES, "fixture-everything");
 export const CHAOS = join(FIXTURES, "fixture-chaos");
 /** The project's suite corpora. */
 export const SUITES = join(REPO, "tests", "suites");
+/**
+ * The test crate's folder: the corpora are written for its test run, which
+ * works there (relative paths in suite files resolve against it) with
+ * cargo's CARGO_PKG_NAME set (a suite file expands it in a server's env);
+ * the binaries spawned here inherit this process's environment.
+ */
+export const CRATE = join(REPO, "tests");
+process.env["CARGO_PKG_NAME"] ??= "mcptest-tests";
 /** The fake binary (see test/fakes/fake-mcptest.mjs). */
 export const FAKE = join(PACKAGE, "test", "fakes", "fake-mcptest.mjs");
 

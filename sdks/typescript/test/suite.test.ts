@@ -10,7 +10,6 @@
  */
 
 import assert from "node:assert/strict";
-import { join } from "node:path";
 
 import {
   FrameError,
@@ -21,7 +20,7 @@ import {
   type SuiteOptions,
 } from "@mcptest/sdk";
 
-import { BIN, EVERYTHING, FAKE, FrameChecker, REPO, after, processState, test, withEnv } from "./harness.js";
+import { BIN, CRATE, EVERYTHING, FAKE, FrameChecker, after, processState, test, withEnv } from "./harness.js";
 import { type Outcome, Recorder } from "./recorder.js";
 
 const checker = new FrameChecker();
@@ -139,7 +138,7 @@ test("a file that does not load is a collection error naming file:line:column", 
       assert.equal(e.column, 7);
       assert.equal(
         e.message,
-        "the suite file evals/broken.yaml did not load: evals/broken.yaml:3:7: unknown key `asert` (did you mean `assert`?)",
+        "the suite file did not load: evals/broken.yaml:3:7: unknown key `asert` (did you mean `assert`?)",
       );
       return true;
     },
@@ -159,16 +158,16 @@ const corpus = (): SuiteOptions => ({
   binary: BIN,
   checkFrames: true,
   onFrame: checker.tap,
-  binaryCwd: REPO,
+  binaryCwd: CRATE,
   server: [EVERYTHING, "--root", "{{fixture}}"],
-  fixture: join(REPO, "tests", "suites", "fixtures"),
+  fixture: "suites/fixtures",
 });
 
 test(
   "tests/suites/pass: every test passes (skips only where the file says so)",
   async () => {
     const recorder = new Recorder();
-    const suite = registerSuite("tests/suites/pass", recorder.framework, corpus());
+    const suite = registerSuite("suites/pass", recorder.framework, corpus());
     assert.ok(suite.tests.length >= 30, `only ${suite.tests.length} tests listed`);
     const outcomes: [string, Outcome][] = [];
     try {
@@ -191,6 +190,20 @@ test(
   300_000,
 );
 
+test("a real file that does not load: the loader's message, file, line and column", () => {
+  assert.throws(
+    () => registerSuite(["suites/pass/echo_text_checks.yaml", "suites/invalid/unknown_key.yaml"], new Recorder().framework, corpus()),
+    (e: unknown) => {
+      assert.ok(e instanceof SuiteLoadError, String(e));
+      assert.equal(e.file, "suites/invalid/unknown_key.yaml");
+      assert.equal(e.line, 6);
+      assert.equal(e.column, 5);
+      assert.match(e.message, /^the suite file did not load: suites\/invalid\/unknown_key\.yaml:6:5: unknown key `contians` in `expect`; did you mean `contains`\?/);
+      return true;
+    },
+  );
+});
+
 test(
   "tests/suites/fail: every test fails, with the engine's failure text and location",
   async () => {
@@ -203,7 +216,7 @@ test(
       }
     };
     const recorder = new Recorder();
-    const suite = registerSuite("tests/suites/fail", recorder.framework, { ...corpus(), onFrame: verdicts });
+    const suite = registerSuite("suites/fail", recorder.framework, { ...corpus(), onFrame: verdicts });
     assert.ok(suite.tests.length >= 40, `only ${suite.tests.length} tests listed`);
     const problems: string[] = [];
     try {
@@ -220,7 +233,9 @@ test(
           continue;
         }
         assert.ok(engine.failure.trim().length > 0, `${listed.id}: empty failure text`);
-        assert.equal(outcome.error.message, `${engine.failure}\n    at ${engine.location}`);
+        // The engine's text opens with the location; the error's message is that text, verbatim.
+        assert.ok(engine.failure.startsWith(`${engine.location}: \`${t.name}\` failed\n`), engine.failure);
+        assert.equal(outcome.error.message, engine.failure);
         assert.ok(engine.location.startsWith(`${listed.file}:`), `${engine.location} is not in ${listed.file}`);
       }
     } finally {

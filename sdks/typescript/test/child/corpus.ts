@@ -13,18 +13,18 @@ import { join } from "node:path";
 
 import { registerSuite, type TestFramework } from "@mcptest/sdk";
 
-/** The suite files the child runs, relative to the repository. */
-export const CHILD_FILES = ["tests/suites/fail/equals.yaml", "tests/suites/pass/skip.yaml", "tests/suites/pass/echo_text_checks.yaml"];
+/** The suite files the child runs, relative to the test crate (`CHILD_CWD`). */
+export const CHILD_FILES = ["suites/fail/equals.yaml", "suites/pass/skip.yaml", "suites/pass/echo_text_checks.yaml"];
 
 export function registerCorpus(framework: TestFramework): void {
-  const repo = process.env["CHILD_REPO"]!;
+  const cwd = process.env["CHILD_CWD"]!;
   const frames = process.env["CHILD_FRAMES"]!;
   registerSuite(CHILD_FILES, framework, {
     binary: process.env["MCPTEST_BIN"]!,
     checkFrames: true,
-    binaryCwd: repo,
+    binaryCwd: cwd,
     server: [join(process.env["MCPTEST_FIXTURES"]!, "fixture-everything"), "--root", "{{fixture}}"],
-    fixture: "tests/suites/fixtures",
+    fixture: "suites/fixtures",
     onFrame: (direction, frame) => appendFileSync(frames, `${JSON.stringify({ direction, frame })}\n`),
   });
 }

@@ -11,7 +11,7 @@ import { after, afterEach, before, beforeEach, describe, test } from "node:test"
 
 import { registerSuite, useMcp } from "@mcptest/sdk";
 
-import { BIN, EVERYTHING, FrameChecker, REPO } from "../harness.js";
+import { BIN, CRATE, EVERYTHING, FrameChecker } from "../harness.js";
 
 const checker = new FrameChecker();
 const options = { binary: BIN, checkFrames: true, onFrame: checker.tap };
@@ -46,13 +46,13 @@ describe("one client per file", () => {
 });
 
 registerSuite(
-  "tests/suites/pass",
+  "suites/pass",
   { test, describe, after },
   {
     ...options,
-    binaryCwd: REPO,
+    binaryCwd: CRATE,
     server: [EVERYTHING, "--root", "{{fixture}}"],
-    fixture: "tests/suites/fixtures",
+    fixture: "suites/fixtures",
   },
 );
 

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 
 import { registerSuite, useMcp } from "@mcptest/sdk";
 
-import { BIN, EVERYTHING, FrameChecker, REPO } from "../harness.js";
+import { BIN, CRATE, EVERYTHING, FrameChecker } from "../harness.js";
 
 const checker = new FrameChecker();
 const options = { binary: BIN, checkFrames: true, onFrame: checker.tap };
@@ -45,13 +45,13 @@ describe("one client per file", () => {
 });
 
 registerSuite(
-  "tests/suites/pass",
+  "suites/pass",
   { test, describe, afterAll },
   {
     ...options,
-    binaryCwd: REPO,
+    binaryCwd: CRATE,
     server: [EVERYTHING, "--root", "{{fixture}}"],
-    fixture: "tests/suites/fixtures",
+    fixture: "suites/fixtures",
   },
 );
 
