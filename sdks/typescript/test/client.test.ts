@@ -188,7 +188,8 @@ test("a tool over the binary's --call-timeout is a CallTimeoutError, and the ses
       assert.ok(e instanceof CallTimeoutError, String(e));
       assert.equal(e.code, -32603);
       assert.equal(e.timeoutMs, 400);
-      assert.ok(Date.now() - started < 3_000, `took ${Date.now() - started} ms`);
+      // Well under the 5 s the tool would take, so the limit cut it.
+      assert.ok(Date.now() - started < 4_500, `took ${Date.now() - started} ms`);
       assert.equal((await mcp.call("echo", { message: "after" })).text, "after");
     },
     { callTimeoutMs: 400 },

@@ -104,7 +104,7 @@ test("a binary that never answers fails the call after its deadline, then is kil
       assert.match(e.message, /did not answer mcp\.call within 500 ms; it was killed/);
       return true;
     });
-    assert.ok(Date.now() - started < 3_000, `took ${Date.now() - started} ms`);
+    assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
   } finally {
     await closed(mcp);
   }
