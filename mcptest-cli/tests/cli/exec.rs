@@ -145,8 +145,8 @@ fn the_handshake_agrees_on_the_version_constant_and_calls_pass_through() {
         "{hello}"
     );
     assert_eq!(
-        COPROCESS_PROTOCOL_VERSION, 2,
-        "the seed's version; bump every pin together"
+        COPROCESS_PROTOCOL_VERSION, 3,
+        "the design note's version; bump every pin together"
     );
     let init = exec.ask(r#"{"jsonrpc": "2.0", "id": 2, "method": "mcp.initialize"}"#);
     assert_eq!(
@@ -193,12 +193,12 @@ fn bad_lines_get_the_documented_codes_and_the_channel_goes_on() {
     );
     assert_eq!(no_id["id"], Value::Null, "{no_id}");
     assert_eq!(no_id["result"]["protocol_version"], 2, "{no_id}");
-    let newer = exec.ask(r#"{"jsonrpc": "2.0", "id": 9, "method": "coprocess/handshake", "params": {"protocol_version": 3, "sdk": "python"}}"#);
+    let newer = exec.ask(r#"{"jsonrpc": "2.0", "id": 9, "method": "coprocess/handshake", "params": {"protocol_version": 4, "sdk": "python"}}"#);
     assert_eq!(newer["error"]["code"], codes::INVALID_PARAMS, "{newer}");
     assert_eq!(
         newer["error"]["message"],
-        "coprocess protocol version mismatch: this mcptest binary speaks v2, the python SDK \
-             sent v3. Upgrade the mcptest binary (or pin the SDK to the matching release)."
+        "coprocess protocol version mismatch: this mcptest binary speaks v2 to v3, the python \
+             SDK sent v4. Upgrade the mcptest binary (or pin the SDK to the matching release)."
     );
     let lane = exec.ask(r#"{"jsonrpc": "2.0", "id": 10, "method": "mcp.compliance.run"}"#);
     assert_eq!(lane["error"]["code"], codes::METHOD_NOT_FOUND, "{lane}");
@@ -297,7 +297,7 @@ async fn the_client_fails_fast_on_a_v1_binary() {
     );
     assert_eq!(
         error.to_string(),
-        "mcptest binary speaks coprocess v1; this SDK needs v2. Upgrade the mcptest binary \
+        "mcptest binary speaks coprocess v1; this SDK needs v3. Upgrade the mcptest binary \
              (or pin the SDK to the matching release)."
     );
 }
