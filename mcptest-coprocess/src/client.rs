@@ -230,6 +230,197 @@ pub struct FlushReply {
     pub results: usize,
 }
 
+/// One test of `suite.list`, parsed strictly.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListedTest {
+    /// Opaque: give it to [`Client::suite_run`] as it is.
+    pub id: String,
+    /// The test's name.
+    pub name: String,
+    /// Its file, as the binary found it.
+    pub file: String,
+    /// 1-based line of its block (or case); 0 when unknown.
+    pub line: u32,
+    /// 1-based column; 0 when unknown.
+    pub column: u32,
+    /// Its kind (`tool`, `resources`, ..., `cases`).
+    pub lane: String,
+    /// Why it will not run here, if it will not.
+    #[serde(deserialize_with = "nullable")]
+    pub skip: Option<TestSkip>,
+}
+
+/// Why a listed test will not run here.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TestSkip {
+    /// The reason.
+    pub reason: String,
+    /// The command that runs it instead, for a lane the channel does not
+    /// drive.
+    #[serde(default)]
+    pub command: Option<String>,
+}
+
+/// What `suite.run` is asked: the test and how to run it.
+///
+/// ```
+/// use std::time::Duration;
+/// use mcptest_coprocess::{SuiteRun, SuiteServer};
+///
+/// let run = SuiteRun::new("tests/evals/add.yaml#0")
+///     .fixture("tests/fixtures")
+///     .server(SuiteServer::argv(["my-server", "--root", "{{fixture}}"]))
+///     .timeout(Duration::from_secs(10));
+/// assert_eq!(run.id, "tests/evals/add.yaml#0");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct SuiteRun {
+    /// A test's id from `suite.list`.
+    pub id: String,
+    /// The directory copied afresh for the test.
+    pub fixture: Option<std::path::PathBuf>,
+    /// The server for files that name none.
+    pub server: Option<SuiteServer>,
+    /// The timeout of a test that sets none.
+    pub timeout: Option<Duration>,
+    /// `fail`, `warn` or `off`.
+    pub wire_schema: Option<String>,
+}
+
+impl SuiteRun {
+    /// Runs test `id` with the session's defaults.
+    pub fn new(id: impl Into<String>) -> SuiteRun {
+        SuiteRun {
+            id: id.into(),
+            fixture: None,
+            server: None,
+            timeout: None,
+            wire_schema: None,
+        }
+    }
+
+    /// The fixture directory (`{{fixture}}` stands for its copy).
+    pub fn fixture(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
+        self.fixture = Some(dir.into());
+        self
+    }
+
+    /// The server for files that name none.
+    pub fn server(mut self, server: SuiteServer) -> Self {
+        self.server = Some(server);
+        self
+    }
+
+    /// The timeout of a test that sets none.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// What a server message that breaks the MCP schema does: `fail`,
+    /// `warn` or `off`.
+    pub fn wire_schema(mut self, mode: impl Into<String>) -> Self {
+        self.wire_schema = Some(mode.into());
+        self
+    }
+
+    fn params(&self) -> Value {
+        let mut params = json!({ "id": self.id });
+        if let Some(dir) = &self.fixture {
+            params["fixture"] = dir.display().to_string().into();
+        }
+        if let Some(server) = &self.server {
+            params["server"] = server.to_json();
+        }
+        if let Some(timeout) = self.timeout {
+            params["timeout_ms"] = (timeout.as_millis().max(1) as u64).into();
+        }
+        if let Some(mode) = &self.wire_schema {
+            params["wire_schema"] = mode.clone().into();
+        }
+        params
+    }
+}
+
+/// The server `suite.run` starts for files that name none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SuiteServer {
+    /// A program and its arguments, exactly (no shell), with environment
+    /// variables and a working directory.
+    Argv {
+        /// Program, then arguments.
+        argv: Vec<String>,
+        /// Environment variables.
+        env: Vec<(String, String)>,
+        /// The working directory.
+        cwd: Option<String>,
+    },
+    /// A Streamable HTTP URL.
+    Url(String),
+}
+
+impl SuiteServer {
+    /// `argv` with no environment or working directory of its own.
+    pub fn argv<I, S>(argv: I) -> SuiteServer
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        SuiteServer::Argv {
+            argv: argv.into_iter().map(Into::into).collect(),
+            env: Vec::new(),
+            cwd: None,
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        match self {
+            SuiteServer::Url(url) => json!({ "url": url }),
+            SuiteServer::Argv { argv, env, cwd } => {
+                let mut spec = json!({ "argv": argv });
+                if !env.is_empty() {
+                    spec["env"] = env
+                        .iter()
+                        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                        .collect::<Map<_, _>>()
+                        .into();
+                }
+                if let Some(cwd) = cwd {
+                    spec["cwd"] = cwd.clone().into();
+                }
+                spec
+            }
+        }
+    }
+}
+
+/// The verdict of `suite.run`, parsed strictly.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SuiteRunReply {
+    /// The test's id.
+    pub id: String,
+    /// The test's name.
+    pub name: String,
+    /// `pass`, `fail` or `skip`.
+    pub status: String,
+    /// How long it took.
+    pub duration_ms: u64,
+    /// `file:line:column`.
+    pub location: String,
+    /// For a failed test, the failure as `mcptest run` prints it.
+    #[serde(deserialize_with = "nullable")]
+    pub failure: Option<String>,
+    /// For a skipped test, why.
+    #[serde(deserialize_with = "nullable")]
+    pub skip_reason: Option<String>,
+    /// The result's labels.
+    pub properties: std::collections::BTreeMap<String, String>,
+}
+
 /// A running coprocess binary after a successful v3 handshake.
 pub struct Client {
     raw: RawConnection,
@@ -630,6 +821,56 @@ impl Client {
     pub async fn flush(&mut self) -> Result<FlushReply, CoprocessError> {
         let result = self.request("mcp.reporter.flush", None).await?;
         parse("mcp.reporter.flush", result)
+    }
+
+    /// `suite.list`: every test of the suite files (or directories)
+    /// `paths`, filtered by name or file.
+    ///
+    /// # Errors
+    ///
+    /// See [`CoprocessError`]; a file that does not load is
+    /// [`CoprocessError::Rpc`] -32602 with `data: {file, line?, column?}`.
+    pub async fn suite_list(
+        &mut self,
+        paths: &[&str],
+        filter: Option<&str>,
+    ) -> Result<Vec<ListedTest>, CoprocessError> {
+        let mut params = json!({ "paths": paths });
+        if let Some(filter) = filter {
+            params["filter"] = filter.into();
+        }
+        let result = self.request("suite.list", Some(params)).await?;
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Listing {
+            tests: Vec<ListedTest>,
+        }
+        parse::<Listing>("suite.list", result).map(|l| l.tests)
+    }
+
+    /// `suite.run`: one listed test, run by the binary's runner.
+    ///
+    /// # Errors
+    ///
+    /// See [`CoprocessError`]. A test that fails is a reply with status
+    /// `fail`, not an error.
+    pub async fn suite_run(&mut self, run: &SuiteRun) -> Result<SuiteRunReply, CoprocessError> {
+        let result = self.request("suite.run", Some(run.params())).await?;
+        let reply: SuiteRunReply = parse("suite.run", result.clone())?;
+        let consistent = match reply.status.as_str() {
+            "pass" => reply.failure.is_none() && reply.skip_reason.is_none(),
+            "fail" => reply.failure.is_some() && reply.skip_reason.is_none(),
+            "skip" => reply.failure.is_none() && reply.skip_reason.is_some(),
+            _ => false,
+        };
+        if !consistent {
+            return Err(invalid(
+                "suite.run",
+                "`status` does not agree with `failure` and `skip_reason`",
+                &result,
+            ));
+        }
+        Ok(reply)
     }
 
     /// `mcp.shutdown`, then waits for the binary to exit (killing and

@@ -240,6 +240,19 @@ mod tests {
                 }
             }
         }
+        for kind in ["request", "params", "result"] {
+            let listed = defs[kind].as_object().unwrap().len();
+            assert_eq!(
+                listed,
+                METHODS.len(),
+                "{kind}: a method no table row serves"
+            );
+        }
+        assert_eq!(
+            defs["test"]["properties"]["lane"]["enum"],
+            json!(mcptest_suite::LANES),
+            "the schema's lanes are the runner's"
+        );
         assert!(COMMAND_LINE_LANES.iter().all(|(lane, _)| !lane.is_empty()));
     }
 

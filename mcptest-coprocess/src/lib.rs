@@ -50,10 +50,11 @@ mod client;
 mod frames;
 mod messages;
 mod serve;
+mod suite;
 
 pub use client::{
-    CallReply, Client, CoprocessError, FlushReply, HandshakeReply, LogEntry, MessagesReply,
-    Passthrough, SentMessage,
+    CallReply, Client, CoprocessError, FlushReply, HandshakeReply, ListedTest, LogEntry,
+    MessagesReply, Passthrough, SentMessage, SuiteRun, SuiteRunReply, SuiteServer, TestSkip,
 };
 pub use frames::{FrameError, FrameSchema};
 pub use serve::{ExecOptions, serve};
@@ -104,6 +105,8 @@ pub const METHODS: &[(&str, u32)] = &[
     ("mcp.listResourceTemplates", 3),
     ("mcp.messages", 3),
     ("mcp.reporter.record", 3),
+    ("suite.list", 3),
+    ("suite.run", 3),
 ];
 
 /// The methods a session of protocol `version` is served, in table order.
@@ -129,6 +132,7 @@ pub fn features() -> Vec<&'static str> {
     let mut features = vec![
         "argv",
         "passthrough",
+        "suites",
         "messages",
         "report-results",
         "check-frames",

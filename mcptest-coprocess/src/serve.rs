@@ -9,7 +9,7 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWr
 
 use super::{
     COMMAND_LINE_LANES, COPROCESS_PROTOCOL_VERSION, OLDEST_COPROCESS_PROTOCOL_VERSION, codes,
-    features, frames::FrameSchema, messages, methods_of,
+    features, frames::FrameSchema, messages, methods_of, suite,
 };
 use mcptest_core::Error;
 use mcptest_core::McpClient;
@@ -93,7 +93,11 @@ const NO_SERVER: &str = "no server under test: start mcptest exec with --server-
 /// `server` (none: a session that only runs suite files), until
 /// `mcp.shutdown` or the end of `input`. The server is started on the first
 /// request that needs it (`mcp.initialize`, or any MCP call) and stopped
-/// before this returns.
+/// before this returns. `suite.run` starts each test's own server, as
+/// `mcptest run` does; `server` serves the files that name none.
+///
+/// The future is not `Send` (suite tests are not): run it with
+/// `block_on`, or on a local set.
 ///
 /// ```no_run
 /// # async fn demo() -> std::io::Result<()> {
@@ -355,6 +359,12 @@ impl Session {
                 self.no_params(params)?;
                 self.close().await;
                 Ok(json!({}))
+            }
+            "suite.list" => suite::list(params),
+            "suite.run" => {
+                let (verdict, result) = suite::run(params, self.server.as_ref()).await?;
+                self.report.push(result);
+                Ok(verdict)
             }
             other => Err(unknown_method(other, self.version)),
         }
@@ -862,7 +872,7 @@ fn envelope(request: &Value) -> Result<(Value, String, Value), (Value, Fault)> {
 }
 
 /// The params as an object with only `allowed` keys and every `required` one.
-fn object<'a>(
+pub(crate) fn object<'a>(
     params: &'a Value,
     allowed: &[&str],
     required: &[&str],
@@ -935,9 +945,10 @@ fn handshake(params: &Value) -> Result<(u32, Value), Fault> {
     Ok((version, result))
 }
 
-/// The suite lanes `suite.run` drives over this channel.
+/// The suite lanes `suite.run` drives over this channel: every kind of
+/// test the runner runs.
 fn lanes() -> Vec<&'static str> {
-    Vec::new()
+    mcptest_suite::LANES.to_vec()
 }
 
 fn unknown_method(method: &str, version: u32) -> Fault {

@@ -155,6 +155,7 @@ mod exec;
 mod exec_cassette;
 mod exec_frames;
 mod exec_listing;
+mod exec_suite;
 mod exec_v3;
 mod fuzz;
 mod fuzz_regressions;
