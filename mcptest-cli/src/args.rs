@@ -236,15 +236,17 @@ coprocess/handshake, mcp.initialize, mcp.call, mcp.listTools,
 mcp.listResources, mcp.listPrompts, mcp.listResourceTemplates,
 mcp.readResource, mcp.callPrompt, mcp.messages, suite.list, suite.run,
 mcp.reporter.setUpload, mcp.reporter.record, mcp.reporter.flush,
-mcp.cache.set_mode, mcp.cassette.set_mode, mcp.shutdown. Errors: -32700 parse, -32600 invalid
-request (an extra top-level field, a line over --max-line-bytes; with
---check-frames, a frame that breaks the schema), -32601 unknown method (a
-suite lane that runs only from the command line names its command), -32602
-invalid params (a handshake of another version, an MCP request without a
-server, a suite file that does not load), -32603 a call over --call-timeout, -32000 an upstream MCP error (its
-code, message and data in data.upstream), -32001 the upstream connection
-dropped (exit status and stderr tail in data). The JSON Schema of every frame
-is mcptest-coprocess/coprocess.schema.json.
+mcp.cache.set_mode, mcp.cassette.set_mode, mcp.shutdown.
+
+Errors: -32700 parse, -32600 invalid request (an extra top-level field, a
+line over --max-line-bytes; with --check-frames, a frame that breaks the
+schema), -32601 unknown method (a suite lane that runs only from the command
+line names its command), -32602 invalid params (a handshake of another
+version, an MCP request without a server, a suite file that does not load),
+-32603 a call over --call-timeout, -32000 an upstream MCP error (its code,
+message and data in data.upstream), -32001 the upstream connection dropped
+(exit status and stderr tail in data). The JSON Schema of every frame is
+mcptest-coprocess/coprocess.schema.json.
 
 Exit status:
   0  the peer sent mcp.shutdown or closed stdin
