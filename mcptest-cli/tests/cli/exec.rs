@@ -2,7 +2,7 @@
 //! line and through `mcptest_coprocess::Client`.
 
 use std::{
-    io::{BufRead, BufReader, Read, Write},
+    io::{BufRead, BufReader, Write},
     process::{Child, ChildStdin, Stdio},
     sync::mpsc,
     time::{Duration, Instant},
@@ -304,42 +304,7 @@ async fn the_client_fails_fast_on_a_v1_binary() {
 
 #[test]
 fn flush_posts_the_report_with_the_bearer_token() {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}/upload", listener.local_addr().unwrap());
-    let received = std::thread::spawn(move || {
-        let (mut stream, _) = listener.accept().unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(30)))
-            .unwrap();
-        let mut request = Vec::new();
-        let mut buf = [0u8; 4096];
-        // Headers, then as many body bytes as content-length says.
-        loop {
-            let n = stream.read(&mut buf).unwrap();
-            request.extend_from_slice(&buf[..n]);
-            let text = String::from_utf8_lossy(&request).to_string();
-            if let Some(end) = text.find("\r\n\r\n") {
-                let length: usize = text
-                    .lines()
-                    .find_map(|l| {
-                        l.to_ascii_lowercase()
-                            .strip_prefix("content-length:")
-                            .map(|v| v.trim().parse().unwrap())
-                    })
-                    .unwrap_or(0);
-                if request.len() >= end + 4 + length || n == 0 {
-                    break;
-                }
-            }
-            if n == 0 {
-                break;
-            }
-        }
-        stream
-            .write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
-            .unwrap();
-        String::from_utf8(request).unwrap()
-    });
+    let (url, received) = super::exec_frames::upload_receiver();
     let ws = Workspace::new(&[]);
     let mut exec = Exec::start(&ws, &server(), &[]);
     let early = exec.ask(r#"{"jsonrpc": "2.0", "id": 1, "method": "mcp.reporter.flush"}"#);

@@ -135,6 +135,61 @@ pub(super) fn fixture(name: &str) -> PathBuf {
     path
 }
 
+/// A one-shot HTTP endpoint on loopback for `mcp.reporter.flush`: its URL,
+/// and the thread that returns the request it received (headers and
+/// body), answering 200. Accepting and reading are bounded (30 s).
+pub(super) fn upload_receiver() -> (String, std::thread::JoinHandle<String>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/upload", listener.local_addr().unwrap());
+    listener.set_nonblocking(true).unwrap();
+    let received = std::thread::spawn(move || {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let mut stream = loop {
+            match listener.accept() {
+                Ok((stream, _)) => break stream,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    assert!(Instant::now() < deadline, "no upload within 30 s");
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(e) => panic!("accept: {e}"),
+            }
+        };
+        stream.set_nonblocking(false).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        let mut request = Vec::new();
+        let mut buf = [0u8; 4096];
+        // Headers, then as many body bytes as content-length says.
+        loop {
+            let n = stream.read(&mut buf).unwrap();
+            request.extend_from_slice(&buf[..n]);
+            let text = String::from_utf8_lossy(&request).to_string();
+            if let Some(end) = text.find("\r\n\r\n") {
+                let length: usize = text
+                    .lines()
+                    .find_map(|l| {
+                        l.to_ascii_lowercase()
+                            .strip_prefix("content-length:")
+                            .map(|v| v.trim().parse().unwrap())
+                    })
+                    .unwrap_or(0);
+                if request.len() >= end + 4 + length {
+                    break;
+                }
+            }
+            if n == 0 {
+                break;
+            }
+        }
+        stream
+            .write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
+            .unwrap();
+        String::from_utf8(request).unwrap()
+    });
+    (url, received)
+}
+
 /// `mcptest exec --connection-server --check-frames ARGS...` with piped
 /// stdio; every read has a deadline, stderr is kept for messages.
 pub(super) struct Session {

@@ -648,6 +648,64 @@ async fn the_rust_client_speaks_v3_and_parses_every_shape_strictly() {
     );
 }
 
+/// The report holds every call, suite run and recorded result; the
+/// cassette and the cache take their v3 frames too.
+#[test]
+fn the_report_and_the_store_methods_in_a_v3_session() {
+    let (url, received) = super::exec_frames::upload_receiver();
+    let ws = Workspace::new(&[("adds.yaml", PASSING)]);
+    let mock = format!("'{MCPTEST}' mock contract.yaml");
+    let mut s = Session::start(ws.dir.path(), &["--server-command", &mock]);
+    s.handshake();
+    let tape = ws.path("tape.json").display().to_string();
+    let set = s.result(
+        "mcp.cassette.set_mode",
+        json!({"mode": "record", "path": tape}),
+    );
+    assert_eq!(set, json!({"mode": "record", "path": tape}));
+    let call = s.result(
+        "mcp.call",
+        json!({"tool": "add", "arguments": {"a": 2, "b": 3}}),
+    );
+    assert_eq!(call["text"], "5", "{call}");
+    let off = s.result("mcp.cache.set_mode", json!({"mode": "off"}));
+    assert_eq!(off["mode"], "off", "{off}");
+    assert!(
+        std::fs::read_to_string(&tape)
+            .unwrap()
+            .contains("tools/call")
+    );
+    let listed = s.result("suite.list", json!({"paths": ["adds.yaml"]}));
+    let run = s.result("suite.run", json!({"id": listed["tests"][0]["id"]}));
+    assert_eq!(run["status"], "pass", "{run}");
+    s.result(
+        "mcp.reporter.record",
+        json!({"name": "the SDK's own", "status": "skip", "message": "not today"}),
+    );
+    assert_eq!(
+        s.result("mcp.reporter.setUpload", json!({"url": url})),
+        json!({})
+    );
+    let flushed = s.result("mcp.reporter.flush", Value::Null);
+    assert_eq!(flushed["results"], 3, "{flushed}");
+    let request = received.join().unwrap();
+    let body = &request[request.find("\r\n\r\n").unwrap() + 4..];
+    let report: Value = serde_json::from_str(body).unwrap();
+    assert_eq!(
+        report["counts"],
+        json!({"passed": 2, "failed": 0, "warned": 0, "skipped": 1}),
+        "{report}"
+    );
+    let names: Vec<&str> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["tools/call add", "adds", "the SDK's own"]);
+    assert_eq!(s.shutdown(), Some(0));
+}
+
 /// The result shapes the schema gives are the ones the binary sends:
 /// checked here on hand-made frames too, so a schema too loose to fail is
 /// noticed.
