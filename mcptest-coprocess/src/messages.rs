@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
-use mcptest_core::{LogMessage, Notifications, ServerMessage};
+use mcptest_core::{LogMessage, ServerMessage, ServerMessages};
 
 /// How far the connection's log has been read, and the messages read but
 /// not reported yet (they arrived outside any call).
@@ -19,7 +19,7 @@ pub(crate) struct Inbox {
 
 impl Inbox {
     /// The messages that arrived since the last read, oldest first.
-    pub(crate) fn read(&mut self, log: &Notifications) -> Vec<ServerMessage> {
+    pub(crate) fn read(&mut self, log: &ServerMessages) -> Vec<ServerMessage> {
         let next = self.next;
         let new = log.filter(|m| m.seq >= next);
         if let Some(last) = new.last() {
@@ -81,7 +81,7 @@ mod tests {
 
     #[test]
     fn each_message_is_read_once_and_logs_are_picked_out() {
-        let log = Notifications::from_messages([
+        let log = ServerMessages::from_messages([
             json!({"method": "notifications/progress", "params": {"progress": 1}}),
             json!({"method": "notifications/message", "params": {"level": "info", "logger": "calc", "data": "adding"}}),
         ]);
@@ -108,7 +108,7 @@ mod tests {
 
     #[test]
     fn a_request_carries_its_id_and_the_reply_or_null() {
-        let log = Notifications::from_messages([
+        let log = ServerMessages::from_messages([
             json!({"id": 7, "method": "roots/list"}),
             json!({"method": "notifications/message", "params": {"level": "loud", "data": 1}}),
         ]);

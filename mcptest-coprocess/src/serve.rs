@@ -406,7 +406,7 @@ impl Session {
     /// not connected).
     fn read_messages(&mut self) -> Vec<mcptest_core::ServerMessage> {
         match &self.mcp {
-            Some(mcp) => self.inbox.read(&mcp.notifications()),
+            Some(mcp) => self.inbox.read(&mcp.server_messages()),
             None => Vec::new(),
         }
     }
