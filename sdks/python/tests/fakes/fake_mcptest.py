@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""A fake ``mcptest`` binary for the SDK's failure paths.
+
+It speaks just enough of the coprocess protocol to stage one misbehaviour,
+chosen by ``MCPTEST_FAKE`` (the tests set it, with ``MCPTEST_BIN`` pointing
+here). ``MCPTEST_FAKE_ARGV=PATH`` makes it write its argv to PATH as JSON.
+
+Modes: ok, older, newer, newer-result, v1, verdict-extra, envelope-extra,
+listing-extra, garbage, wrong-id, silent, silent-after-handshake,
+die-on-call, stderr-flood.
+"""
+
+import json
+import os
+import sys
+import time
+from typing import Any, Dict, Optional
+
+Frame = Dict[str, Any]
+
+MODE = os.environ.get("MCPTEST_FAKE", "ok")
+
+HANDSHAKE = {
+    "protocol_version": 3,
+    "binary_version": "0.0.0-fake",
+    "methods": ["coprocess/handshake", "mcp.initialize", "mcp.call", "mcp.shutdown"],
+    "lanes": ["tool"],
+    "features": ["argv"],
+}
+
+VERDICT = {
+    "success": True,
+    "text": "hi",
+    "data": None,
+    "error": None,
+    "duration_ms": 1,
+    "content": [{"type": "text", "text": "hi"}],
+    "messages": [],
+    "logs": [],
+}
+
+
+def send(frame: Frame) -> None:
+    sys.stdout.write(json.dumps(frame) + "\n")
+    sys.stdout.flush()
+
+
+def error(request_id: object, code: int, message: str, data: object = None) -> Frame:
+    body: Frame = {"code": code, "message": message}
+    if data is not None:
+        body["data"] = data
+    return {"jsonrpc": "2.0", "id": request_id, "error": body}
+
+
+def handshake(request_id: object) -> Frame:
+    if MODE == "older":
+        return error(
+            request_id,
+            -32602,
+            "coprocess protocol version mismatch: this mcptest binary speaks v2, the python "
+            "SDK sent v3. Upgrade the mcptest binary (or pin the SDK to the matching release).",
+            {"binary": 2, "sdk": 3},
+        )
+    if MODE == "newer":
+        return error(
+            request_id,
+            -32602,
+            "coprocess protocol version mismatch: this mcptest binary speaks v4 to v5, the "
+            "python SDK sent v3. Upgrade the python SDK (or pin the mcptest binary to the "
+            "matching release).",
+            {"binary": [4, 5], "sdk": 3},
+        )
+    if MODE == "v1":
+        return error(request_id, -32601, "unknown method `coprocess/handshake`")
+    if MODE == "newer-result":
+        return {"jsonrpc": "2.0", "id": request_id, "result": dict(HANDSHAKE, protocol_version=4)}
+    return {"jsonrpc": "2.0", "id": request_id, "result": HANDSHAKE}
+
+
+def answer(request: Frame) -> Optional[Frame]:
+    """The frame (or None: no answer) for one request."""
+    request_id = request.get("id")
+    method = request.get("method")
+    if MODE == "silent":
+        return None
+    if method == "coprocess/handshake":
+        return handshake(request_id)
+    if method == "mcp.shutdown":
+        return {"jsonrpc": "2.0", "id": request_id, "result": {}}
+    if method == "mcp.initialize":
+        return {
+            "jsonrpc": "2.0",
+            "id": request_id,
+            "result": {
+                "serverInfo": {"name": "fake", "version": "0"},
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+            },
+        }
+    if MODE == "silent-after-handshake":
+        return None
+    if MODE == "die-on-call":
+        sys.stderr.write("fake mcptest: dying on purpose\n")
+        sys.stderr.flush()
+        sys.exit(3)
+    if MODE == "garbage":
+        sys.stdout.write("this is not JSON\n")
+        sys.stdout.flush()
+        return None
+    if MODE == "wrong-id":
+        return {"jsonrpc": "2.0", "id": 999, "result": VERDICT}
+    if MODE == "envelope-extra":
+        return {"jsonrpc": "2.0", "id": request_id, "result": VERDICT, "extra": 1}
+    if MODE == "verdict-extra":
+        return {"jsonrpc": "2.0", "id": request_id, "result": dict(VERDICT, colour="red")}
+    if MODE == "listing-extra" and method == "suite.list":
+        test = {
+            "id": "a.yaml::t",
+            "name": "t",
+            "file": "a.yaml",
+            "line": 1,
+            "column": 1,
+            "lane": "tool",
+            "skip": None,
+            "colour": "red",
+        }
+        return {"jsonrpc": "2.0", "id": request_id, "result": {"tests": [test]}}
+    if MODE == "stderr-flood":
+        chunk = "x" * 1023 + "\n"
+        for _ in range(8 * 1024):  # 8 MiB, far past any pipe buffer
+            sys.stderr.write(chunk)
+        sys.stderr.write("the last line of the flood\n")
+        sys.stderr.flush()
+    return {"jsonrpc": "2.0", "id": request_id, "result": VERDICT}
+
+
+def main() -> None:
+    argv_file = os.environ.get("MCPTEST_FAKE_ARGV")
+    if argv_file:
+        with open(argv_file, "w", encoding="utf-8") as out:
+            json.dump(sys.argv[1:], out)
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        frame = answer(request)
+        if frame is None:
+            if MODE in ("silent", "silent-after-handshake"):
+                time.sleep(3600)
+            continue
+        send(frame)
+        if request.get("method") == "mcp.shutdown":
+            return
+
+
+if __name__ == "__main__":
+    main()
