@@ -9,7 +9,7 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Dict, List
 
 import pytest
 
@@ -28,6 +28,13 @@ from mcptest import (
 from mcptest._engine import Engine
 
 Fake = Callable[[str], Path]
+
+
+def spawns(log: Path) -> List[Dict[str, Any]]:
+    """What each spawn of the fake logged."""
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
 SERVER = ServerSpec.command("my-server", "--flag with space", env={"TOKEN": "a=b"}, cwd="/srv")
 
 
@@ -47,13 +54,13 @@ def test_the_handshake_goes_first_with_the_argv_and_check_frames(
     fake: Fake, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fake("ok")
-    argv_file = tmp_path / "argv.json"
-    monkeypatch.setenv("MCPTEST_FAKE_ARGV", str(argv_file))
+    log = tmp_path / "spawns.jsonl"
+    monkeypatch.setenv("MCPTEST_FAKE_LOG", str(log))
     with McpClient.connect(SERVER, timeout=2.5) as mcp:
         assert mcp.handshake.binary_version == "0.0.0-fake"
         assert mcp.call("echo", {"message": "hi"}).text == "hi"
-    argv = json.loads(argv_file.read_text())
-    assert argv == [
+    [spawn] = spawns(log)
+    assert spawn["argv"] == [
         "exec",
         "--connection-server",
         "--call-timeout",
@@ -76,13 +83,14 @@ def test_check_frames_follows_the_environment_unless_told(
     fake: Fake, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fake("ok")
-    argv_file = tmp_path / "argv.json"
-    monkeypatch.setenv("MCPTEST_FAKE_ARGV", str(argv_file))
+    log = tmp_path / "spawns.jsonl"
+    monkeypatch.setenv("MCPTEST_FAKE_LOG", str(log))
     monkeypatch.setenv("MCPTEST_CHECK_FRAMES", "0")
     Engine.start(None).close()
-    assert "--check-frames" not in json.loads(argv_file.read_text())
     Engine.start(None, check_frames=True).close()
-    assert "--check-frames" in json.loads(argv_file.read_text())
+    first, second = spawns(log)
+    assert "--check-frames" not in first["argv"]
+    assert "--check-frames" in second["argv"]
 
 
 def test_an_older_binary_fails_fast_with_its_own_words(fake: Fake) -> None:

@@ -190,7 +190,8 @@ def _read_settings(config: pytest.Config) -> Settings:
             argv = config.getini("mcptest_server")
             if argv:
                 server = ServerSpec.command(*argv)
-    except ValueError as error:
+    except (ValueError, pytest.UsageError) as error:
+        # pytest reports a bad ini value without naming the key: name it.
         source = "--mcptest-server" if option is not None else "ini mcptest_server"
         raise pytest.UsageError(f"{source}: {error}") from None
 
@@ -307,8 +308,9 @@ class SuiteFile(pytest.File):
     """
 
     def collect(self) -> Iterator[SuiteItem]:
-        """One item per listed test; a skipped test or an unsupported lane is
-        marked skipped with the reason (and the command that runs it)."""
+        """One item per listed test; a test that will not run here (``skip``
+        in the file, a lane this binary does not drive) carries the reason
+        and the command that runs it."""
         runner = _runner(self.config)
         seen: Dict[str, int] = {}
         for test in runner.list([str(self.path)]):
@@ -316,10 +318,9 @@ class SuiteFile(pytest.File):
             seen[name] = seen.get(name, 0) + 1
             if seen[name] > 1:
                 name = f"{name} [line {test.line}]"
-            item: SuiteItem = SuiteItem.from_parent(self, name=name, test=test)
-            reason = _skip_reason(test, runner.lanes)
-            if reason is not None:
-                item.add_marker(pytest.mark.skip(reason=reason))
+            item: SuiteItem = SuiteItem.from_parent(
+                self, name=name, test=test, skip_reason=_skip_reason(test, runner.lanes)
+            )
             yield item
 
     def repr_failure(
@@ -348,9 +349,16 @@ class SuiteItem(pytest.Item):
     Example: ``pytest "tests/evals/add.yaml::adds two numbers"`` runs one.
     """
 
-    def __init__(self, *, test: SuiteTest, **kwargs: Any) -> None:
+    def __init__(self, *, test: SuiteTest, skip_reason: Optional[str], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.test = test
+        self.skip_reason = skip_reason
+
+    def setup(self) -> None:
+        """Skips a test that will not run here, naming why (and the command
+        that runs it); a skip here, unlike a mark, keeps its line in reports."""
+        if self.skip_reason is not None:
+            pytest.skip(self.skip_reason)
 
     def runtest(self) -> None:
         """Runs the test in the binary; a failure carries the engine's text."""
@@ -475,9 +483,11 @@ def mcp(request: pytest.FixtureRequest, mcp_server: Any) -> Iterator[McpClient]:
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-    """Adds the binary's stderr to the report of a failed test that used
-    the ``mcp`` fixture."""
+    """Places a suite test's skip at its file and line, and adds the
+    binary's stderr to the report of a failed test that used ``mcp``."""
     report = yield
+    if isinstance(item, SuiteItem) and report.skipped and isinstance(report.longrepr, tuple):
+        report.longrepr = (str(item.path), item.test.line, report.longrepr[2])
     client = item.stash.get(_CLIENT, None)
     if client is not None and report.failed:
         tail = client.stderr_tail()

@@ -3,11 +3,13 @@
 
 It speaks just enough of the coprocess protocol to stage one misbehaviour,
 chosen by ``MCPTEST_FAKE`` (the tests set it, with ``MCPTEST_BIN`` pointing
-here). ``MCPTEST_FAKE_ARGV=PATH`` makes it write its argv to PATH as JSON.
+here). ``MCPTEST_FAKE_LOG=PATH`` makes each spawn append one JSON line to
+PATH: its pid, argv and working directory.
 
 Modes: ok, older, newer, newer-result, v1, verdict-extra, envelope-extra,
 listing-extra, garbage, wrong-id, silent, silent-after-handshake,
-die-on-call, stderr-flood.
+die-on-call, stderr-flood, suite (lists SUITE_TESTS for any path and runs
+them to the verdicts in SUITE_VERDICTS).
 """
 
 import json
@@ -38,6 +40,55 @@ VERDICT = {
     "messages": [],
     "logs": [],
 }
+
+
+SUITE_TESTS = [
+    {"name": "passes", "lane": "tool", "skip": None},
+    {"name": "fails", "lane": "tool", "skip": None},
+    {
+        "name": "audits",
+        "lane": "security",
+        "skip": {
+            "reason": "the security lane runs only from the command line",
+            "command": "mcptest audit --server CMD",
+        },
+    },
+    {"name": "an agent lane", "lane": "agents", "skip": None},
+    {"name": "skips at run time", "lane": "tool", "skip": None},
+]
+
+SUITE_VERDICTS = {
+    "passes": ("pass", None, None),
+    "fails": ("fail", 'fails: equals\n  expected: "a"\n  got:      "b"', None),
+    "skips at run time": ("skip", None, "MY_ENV is unset"),
+}
+
+
+def suite_list(request_id: object, params: Frame) -> Frame:
+    tests = []
+    for path in params["paths"]:
+        for line, test in enumerate(SUITE_TESTS, start=1):
+            tests.append(
+                dict(test, id=f"{path}::{test['name']}", file=path, line=line * 3, column=1)
+            )
+    return {"jsonrpc": "2.0", "id": request_id, "result": {"tests": tests}}
+
+
+def suite_run(request_id: object, params: Frame) -> Frame:
+    path, name = params["id"].rsplit("::", 1)
+    status, failure, skip_reason = SUITE_VERDICTS[name]
+    line = 3 * [test["name"] for test in SUITE_TESTS].index(name) + 3
+    verdict = {
+        "id": params["id"],
+        "name": name,
+        "status": status,
+        "duration_ms": 2,
+        "location": f"{path}:{line}:1",
+        "failure": failure,
+        "skip_reason": skip_reason,
+        "properties": {"fixture": params.get("fixture"), "server": params.get("server")},
+    }
+    return {"jsonrpc": "2.0", "id": request_id, "result": verdict}
 
 
 def send(frame: Frame) -> None:
@@ -99,6 +150,10 @@ def answer(request: Frame) -> Optional[Frame]:
         }
     if MODE == "silent-after-handshake":
         return None
+    if MODE == "suite" and method == "suite.list":
+        return suite_list(request_id, request["params"])
+    if MODE == "suite" and method == "suite.run":
+        return suite_run(request_id, request["params"])
     if MODE == "die-on-call":
         sys.stderr.write("fake mcptest: dying on purpose\n")
         sys.stderr.flush()
@@ -135,10 +190,11 @@ def answer(request: Frame) -> Optional[Frame]:
 
 
 def main() -> None:
-    argv_file = os.environ.get("MCPTEST_FAKE_ARGV")
-    if argv_file:
-        with open(argv_file, "w", encoding="utf-8") as out:
-            json.dump(sys.argv[1:], out)
+    log = os.environ.get("MCPTEST_FAKE_LOG")
+    if log:
+        with open(log, "a", encoding="utf-8") as out:
+            entry = {"pid": os.getpid(), "argv": sys.argv[1:], "cwd": os.getcwd()}
+            out.write(json.dumps(entry) + "\n")
     for line in sys.stdin:
         if not line.strip():
             continue
