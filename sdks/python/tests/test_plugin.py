@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ElementTree
-from importlib.metadata import entry_points
+from importlib.metadata import distribution
 from pathlib import Path
 from typing import Any, Callable, Dict, List
 
@@ -39,8 +39,9 @@ def junit(path: Path) -> Dict[str, ElementTree.Element]:
 
 
 def test_the_plugin_is_registered_by_its_entry_point(pytester: pytest.Pytester) -> None:
-    plugins = {entry.name: entry.value for entry in entry_points(group="pytest11")}
-    assert plugins["mcptest"] == "mcptest.plugin"
+    entries = distribution("mcptest").entry_points
+    plugins = {entry.name: entry.value for entry in entries if entry.group == "pytest11"}
+    assert plugins == {"mcptest": "mcptest.plugin"}
     helped = pytester.runpytest("--help")
     helped.stdout.fnmatch_lines(
         [

@@ -16,7 +16,7 @@ import json
 import os
 import sys
 import time
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 Frame = Dict[str, Any]
 
@@ -42,7 +42,7 @@ VERDICT = {
 }
 
 
-SUITE_TESTS = [
+SUITE_TESTS: List[Frame] = [
     {"name": "passes", "lane": "tool", "skip": None},
     {"name": "fails", "lane": "tool", "skip": None},
     {
