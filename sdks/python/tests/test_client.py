@@ -35,6 +35,7 @@ def test_initialize_names_the_server(mcp: McpClient) -> None:
     assert info.name == "fixture-everything"
     assert info.version
     assert info.protocol_version.startswith("20")
+    assert info.capabilities is not None
     assert "tools" in info.capabilities
     assert mcp.server_info is info
 
@@ -113,11 +114,17 @@ def test_get_prompt(mcp: McpClient) -> None:
     assert "Ahoy, Ada!" in json.dumps(prompt.messages[0].content)
 
 
-def test_messages_holds_what_came_between_calls(mcp: McpClient) -> None:
-    mcp.call("echo", {"message": "first"})
-    between = mcp.messages()
-    assert between.messages == []
-    assert between.logs == []
+def test_messages_holds_what_no_verdict_reported(everything: ServerSpec) -> None:
+    # Progress that arrives during a call that then times out is in no
+    # verdict: the next messages() reports it, once.
+    with McpClient.connect(everything, timeout=0.5) as mcp:
+        with pytest.raises(McpTimeoutError):
+            mcp.call("progress", {"steps": 20, "delay_ms": 100})
+        late = mcp.messages()
+        methods = {message.method for message in late.messages}
+        assert methods == {"notifications/progress"}, late
+        assert not late.messages[0].is_request
+        assert mcp.messages().messages == [], "reported once, then forgotten"
 
 
 def test_an_upstream_error_is_typed_and_says_what_was_called(mcp: McpClient) -> None:

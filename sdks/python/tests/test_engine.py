@@ -93,6 +93,7 @@ def test_check_frames_follows_the_environment_unless_told(
     assert "--check-frames" in second["argv"]
 
 
+@pytest.mark.frames_break_schema  # a v2 binary's mismatch data is v2's: {"binary": 2}
 def test_an_older_binary_fails_fast_with_its_own_words(fake: Fake) -> None:
     fake("older")
     with pytest.raises(ProtocolMismatch) as caught:
@@ -113,6 +114,27 @@ def test_a_newer_binary_fails_fast_naming_the_sdk_to_upgrade(fake: Fake) -> None
     assert caught.value.binary == [4, 5]
 
 
+def test_a_binary_older_than_the_v3_command_line_is_a_mismatch(fake: Fake) -> None:
+    fake("v2-cli")
+    with pytest.raises(ProtocolMismatch) as caught:
+        McpClient.connect(SERVER)
+    message = str(caught.value)
+    assert message.startswith("the mcptest binary refused the coprocess v3 command line")
+    assert "Upgrade the mcptest binary" in message
+    assert "error: unexpected argument '--flag with space' found" in message
+
+
+def test_a_binary_that_exits_before_the_handshake_shows_why(fake: Fake) -> None:
+    fake("usage")
+    with pytest.raises(EngineDied) as caught:
+        McpClient.connect(SERVER)
+    assert str(caught.value).startswith(
+        "coprocess/handshake: the mcptest binary exited before the handshake (exit code 2)"
+    )
+    assert "the server program `my-server` was not found on PATH" in str(caught.value)
+
+
+@pytest.mark.frames_break_schema  # a v3 handshake result says 3
 def test_a_handshake_answered_with_another_version_fails_fast(fake: Fake) -> None:
     fake("newer-result")
     with pytest.raises(ProtocolMismatch) as caught:
@@ -131,6 +153,7 @@ def test_a_v1_binary_fails_fast(fake: Fake) -> None:
     )
 
 
+@pytest.mark.frames_break_schema  # a v2 binary's mismatch data is v2's: {"binary": 2}
 def test_a_mismatch_sends_no_test_traffic_and_leaves_no_process(fake: Fake, tmp_path: Path) -> None:
     fake("older")
     with pytest.raises(ProtocolMismatch):

@@ -52,6 +52,7 @@ from .errors import (
     McpUpstreamError,
     ProtocolMismatch,
     SuiteLoadError,
+    _section,
 )
 from .results import Handshake
 from .server import ServerSpec
@@ -354,7 +355,10 @@ class Engine:
         tail = self.stderr_tail()
         if code == -32000:
             fields = Fields(data, method, "the -32000 error's data")
-            upstream = Fields(fields.obj("upstream"), method, "the -32000 error's data.upstream")
+            upstream_value = fields.opt_obj("upstream")
+            upstream = None
+            if upstream_value is not None:
+                upstream = Fields(upstream_value, method, "the -32000 error's data.upstream")
             failure = McpUpstreamError(
                 called,
                 code,
@@ -362,12 +366,13 @@ class Engine:
                 data,
                 upstream_method=fields.string("method"),
                 tool=fields.opt_string("tool"),
-                upstream_code=upstream.integer("code"),
-                upstream_message=upstream.string("message"),
-                upstream_data=upstream.any("data", required=False),
+                upstream_code=None if upstream is None else upstream.integer("code"),
+                upstream_message=None if upstream is None else upstream.string("message"),
+                upstream_data=None if upstream is None else upstream.any("data", required=False),
                 stderr_tail=tail,
             )
-            upstream.done()
+            if upstream is not None:
+                upstream.done()
             fields.done()
             return failure
         if code == -32001:
@@ -421,6 +426,26 @@ class Engine:
                 "coprocess/handshake",
                 {"protocol_version": PROTOCOL_VERSION, "sdk": SDK_NAME, "sdk_version": __version__},
             )
+        except EngineDied as died:
+            # A usage error (exit 2) that names an argument it does not know
+            # is a binary older than the v3 command line (`-- PROGRAM ARG...`,
+            # --check-frames, --server-env): a mismatch, said before any traffic.
+            if died.exit_code == 2 and "unexpected argument" in died.stderr_tail:
+                raise ProtocolMismatch(
+                    "the mcptest binary refused the coprocess v3 command line: it is older "
+                    f"than this SDK, which needs coprocess v{PROTOCOL_VERSION}. Upgrade the "
+                    "mcptest binary (`cargo install --path mcptest-cli` from a clone), or pin "
+                    "this SDK to the matching release."
+                    + _section("mcptest stderr (last lines)", died.stderr_tail),
+                    binary=None,
+                    sdk=PROTOCOL_VERSION,
+                ) from None
+            raise EngineDied(
+                "coprocess/handshake",
+                died.exit_code,
+                died.stderr_tail,
+                "exited before the handshake",
+            ) from None
         except EngineError as error:
             if error.code == -32601:
                 raise ProtocolMismatch(

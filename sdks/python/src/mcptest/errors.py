@@ -85,10 +85,16 @@ class EngineDied(McpTestError):
     Example: ``except EngineDied as e: print(e.exit_code, e.stderr_tail)``.
     """
 
-    def __init__(self, called: str, exit_code: Optional[int], stderr_tail: str) -> None:
+    def __init__(
+        self,
+        called: str,
+        exit_code: Optional[int],
+        stderr_tail: str,
+        what: str = "stopped answering",
+    ) -> None:
         status = "still running" if exit_code is None else f"exit code {exit_code}"
         super().__init__(
-            f"{called}: the mcptest binary stopped answering ({status})"
+            f"{called}: the mcptest binary {what} ({status})"
             + _section("mcptest stderr (last lines)", stderr_tail)
         )
         self.exit_code = exit_code
@@ -143,10 +149,13 @@ class EngineError(McpTestError):
 
 
 class McpUpstreamError(EngineError):
-    """The MCP server answered with a JSON-RPC error (coprocess -32000).
+    """The MCP server answered with a JSON-RPC error, or an answer the engine
+    could not take (coprocess -32000).
 
     ``upstream_code``, ``upstream_message`` and ``upstream_data`` are the
-    server's error; ``tool`` the tool called, if any.
+    server's JSON-RPC error (None when the failure was of another kind, such
+    as a result that breaks the MCP schema); ``upstream_method`` the MCP
+    method; ``tool`` the tool called, if any.
 
     Example: ``except McpUpstreamError as e: assert e.upstream_code == -32602``.
     """
@@ -158,18 +167,21 @@ class McpUpstreamError(EngineError):
         message: str,
         data: Any,
         *,
-        upstream_code: int,
-        upstream_message: str,
+        upstream_code: Optional[int],
+        upstream_message: Optional[str],
         upstream_data: Any,
         upstream_method: str,
         tool: Optional[str],
         stderr_tail: str = "",
     ) -> None:
-        text = (
-            f"the MCP server answered {upstream_method}"
-            + (f" ({tool})" if tool else "")
-            + f" with JSON-RPC error {upstream_code}: {upstream_message}"
-        )
+        subject = upstream_method + (f" ({tool})" if tool else "")
+        if upstream_code is None:
+            text = f"the MCP server's answer to {subject} was refused: {message}"
+        else:
+            text = (
+                f"the MCP server answered {subject} with JSON-RPC error "
+                f"{upstream_code}: {upstream_message}"
+            )
         if upstream_data is not None:
             text += f"\nerror data: {json.dumps(upstream_data, sort_keys=True)}"
         super().__init__(called, code, message, data, stderr_tail=stderr_tail, text=text)

@@ -60,7 +60,7 @@ class ServerInfo:
     name: str
     version: str
     protocol_version: str
-    capabilities: JsonObject
+    capabilities: Optional[JsonObject]
 
     @classmethod
     def parse(cls, value: object) -> ServerInfo:
@@ -73,7 +73,7 @@ class ServerInfo:
             name=name,
             version=version,
             protocol_version=fields.string("protocolVersion"),
-            capabilities=fields.obj("capabilities"),
+            capabilities=fields.opt_obj("capabilities", required=True),
         )
         fields.done()
         return parsed
@@ -83,14 +83,16 @@ class ServerInfo:
 class Message:
     """A notification or request the server sent on its own.
 
-    ``id`` and ``reply`` are set for a request (``reply`` is what the
-    client answered); both are None for a notification.
+    ``params`` is as the server sent it (None when it had none). For a
+    request to the client, ``is_request`` is true, ``id`` is its id and
+    ``reply`` what the client answered (None until it answered).
 
     Example: ``[m.method for m in verdict.messages]``.
     """
 
     method: str
-    params: Optional[JsonObject]
+    params: Any
+    is_request: bool = False
     id: Any = None
     reply: Any = None
 
@@ -98,9 +100,13 @@ class Message:
     def parse(cls, value: object, method: str, where: str) -> Message:
         """Reads one item of a ``messages`` array."""
         fields = Fields(value, method, where)
+        raw: JsonObject = value  # type: ignore[assignment]  # Fields checked it is a dict
+        if ("id" in raw) != ("reply" in raw):
+            raise fields.fail("`id` and `reply` come together (a request to the client)")
         parsed = cls(
             method=fields.string("method"),
-            params=fields.opt_obj("params"),
+            params=fields.any("params"),
+            is_request="id" in raw,
             id=fields.any("id", required=False),
             reply=fields.any("reply", required=False),
         )

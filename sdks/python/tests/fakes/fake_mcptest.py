@@ -8,8 +8,9 @@ PATH: its pid, argv and working directory.
 
 Modes: ok, older, newer, newer-result, v1, verdict-extra, envelope-extra,
 listing-extra, garbage, wrong-id, silent, silent-after-handshake,
-die-on-call, stderr-flood, suite (lists SUITE_TESTS for any path and runs
-them to the verdicts in SUITE_VERDICTS).
+die-on-call, stderr-flood, v2-cli (refuses the v3 command line, as the v2
+binary does), usage (exits 2 naming a missing server), suite (lists
+SUITE_TESTS for any path and runs them to the verdicts in SUITE_VERDICTS).
 """
 
 import json
@@ -46,14 +47,14 @@ SUITE_TESTS: List[Frame] = [
     {"name": "passes", "lane": "tool", "skip": None},
     {"name": "fails", "lane": "tool", "skip": None},
     {
-        "name": "audits",
-        "lane": "security",
+        "name": "samples",
+        "lane": "sampling",
         "skip": {
-            "reason": "the security lane runs only from the command line",
-            "command": "mcptest audit --server CMD",
+            "reason": "the sampling lane runs only from the command line",
+            "command": "mcptest run FILE",
         },
     },
-    {"name": "an agent lane", "lane": "agents", "skip": None},
+    {"name": "completes", "lane": "completion", "skip": None},
     {"name": "skips at run time", "lane": "tool", "skip": None},
 ]
 
@@ -86,7 +87,10 @@ def suite_run(request_id: object, params: Frame) -> Frame:
         "location": f"{path}:{line}:1",
         "failure": failure,
         "skip_reason": skip_reason,
-        "properties": {"fixture": params.get("fixture"), "server": params.get("server")},
+        "properties": {
+            "fixture": str(params.get("fixture")),
+            "server": json.dumps(params.get("server")),
+        },
     }
     return {"jsonrpc": "2.0", "id": request_id, "result": verdict}
 
@@ -190,6 +194,14 @@ def answer(request: Frame) -> Optional[Frame]:
 
 
 def main() -> None:
+    if MODE == "v2-cli" and "--" in sys.argv:
+        sys.stderr.write(
+            f"error: unexpected argument '{sys.argv[-1]}' found\n\nUsage: mcptest exec\n"
+        )
+        sys.exit(2)
+    if MODE == "usage":
+        sys.stderr.write("error: the server program `my-server` was not found on PATH\n")
+        sys.exit(2)
     log = os.environ.get("MCPTEST_FAKE_LOG")
     if log:
         with open(log, "a", encoding="utf-8") as out:
