@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List
@@ -259,6 +261,22 @@ def test_close_leaves_no_process_behind(fake: Fake) -> None:
     assert mcp.close() == 0
     assert procs.wait_gone(pid)
     assert mcp.close() == 0, "closing twice is harmless"
+
+
+def test_an_interrupted_call_stops_the_binary(fake: Fake) -> None:
+    fake("silent-after-handshake")
+    mcp = McpClient.connect(SERVER, timeout=30)
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            mcp.call("echo")
+    finally:
+        timer.cancel()
+    assert procs.wait_gone(mcp.pid), "Ctrl-C during a call kills and reaps the binary"
+    with pytest.raises(EngineDied):
+        mcp.call("echo")
+    mcp.close()
 
 
 def test_close_kills_a_binary_that_ignores_shutdown(fake: Fake) -> None:

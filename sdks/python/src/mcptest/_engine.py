@@ -294,6 +294,11 @@ class Engine:
             except queue.Empty:
                 self._kill()
                 raise EngineTimeout(called, wait, self.stderr_tail()) from None
+            except BaseException:
+                # Interrupted (Ctrl-C) with an answer still owed: the channel
+                # is out of step for good, so the binary goes now.
+                self._kill()
+                raise
             if line is None:
                 self._died(called)
             return self._answer(method, params, called, request_id, line)
