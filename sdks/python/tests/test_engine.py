@@ -210,11 +210,14 @@ def test_an_answer_to_another_request_fails_loudly(fake: Fake) -> None:
     assert "`id` is 999" in str(caught.value)
 
 
-def test_a_binary_that_never_answers_fails_the_handshake_in_time(fake: Fake) -> None:
+def test_a_binary_that_never_answers_fails_the_handshake_in_time(
+    fake: Fake, monkeypatch: pytest.MonkeyPatch
+) -> None:
     fake("silent")
+    monkeypatch.setattr("mcptest._engine.HANDSHAKE_TIMEOUT", 0.5)
     started = time.monotonic()
     with pytest.raises(EngineTimeout) as caught:
-        Engine.start(None, timeout=0.2, answer_margin=0.3)
+        Engine.start(None, timeout=0.2, answer_margin=0.1)
     assert time.monotonic() - started < 5
     assert "coprocess/handshake" in str(caught.value)
     assert "did not answer within 0.5 s" in str(caught.value)

@@ -70,6 +70,10 @@ DEFAULT_ANSWER_MARGIN = 5.0
 """Seconds the SDK waits beyond the binary's own limit before it gives up
 on the binary itself."""
 
+HANDSHAKE_TIMEOUT = 10.0
+"""The least time the binary gets to start and answer the handshake, however
+short the call timeout: a loaded machine may take seconds to start it."""
+
 SHUTDOWN_GRACE = 3.0
 """Seconds the binary gets to answer ``mcp.shutdown`` and exit before it is
 killed."""
@@ -430,6 +434,7 @@ class Engine:
             result = self.request(
                 "coprocess/handshake",
                 {"protocol_version": PROTOCOL_VERSION, "sdk": SDK_NAME, "sdk_version": __version__},
+                timeout=max(HANDSHAKE_TIMEOUT, self.timeout + self.answer_margin),
             )
         except EngineDied as died:
             # A usage error (exit 2) that names an argument it does not know
