@@ -8,6 +8,7 @@ Each runs against fixture-everything in a fresh copy of
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 from typing import Dict, Iterator, List
@@ -16,7 +17,7 @@ import pytest
 
 import frames
 import procs
-from mcptest import ServerSpec, SuiteRunner, SuiteTest, TestVerdict
+from mcptest import ServerSpec, SuiteLoadError, SuiteRunner, SuiteTest, TestVerdict
 
 
 @pytest.fixture
@@ -26,21 +27,29 @@ def suite_server(fixture_bins: Path) -> ServerSpec:
 
 
 @pytest.fixture
-def runner(real_binary: str) -> Iterator[SuiteRunner]:
-    with SuiteRunner.start() as suites:
+def runner(real_binary: str, corpus: Path) -> Iterator[SuiteRunner]:
+    with SuiteRunner.start(cwd=str(corpus.parent)) as suites:
         yield suites
+
+
+@pytest.fixture(autouse=True)
+def _as_the_tests_crate(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The corpus is written for the `mcptest-tests` crate's run: its
+    environment names the crate, and a failing test's fixture copy is kept
+    here rather than in the machine's temp dir."""
+    monkeypatch.setenv("CARGO_PKG_NAME", "mcptest-tests")
+    monkeypatch.setenv("MCPTEST_KEPT_DIR", str(tmp_path / "kept"))
 
 
 def plugin_args(pytester: pytest.Pytester, server: ServerSpec, corpus: Path) -> List[str]:
     """The ini file naming the corpus's server and fixture, and the flags
-    that make the run use it though the suites lie outside its directory."""
+    that make the run use it though the suites lie elsewhere: the rootdir
+    (where the binary runs) is the tests crate, whose working directory the
+    corpus's relative paths expect."""
     ini = pytester.makeini(
-        "[pytest]\n"
-        f"mcptest_server = {server}\n"
-        f"mcptest_fixture = {corpus / 'fixtures'}\n"
-        "junit_family = xunit1\n"
+        f"[pytest]\nmcptest_server = {server}\nmcptest_fixture = {corpus / 'fixtures'}\n"
     )
-    return ["-c", str(ini), "--rootdir", str(pytester.path), "-p", "no:cacheprovider"]
+    return ["-c", str(ini), "--rootdir", str(corpus.parent), "-p", "no:cacheprovider"]
 
 
 def cases(xml: Path) -> Dict[str, ElementTree.Element]:
@@ -95,15 +104,30 @@ def test_the_fail_corpus_fails_with_the_engines_text(
     pytester: pytest.Pytester,
     corpus: Path,
     suite_server: ServerSpec,
-    runner: SuiteRunner,
+    monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> None:
-    listed = runner.list([str(corpus / "fail")])
-    assert len(listed) >= 40, "the corpus lists its tests"
-    fixture = str(corpus / "fixtures")
-    direct: Dict[str, TestVerdict] = {
-        test.name: runner.run(test, fixture=fixture, server=suite_server) for test in listed
-    }
+    # A failing test's text may name its fixture copy (a fresh temp dir) and
+    # where the copy is kept: each run keeps its copies apart, and the texts
+    # are compared with those paths masked.
+    direct_kept, plugin_kept = tmp_path / "kept-direct", tmp_path / "kept-plugin"
+    copies = tmp_path / "copies"
+    copies.mkdir()
+    monkeypatch.setenv("TMPDIR", str(copies))
+
+    def comparable(text: str, kept: Path) -> str:
+        text = text.replace(str(kept), "<kept>")
+        return re.sub(re.escape(str(copies)) + r"/mcptest-[^/\s]*", "<copy>", text)
+
+    monkeypatch.setenv("MCPTEST_KEPT_DIR", str(direct_kept))
+    with SuiteRunner.start(cwd=str(corpus.parent)) as runner:
+        listed = runner.list([str(corpus / "fail")])
+        assert len(listed) >= 40, "the corpus lists its tests"
+        fixture = str(corpus / "fixtures")
+        direct: Dict[str, TestVerdict] = {
+            test.name: runner.run(test, fixture=fixture, server=suite_server) for test in listed
+        }
+    monkeypatch.setenv("MCPTEST_KEPT_DIR", str(plugin_kept))
     xml = tmp_path / "junit.xml"
     result = pytester.runpytest(
         *plugin_args(pytester, suite_server, corpus), str(corpus / "fail"), f"--junitxml={xml}"
@@ -118,13 +142,16 @@ def test_the_fail_corpus_fails_with_the_engines_text(
         verdict = direct[name]
         assert verdict.status == "fail", name
         assert verdict.failure is not None
-        assert failure.text == verdict.failure, name
-        assert failure.attrib["message"] == verdict.failure, name
+        assert failure.text is not None
+        assert comparable(failure.text, plugin_kept) == comparable(verdict.failure, direct_kept)
+        # pytest shortens the attribute to the first lines; the text holds it all.
+        assert failure.attrib["message"].splitlines()[0] == verdict.failure.splitlines()[0]
     # The terminal shows the same text under each test's header.
-    first = direct[listed[0].name].failure
+    first = found[listed[0].name].find("failure")
     assert first is not None
+    assert first.text is not None
     result.stdout.fnmatch_lines([f"*_ {listed[0].name} _*"])
-    assert first in result.stdout.str()
+    assert first.text in result.stdout.str()
 
 
 def test_a_suite_test_sits_at_its_file_and_line(
@@ -148,17 +175,29 @@ def test_a_suite_test_sits_at_its_file_and_line(
 
 
 def test_files_that_do_not_load_are_collection_errors_at_their_line(
-    pytester: pytest.Pytester, corpus: Path, suite_server: ServerSpec
+    pytester: pytest.Pytester, corpus: Path, suite_server: ServerSpec, runner: SuiteRunner
 ) -> None:
     files = sorted((corpus / "invalid").glob("*.yaml"))
     assert len(files) >= 10
+    refusals: Dict[Path, SuiteLoadError] = {}
+    for path in files:
+        with pytest.raises(SuiteLoadError) as caught:
+            runner.list([str(path)])
+        refusals[path] = caught.value
     result = pytester.runpytest(
         *plugin_args(pytester, suite_server, corpus), str(corpus / "invalid")
     )
     assert result.parseoutcomes() == {"errors": len(files)}, result.stdout.str()
-    for path in files:
-        result.stdout.fnmatch_lines([f"*{path.name}:[0-9]*:[0-9]*: *"])
-    assert "Traceback" not in result.stdout.str()
+    shown = result.stdout.str()
+    for path, refusal in refusals.items():
+        assert refusal.file == str(path)
+        if refusal.line is not None:
+            assert refusal.message.startswith(f"{path}:{refusal.line}:{refusal.column}: ")
+        # The collection error is the loader's message itself, on a line of its own.
+        assert f"\n{refusal.message}\n" in shown, path.name
+    located = [refusal for refusal in refusals.values() if refusal.line is not None]
+    assert len(located) >= len(files) - 1, "all but the empty file name their line"
+    assert "Traceback" not in shown
 
 
 def test_one_binary_lists_and_runs_every_file_then_stops(

@@ -29,7 +29,7 @@ import pytest
 
 from ._engine import DEFAULT_TIMEOUT
 from .client import McpClient
-from .errors import McpTestError
+from .errors import McpTestError, SuiteLoadError
 from .results import SuiteTest, TestVerdict
 from .server import ServerSpec
 from .suite import DEFAULT_TEST_TIMEOUT, SuiteRunner
@@ -330,6 +330,8 @@ class SuiteFile(pytest.File):
     ) -> Union[str, Any]:
         """A file that does not load shows the loader's ``file:line:column:
         message``; a binary that cannot start shows why."""
+        if isinstance(excinfo.value, SuiteLoadError):
+            return excinfo.value.message
         if isinstance(excinfo.value, McpTestError):
             return str(excinfo.value)
         return super().repr_failure(excinfo)
