@@ -35,10 +35,12 @@ def runner(real_binary: str, corpus: Path) -> Iterator[SuiteRunner]:
 @pytest.fixture(autouse=True)
 def _as_the_tests_crate(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The corpus is written for the `mcptest-tests` crate's run: its
-    environment names the crate, and a failing test's fixture copy is kept
-    here rather than in the machine's temp dir."""
+    environment names the crate. Fixture copies, and those a failing test
+    keeps, go under the test's own temp dir, not the machine's."""
     monkeypatch.setenv("CARGO_PKG_NAME", "mcptest-tests")
     monkeypatch.setenv("MCPTEST_KEPT_DIR", str(tmp_path / "kept"))
+    (tmp_path / "copies").mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "copies"))
 
 
 def plugin_args(pytester: pytest.Pytester, server: ServerSpec, corpus: Path) -> List[str]:
@@ -112,8 +114,6 @@ def test_the_fail_corpus_fails_with_the_engines_text(
     # are compared with those paths masked.
     direct_kept, plugin_kept = tmp_path / "kept-direct", tmp_path / "kept-plugin"
     copies = tmp_path / "copies"
-    copies.mkdir()
-    monkeypatch.setenv("TMPDIR", str(copies))
 
     def comparable(text: str, kept: Path) -> str:
         text = text.replace(str(kept), "<kept>")
