@@ -201,6 +201,31 @@ def test_a_binary_that_cannot_start_is_a_setup_error_naming_why(
     )
 
 
+@pytest.mark.frames_break_schema  # the fake's verdict carries an unknown field
+def test_an_sdk_error_reads_as_the_test_line_and_the_message(
+    pytester: pytest.Pytester, fake: Fake
+) -> None:
+    fake("verdict-extra")
+    pytester.makeini("[pytest]\nmcptest_server = my-server\n")
+    pytester.makepyfile(
+        """
+        def test_calls(mcp):
+            mcp.call("echo")
+        """
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            '>       mcp.call("echo")',
+            "E       mcptest.errors.FrameError: the mcptest binary's answer to mcp.call breaks "
+            "the coprocess protocol: the verdict: unknown field `colour`*",
+        ]
+    )
+    assert "_engine.py" not in result.stdout.str()
+    assert "client.py" not in result.stdout.str()
+
+
 def test_a_failing_test_stops_its_binary(
     pytester: pytest.Pytester, fake: Fake, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

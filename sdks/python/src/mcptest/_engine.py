@@ -53,9 +53,12 @@ from .errors import (
     ProtocolMismatch,
     SuiteLoadError,
     _section,
+    sdk_frames_hidden,
 )
 from .results import Handshake
 from .server import ServerSpec
+
+__tracebackhide__ = sdk_frames_hidden
 
 PROTOCOL_VERSION = 3
 """The coprocess protocol version this SDK speaks: the pin, checked on the

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from .errors import FrameError
+from .errors import FrameError, sdk_frames_hidden
+
+__tracebackhide__ = sdk_frames_hidden
 
 _JSON_TYPES = {
     dict: "an object",

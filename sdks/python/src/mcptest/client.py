@@ -21,6 +21,7 @@ from typing import Any, Dict, List, Mapping, Optional, Type
 
 from ._engine import DEFAULT_ANSWER_MARGIN, DEFAULT_TIMEOUT, Engine
 from ._strict import Fields
+from .errors import sdk_frames_hidden
 from .results import (
     FlushResult,
     Handshake,
@@ -36,6 +37,8 @@ from .results import (
     Verdict,
 )
 from .server import ServerSpec
+
+__tracebackhide__ = sdk_frames_hidden
 
 _STATUSES = ("pass", "fail", "skip")
 

@@ -20,6 +20,17 @@ import json
 from typing import Any, Optional
 
 
+def sdk_frames_hidden(excinfo: Any) -> bool:
+    """pytest's ``__tracebackhide__`` for the SDK's modules: a test that
+    fails with one of these errors shows its own line and the message, not
+    the SDK's frames (``--fulltrace`` shows them); any other exception keeps
+    every frame.
+
+    Example: ``__tracebackhide__ = sdk_frames_hidden`` at a module's top.
+    """
+    return excinfo is not None and isinstance(getattr(excinfo, "value", None), McpTestError)
+
+
 def _section(title: str, text: Optional[str]) -> str:
     """A titled, indented block for the end of a message (empty if no text)."""
     if not text or not text.strip():

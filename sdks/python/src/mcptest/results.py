@@ -18,6 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
 from ._strict import Fields, describe
+from .errors import sdk_frames_hidden
+
+__tracebackhide__ = sdk_frames_hidden
 
 JsonObject = Dict[str, Any]
 

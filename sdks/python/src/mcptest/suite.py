@@ -19,8 +19,11 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Type, Union
 
 from ._engine import DEFAULT_ANSWER_MARGIN, DEFAULT_TIMEOUT, Engine
 from ._strict import Fields
+from .errors import sdk_frames_hidden
 from .results import SuiteTest, TestVerdict
 from .server import ServerSpec
+
+__tracebackhide__ = sdk_frames_hidden
 
 DEFAULT_TEST_TIMEOUT = 120.0
 """Seconds one suite test may take (``suite.run``'s ``timeout_ms``)."""
