@@ -376,7 +376,8 @@ class SuiteItem(pytest.Item):
         if verdict.status == "fail":
             raise SuiteTestFailed(verdict)
         if verdict.status == "skip":
-            pytest.skip(verdict.skip_reason or "skipped by the runner")
+            assert verdict.skip_reason is not None, "TestVerdict.parse checks it"
+            pytest.skip(verdict.skip_reason)
 
     def repr_failure(
         self,
@@ -390,9 +391,15 @@ class SuiteItem(pytest.Item):
             return str(excinfo.value)
         return super().repr_failure(excinfo)
 
+    @property
+    def line(self) -> Optional[int]:
+        """The test's 0-based line, as pytest counts (None when the binary
+        does not know it: it says 0)."""
+        return self.test.line - 1 if self.test.line > 0 else None
+
     def reportinfo(self) -> tuple[Union[os.PathLike[str], str], Optional[int], str]:
         """Where the test sits: its file, its line, its name."""
-        return self.path, self.test.line - 1, self.test.name
+        return self.path, self.line, self.test.name
 
 
 # -- the client fixtures ------------------------------------------------------
@@ -488,8 +495,13 @@ def pytest_runtest_makereport(
     """Places a suite test's skip at its file and line, and adds the
     binary's stderr to the report of a failed test that used ``mcp``."""
     report = yield
-    if isinstance(item, SuiteItem) and report.skipped and isinstance(report.longrepr, tuple):
-        report.longrepr = (str(item.path), item.test.line, report.longrepr[2])
+    if (
+        isinstance(item, SuiteItem)
+        and item.line is not None
+        and report.skipped
+        and isinstance(report.longrepr, tuple)
+    ):
+        report.longrepr = (str(item.path), item.line + 1, report.longrepr[2])
     client = item.stash.get(_CLIENT, None)
     if client is not None and report.failed:
         tail = client.stderr_tail()
