@@ -24,6 +24,7 @@ export RUFF_CACHE_DIR="$out/ruff-cache"
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 
 step() { printf '\n==> %s\n' "$*"; }
+trap 'echo "sdk-python ci wall time: $((SECONDS - started)) s"' EXIT
 
 mkdir -p "$out"
 step "venv at ${out#"$repo"/}/venv"
@@ -49,5 +50,3 @@ step "mypy --strict"
 
 step "pytest (MCPTEST_BIN=$MCPTEST_BIN)"
 "$py" -m pytest -o cache_dir="$out/pytest-cache" -ra
-
-echo "sdk-python ci wall time: $((SECONDS - started)) s"

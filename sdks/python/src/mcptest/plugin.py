@@ -142,7 +142,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "mcptest_test_timeout",
         type="string",
         default="",
-        help=f"seconds one suite test may take (default {DEFAULT_TEST_TIMEOUT:g}).",
+        help="seconds a suite test that sets no timeout may take, as `mcptest run "
+        f"--timeout` (default {DEFAULT_TEST_TIMEOUT:g}); the SDK waits this plus a margin.",
     )
     parser.addini(
         "mcptest_check_frames",

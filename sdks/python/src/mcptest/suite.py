@@ -26,7 +26,9 @@ from .server import ServerSpec
 __tracebackhide__ = sdk_frames_hidden
 
 DEFAULT_TEST_TIMEOUT = 120.0
-"""Seconds one suite test may take (``suite.run``'s ``timeout_ms``)."""
+"""Seconds a suite test that sets no timeout may take (``suite.run``'s
+``timeout_ms``, as ``mcptest run --timeout``); the SDK waits this long plus
+its margin for the verdict."""
 
 
 class SuiteRunner:
@@ -135,7 +137,7 @@ class SuiteRunner:
         """Runs one listed test (or its id) and returns the runner's
         verdict. ``fixture`` is the directory copied afresh for the test;
         ``server`` the server for files that name none; ``timeout`` the
-        test's limit in seconds (default: ``test_timeout``).
+        timeout in seconds if the test sets none (default: ``test_timeout``).
 
         Example: ``suites.run(test, fixture="tests/fixtures").status``.
         """
