@@ -38,6 +38,10 @@ def junit(path: Path) -> Dict[str, ElementTree.Element]:
     return {case.attrib["name"]: case for case in root.iter("testcase")}
 
 
+def test_the_package_is_typed() -> None:
+    assert (Path(mcptest.__file__).parent / "py.typed").is_file()
+
+
 def test_the_plugin_is_registered_by_its_entry_point(pytester: pytest.Pytester) -> None:
     entries = distribution("mcptest").entry_points
     plugins = {entry.name: entry.value for entry in entries if entry.group == "pytest11"}
