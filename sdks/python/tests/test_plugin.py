@@ -14,6 +14,7 @@ from typing import Any, Callable, Dict, List
 
 import pytest
 
+import mcptest
 import procs
 from mcptest.server import ServerSpec
 
