@@ -2,11 +2,12 @@
 (``MCPTEST_BIN``, ``MCPTEST_FIXTURES``), the fake binary, the repository's
 suite corpus, and the frame check every test gets.
 
-Every test runs with ``MCPTEST_CHECK_FRAMES=1`` (the binary checks each
-frame against the schema) and ``MCPTEST_TRACE_FRAMES`` set: after the test,
-every frame the SDK sent or received is validated here too with
-``jsonschema``. A test whose fake binary breaks the schema on purpose is
-marked ``frames_break_schema``, and then the check must find the break.
+Every test must close every binary it started. Every test runs with
+``MCPTEST_CHECK_FRAMES=1`` (the binary checks each frame against the
+schema) and ``MCPTEST_TRACE_FRAMES`` set: after the test, every frame the
+SDK sent or received is validated here too with ``jsonschema``. A test
+whose fake binary breaks the schema on purpose is marked
+``frames_break_schema``, and then the check must find the break.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Callable, Iterator
 import pytest
 
 import frames
+from mcptest._engine import engines_alive
 from mcptest.server import ServerSpec
 
 HERE = Path(__file__).resolve().parent
@@ -33,6 +35,7 @@ def _checked_frames(
     monkeypatch.setenv("MCPTEST_CHECK_FRAMES", "1")
     monkeypatch.setenv("MCPTEST_TRACE_FRAMES", str(trace))
     yield
+    assert not engines_alive(), "the test left mcptest binaries running"
     found = frames.problems(trace)
     if request.node.get_closest_marker("frames_break_schema"):
         assert found, "the fake sends frames the schema refuses, yet the check found none"

@@ -34,8 +34,7 @@ import queue
 import signal
 import subprocess
 import threading
-import weakref
-from typing import IO, Any, Dict, List, Mapping, NoReturn, Optional
+from typing import IO, Any, Dict, List, Mapping, NoReturn, Optional, Set
 
 from . import __version__
 from ._binary import find_binary
@@ -86,7 +85,9 @@ _CALLED_MAX = 300
 
 _TRUE = {"1", "true", "yes", "on"}
 
-_LIVE: weakref.WeakSet[Engine] = weakref.WeakSet()
+# Every engine not yet closed, held so that none is lost unclosed: those
+# still open when Python exits are closed then.
+_LIVE: Set[Engine] = set()
 
 
 def check_frames_from_env() -> bool:

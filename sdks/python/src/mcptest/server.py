@@ -17,9 +17,6 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
-ServerLike = Union["ServerSpec", List[str], Tuple[str, ...]]
-"""What the ``mcp_server`` fixture may return: a spec, or a bare argv."""
-
 
 @dataclass(frozen=True)
 class ServerSpec:
