@@ -7,16 +7,13 @@
 
 mod args;
 mod audit;
-mod baseline;
 mod conformance;
 mod coverage;
 mod exec;
 mod fuzz;
 mod generate;
-mod idle_cpu;
 mod init;
 mod intercept;
-mod interference;
 mod lint_security;
 mod merge;
 mod mock;
@@ -24,7 +21,8 @@ mod output;
 mod paths;
 mod run;
 mod snapshot;
-mod trials;
+mod suite_args;
+mod terminal;
 mod validate;
 mod watch;
 
