@@ -452,13 +452,20 @@ fn move_dir(from: PathBuf, to: &Path) -> io::Result<()> {
         fs::create_dir_all(parent)
             .map_err(|e| with_context(e, &format!("cannot create {}", parent.display())))?;
     }
-    match fs::remove_dir_all(to) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => return Err(with_context(e, &format!("cannot replace {}", to.display()))),
-    }
-    if fs::rename(&from, to).is_ok() {
-        return Ok(());
+    // Another run of the same test (another front end, another process)
+    // may keep its copy under the same name at the same moment: replace
+    // and rename again, a few times, before falling back to a copy.
+    for _ in 0..5 {
+        match fs::remove_dir_all(to) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(with_context(e, &format!("cannot replace {}", to.display()))),
+        }
+        match fs::rename(&from, to) {
+            Ok(()) => return Ok(()),
+            Err(_) if to.exists() => continue,
+            Err(_) => break,
+        }
     }
     fs::create_dir(to).map_err(|e| with_context(e, &format!("cannot create {}", to.display())))?;
     copy_tree(&from, to)?;

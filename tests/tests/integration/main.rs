@@ -53,6 +53,7 @@ mod lint;
 mod mcp_test_fixture;
 mod mcp_test_sources;
 mod mcp_test_teardown;
+mod one_runner;
 mod plugin;
 mod raw;
 mod raw_http;
