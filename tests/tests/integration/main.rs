@@ -46,6 +46,8 @@ mod errors;
 mod expect_combine;
 mod expect_replies;
 mod expect_tools;
+#[path = "../front_ends/mod.rs"]
+mod front_ends;
 mod fuzz;
 mod harness;
 mod hostile;
