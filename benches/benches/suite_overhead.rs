@@ -11,18 +11,20 @@ use mcptest::{Server, report::Outcome};
 use mcptest_tests::everything::Everything;
 use serde_json::json;
 
+// Each test's server is its own, in process: the tests need no turns.
 mcptest::suite!(
     "suites/overhead",
     server = Server::in_process(Everything::default()),
     name = overhead,
+    independent,
 );
 
 /// What each generated test does, without the `#[test]` wrapper.
 fn generated() {
-    for &(name, file, index) in overhead::TESTS {
+    for (position, &(name, _, _)) in overhead::TESTS.iter().enumerate() {
         let result = mcptest::__private::suite::run_embedded(
-            &overhead::FILES[file],
-            index,
+            &overhead::SUITE,
+            position,
             overhead::options(),
         );
         assert_eq!(result.outcome, Outcome::Pass, "{name}");

@@ -43,7 +43,7 @@ pub fn audit(args: AuditArgs) -> Exit {
     }
     print!("{}", output::summary(&report, &palette));
     println!("score: {}", Score::of(&report));
-    output::write_reports(&report, &args.reports, "");
+    output::write_reports(&report, &args.reports);
     if report.passed() {
         Exit::Pass
     } else {
@@ -56,7 +56,7 @@ pub fn audit(args: AuditArgs) -> Exit {
 pub fn target(command: Option<&str>, url: Option<&str>) -> Result<Server, String> {
     match (command, url) {
         (Some(command), _) => {
-            crate::run::check_server(command)?;
+            crate::suite_args::check_server(command)?;
             Ok(Server::command(command))
         }
         (None, Some(url)) => Ok(Server::url(url)),

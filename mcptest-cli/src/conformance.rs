@@ -29,7 +29,7 @@ pub fn conformance(args: ConformanceArgs) -> Exit {
     };
     let mut server = match (&args.server, &args.url) {
         (Some(command), _) => {
-            if let Err(e) = crate::run::check_server(command) {
+            if let Err(e) = crate::suite_args::check_server(command) {
                 eprintln!("mcptest: {e}");
                 return Exit::Usage;
             }
@@ -80,7 +80,7 @@ pub fn conformance(args: ConformanceArgs) -> Exit {
         true => println!("{}", report.full_table()),
         false => println!("{report}"),
     }
-    output::write_reports(&report.to_report(), &args.reports, "");
+    output::write_reports(&report.to_report(), &args.reports);
     verdict(&report)
 }
 

@@ -81,7 +81,7 @@ pub fn coverage(args: CoverageArgs) -> Exit {
         };
         report.push(TestResult::new(name, outcome).group("coverage"));
     }
-    output::write_reports(&report, &args.reports, "");
+    output::write_reports(&report, &args.reports);
     if percent.is_none() {
         // Nothing listed: nothing was measured, which never passes.
         return Exit::Failures;

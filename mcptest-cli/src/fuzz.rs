@@ -59,7 +59,7 @@ pub fn fuzz(args: FuzzArgs) -> Exit {
         score.healthy,
         score.healthy + score.unhealthy
     );
-    output::write_reports(&report, &args.reports, "");
+    output::write_reports(&report, &args.reports);
     if let Some(path) = &args.write_tests {
         // `--server` is there: checked above.
         let server = args.server.as_deref().unwrap_or_default();

@@ -15,7 +15,7 @@ use serde_json::Value;
 use crate::{Exit, args::GenerateArgs};
 
 pub fn generate(args: GenerateArgs) -> Exit {
-    if let Err(e) = crate::run::check_server(&args.server) {
+    if let Err(e) = crate::suite_args::check_server(&args.server) {
         eprintln!("mcptest: {e}");
         return Exit::Usage;
     }
@@ -145,17 +145,10 @@ impl Answer {
 
 /// `add.yaml`; characters that do not belong in a file name become `_`.
 fn file_name(tool: &str) -> PathBuf {
-    let stem: String = tool
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    PathBuf::from(format!("{stem}.yaml"))
+    PathBuf::from(format!(
+        "{}.yaml",
+        mcptest_core::__support::file_name_part(tool)
+    ))
 }
 
 /// The first line of `text`, at most 60 characters.

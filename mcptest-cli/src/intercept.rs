@@ -23,7 +23,7 @@ use crate::{
 };
 
 pub fn intercept(args: InterceptArgs) -> Exit {
-    if let Err(e) = crate::run::check_server(&args.server) {
+    if let Err(e) = crate::suite_args::check_server(&args.server) {
         eprintln!("mcptest: {e}");
         return Exit::Usage;
     }
@@ -65,7 +65,7 @@ pub fn intercept(args: InterceptArgs) -> Exit {
         eprintln!("{}", palette.line(result));
     }
     eprint!("{}", output::summary(&report, &palette));
-    output::write_reports(&report, &args.reports, "");
+    output::write_reports(&report, &args.reports);
     if let Some(why) = server_exit {
         eprintln!("mcptest: the session ended early: {why}");
         return Exit::Failures;

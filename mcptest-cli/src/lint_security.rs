@@ -35,7 +35,7 @@ pub fn lint_security(args: LintSecurityArgs) -> Exit {
         }
     }
     print!("{}", output::summary(&report, &palette));
-    output::write_reports(&report, &args.reports, "");
+    output::write_reports(&report, &args.reports);
     if report.passed() {
         Exit::Pass
     } else {

@@ -9,9 +9,7 @@ use mcptest::report::{Report, TestResult};
 use crate::{
     Exit,
     args::MergeArgs,
-    interference,
     output::{self, Palette},
-    trials,
 };
 
 pub fn merge(args: MergeArgs) -> Exit {
@@ -39,20 +37,7 @@ pub fn merge(args: MergeArgs) -> Exit {
     } else {
         print!("{summary}");
     }
-    let trial_count = report
-        .results
-        .iter()
-        .find_map(|r| r.property_value("trials")?.parse().ok())
-        .unwrap_or(1);
-    output::write_reports(
-        &report,
-        &args.reports,
-        &format!(
-            "{}{}",
-            trials::markdown(&report, trial_count),
-            interference::markdown(&report)
-        ),
-    );
+    output::write_reports(&report, &args.reports);
     if report.passed() {
         Exit::Pass
     } else {

@@ -5,14 +5,16 @@
 use std::{
     collections::BTreeMap,
     path::{Path, PathBuf},
-    time::Instant,
 };
 
 use mcptest::{
     ServerOutput,
     expect::{Evidence, Failure, Miss},
     report::{Outcome, Report, TestResult},
-    suite::SuiteTest,
+    suite::{
+        SuiteTest,
+        runner::{self, Event},
+    },
 };
 use mcptest_core::__support::interactions;
 use serde_json::Value;
@@ -21,7 +23,6 @@ use crate::{
     Exit,
     args::SnapshotArgs,
     output::{self, Palette},
-    run,
 };
 
 pub fn snapshot(args: SnapshotArgs) -> Exit {
@@ -44,33 +45,22 @@ pub fn snapshot(args: SnapshotArgs) -> Exit {
         }
     };
     let options = options.record(sessions.path());
-    let jobs = args.suite.jobs();
     let runtime = match args.suite.runtime() {
         Ok(rt) => rt,
         Err(exit) => return exit,
     };
     let palette = Palette::new(crate::color());
-    let started = Instant::now();
+    let title = format!("mcptest snapshot {}", args.suite.all_paths().join(" "));
     // The runs' own lines are not shown: the snapshot verdicts are.
-    let runs = runtime.block_on(run::run_tests(
-        tests.clone(),
-        options,
-        run::Schedule {
-            jobs,
-            trials: 1,
-            lines: run::Lines::Hidden,
-            rerun_alone: false,
-            adapt: false,
-        },
-        &palette,
+    let ran = runtime.block_on(runner::run(
+        title.clone(),
+        &tests,
+        &options,
+        &mut |_: &Event<'_>| {},
     ));
     let mut stores: BTreeMap<PathBuf, Store> = BTreeMap::new();
-    let mut report = Report::new(format!(
-        "mcptest snapshot {}",
-        args.suite.all_paths().join(" ")
-    ))
-    .with_duration(started.elapsed());
-    for (test, ran) in tests.iter().zip(&runs) {
+    let mut report = Report::new(title).with_duration(ran.duration);
+    for (test, ran) in tests.iter().zip(&ran.results) {
         let path = store_path(&test.file);
         let store = stores
             .entry(path.clone())
@@ -95,7 +85,7 @@ pub fn snapshot(args: SnapshotArgs) -> Exit {
             }
         }
     }
-    output::write_reports(&report, &args.reports, "");
+    output::write_reports(&report, &args.reports);
     if report.passed() {
         Exit::Pass
     } else {

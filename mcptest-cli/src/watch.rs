@@ -5,17 +5,20 @@ use std::{
     collections::BTreeMap,
     path::{Path, PathBuf},
     sync::mpsc,
-    time::{Duration, Instant},
+    time::Duration,
 };
 
-use mcptest::report::{Report, Status};
+use mcptest::{
+    report::{Report, Status},
+    suite::runner::{self, Event, Reporter},
+};
 use notify::{RecursiveMode, Watcher};
 
 use crate::{
     Exit,
     args::WatchArgs,
     output::{self, Palette},
-    run,
+    terminal::{Out, Terminal},
 };
 
 /// How long to wait for more events after one, so that an editor's burst
@@ -41,7 +44,6 @@ pub fn watch(args: WatchArgs) -> Exit {
             return Exit::Usage;
         }
     }
-    let jobs = args.suite.jobs();
     let runtime = match args.suite.runtime() {
         Ok(rt) => rt,
         Err(exit) => return exit,
@@ -54,25 +56,13 @@ pub fn watch(args: WatchArgs) -> Exit {
         // A file that no longer loads is reported, and the watch goes on.
         let report = match args.suite.load() {
             Ok(tests) => {
-                let started = Instant::now();
-                let results = runtime.block_on(run::run_tests(
-                    tests,
-                    options.clone(),
-                    run::Schedule {
-                        jobs,
-                        trials: 1,
-                        lines: run::Lines::Stdout,
-                        rerun_alone: false,
-                        adapt: false,
-                    },
-                    &palette,
-                ));
-                let mut report =
-                    Report::new(format!("run {runs}")).with_duration(started.elapsed());
-                for result in results {
-                    report.push(result);
-                }
-                Some(report)
+                let mut terminal = Terminal::new(Out::Stdout, &palette, None);
+                Some(runtime.block_on(runner::run(
+                    format!("run {runs}"),
+                    &tests,
+                    &options,
+                    &mut |event: &Event<'_>| terminal.report(event),
+                )))
             }
             Err(_) => None,
         };

@@ -12,14 +12,21 @@
 //!   ([`color_enabled`]);
 //! - JSON-RPC and cassette plumbing: [`is_response`], [`interactions`],
 //!   [`CASSETTE_MISS`];
+//! - names on disk: [`file_name_part`] (any text as part of a file name),
+//!   [`target_tmp_dir`] (a test binary's scratch space under the target
+//!   directory);
+//! - [`LOG_LEVELS`], the names of MCP's log levels (what
+//!   [`LogLevel::name`](crate::LogLevel::name) reads);
 //! - [`oauth`]: the discovery behind `Server::client_credentials`.
 
 pub use crate::cassette::reading::{CASSETTE_MISS, Interaction, interactions};
 pub use crate::error::fmt_duration;
 pub use crate::expect::failure::color_enabled;
+pub use crate::fixture::{file_name_part, target_tmp_dir};
 pub use crate::raw::is_response;
 pub use crate::report::safe::{is_unsafe, safe_text};
 pub use crate::wording::{kind_of, quoted, quoted_list};
+pub use mcptest_suite_format::LOG_LEVELS;
 
 /// Child processes in a process group of their own, always killed (the
 /// whole group) and reaped, with the tail of their stderr kept (see

@@ -79,22 +79,34 @@ fn kept_home() -> PathBuf {
     if let Some(dir) = std::env::var_os(KEPT_DIR_ENV).filter(|d| !d.is_empty()) {
         return PathBuf::from(dir);
     }
-    // A cargo test binary is `<target>/<profile>/deps/<name>-<hash>`; its
-    // scratch space is `<target>/tmp`, cargo's CARGO_TARGET_TMPDIR.
-    let target = std::env::current_exe().ok().and_then(|exe| {
-        let deps = exe.parent()?;
-        (deps.file_name()? == "deps").then(|| deps.parent()?.parent().map(Path::to_path_buf))?
-    });
-    match target {
-        Some(target) => target.join("tmp").join("mcptest-kept"),
+    match target_tmp_dir() {
+        Some(tmp) => tmp.join("mcptest-kept"),
         None => std::env::temp_dir().join("mcptest-kept"),
     }
 }
 
-/// A test's name as one path component of at most 100 characters.
-fn component(name: &str) -> String {
-    let name: String = name
-        .chars()
+/// The target directory's scratch space (`<target>/tmp`, cargo's
+/// `CARGO_TARGET_TMPDIR`) when this program is a cargo test binary
+/// (`<target>/<profile>/deps/<name>-<hash>`); `None` otherwise.
+pub fn target_tmp_dir() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let deps = exe.parent()?;
+    if deps.file_name()? != "deps" {
+        return None;
+    }
+    Some(deps.parent()?.parent()?.join("tmp"))
+}
+
+/// `text` as part of a file name: each character outside `[A-Za-z0-9_-]`
+/// becomes `_`, so the name stays one path component on every system.
+///
+/// ```
+/// use mcptest_core::__support::file_name_part;
+///
+/// assert_eq!(file_name_part("tests/evals::Echo é!"), "tests_evals__Echo___");
+/// ```
+pub fn file_name_part(text: &str) -> String {
+    text.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
                 c
@@ -102,7 +114,12 @@ fn component(name: &str) -> String {
                 '_'
             }
         })
-        .collect();
+        .collect()
+}
+
+/// A test's name as one path component of at most 100 characters.
+fn component(name: &str) -> String {
+    let name = file_name_part(name);
     // The end of a long name (`module::path::test`) tells tests apart.
     let skip = name.chars().count().saturating_sub(100);
     name.chars().skip(skip).collect()
@@ -157,14 +174,7 @@ impl Fixture {
             // becomes a safe file name part.
             Some(name) => format!(
                 "mcptest-{}-",
-                name.chars()
-                    .take(40)
-                    .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                        c
-                    } else {
-                        '_'
-                    })
-                    .collect::<String>()
+                file_name_part(&name.chars().take(40).collect::<String>())
             ),
             None => "mcptest-".to_owned(),
         };
@@ -442,13 +452,20 @@ fn move_dir(from: PathBuf, to: &Path) -> io::Result<()> {
         fs::create_dir_all(parent)
             .map_err(|e| with_context(e, &format!("cannot create {}", parent.display())))?;
     }
-    match fs::remove_dir_all(to) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => return Err(with_context(e, &format!("cannot replace {}", to.display()))),
-    }
-    if fs::rename(&from, to).is_ok() {
-        return Ok(());
+    // Another run of the same test (another front end, another process)
+    // may keep its copy under the same name at the same moment: replace
+    // and rename again, a few times, before falling back to a copy.
+    for _ in 0..5 {
+        match fs::remove_dir_all(to) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(with_context(e, &format!("cannot replace {}", to.display()))),
+        }
+        match fs::rename(&from, to) {
+            Ok(()) => return Ok(()),
+            Err(_) if to.exists() => continue,
+            Err(_) => break,
+        }
     }
     fs::create_dir(to).map_err(|e| with_context(e, &format!("cannot create {}", to.display())))?;
     copy_tree(&from, to)?;

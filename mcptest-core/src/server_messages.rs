@@ -96,10 +96,23 @@ pub enum LogLevel {
     Emergency,
 }
 
+impl LogLevel {
+    /// The level's name on the wire, from the one list of MCP's level names
+    /// (the suite loader's and the conformance checks').
+    ///
+    /// ```
+    /// use mcptest::LogLevel;
+    /// assert_eq!(LogLevel::Warning.name(), "warning");
+    /// ```
+    pub fn name(self) -> &'static str {
+        // The variants are declared in the list's order, least severe first.
+        mcptest_suite_format::LOG_LEVELS[self as usize]
+    }
+}
+
 impl fmt::Display for LogLevel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = serde_json::to_value(self).ok();
-        f.write_str(name.as_ref().and_then(Value::as_str).unwrap_or("?"))
+        f.write_str(self.name())
     }
 }
 
@@ -706,5 +719,11 @@ mod tests {
             serde_json::to_value(LogLevel::Critical).unwrap(),
             json!("critical")
         );
+        // The wire names serde reads are the one list's, in its order.
+        for (i, name) in mcptest_suite_format::LOG_LEVELS.iter().enumerate() {
+            let level: LogLevel = serde_json::from_value(json!(name)).unwrap();
+            assert_eq!((level as usize, level.name()), (i, *name));
+            assert_eq!(serde_json::to_value(level).unwrap(), json!(name));
+        }
     }
 }

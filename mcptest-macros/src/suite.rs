@@ -13,6 +13,12 @@
 //! that constant and parses no YAML when it runs. Generated code
 //! reaches mcptest through `crate = path` (default `::mcptest`) and std
 //! through `::core`.
+//!
+//! Each generated test runs through the suite runner, after taking its turn
+//! among the suite's tests (one at a time, in file order where it can, in
+//! threads or a process each), unless the suite is `independent`: their
+//! servers may share state, as `mcptest run` assumes until its replay says
+//! otherwise.
 
 mod config;
 mod files;
@@ -197,7 +203,7 @@ fn generate(config: &Config, files: &[File], tests: &[Test], module: &syn::Ident
     let mut options = vec![quote!(let options = #private::RunOptions::new();)];
     if let Some(source) = &config.source {
         let server = match source {
-            Source::Server(expr) => quote_spanned! {expr.span()=>
+            Source::Command(expr) | Source::Url(expr) => quote_spanned! {expr.span()=>
                 #private::IntoServer::into_server(#expr)
             },
             Source::Bin(bin) => crate::options::bin_program(bin, &quote!(#krate)),
@@ -242,6 +248,12 @@ fn generate(config: &Config, files: &[File], tests: &[Test], module: &syn::Ident
     if config.shared {
         options.push(quote!(let options = options.shared(true);));
     }
+    if config.independent {
+        options.push(quote!(let options = options.independent(true);));
+    }
+    if config.replace_servers {
+        options.push(quote!(let options = options.replace_servers(true);));
+    }
     let ignore = config
         .ignore
         .as_ref()
@@ -250,8 +262,8 @@ fn generate(config: &Config, files: &[File], tests: &[Test], module: &syn::Ident
         let (name, file, index) = (t.name.to_string(), t.file, t.index);
         quote!((#name, #file, #index))
     });
-    let functions = tests.iter().map(|t| {
-        let (name, file, index) = (&t.name, t.file, t.index);
+    let functions = tests.iter().enumerate().map(|(position, t)| {
+        let name = &t.name;
         // The macro's own `ignore` wins; otherwise a file's `skip: true`
         // shows as an ignored test with the reason.
         let ignore = match (&ignore, &t.skip) {
@@ -263,7 +275,7 @@ fn generate(config: &Config, files: &[File], tests: &[Test], module: &syn::Ident
             #[::core::prelude::v1::test]
             #ignore
             fn #name() {
-                #private::run_test(&FILES[#file], #index, options());
+                #private::run_test(&SUITE, #position, options());
             }
         }
     });
@@ -280,6 +292,17 @@ fn generate(config: &Config, files: &[File], tests: &[Test], module: &syn::Ident
             /// Every generated test: (name, file, test index within the file).
             #[doc(hidden)]
             pub static TESTS: &[(&str, usize, usize)] = &[#(#table),*];
+
+            /// The suite the tests run from, with their turns (one at a
+            /// time, unless the suite is `independent`), keyed by package
+            /// and module.
+            #[doc(hidden)]
+            pub static SUITE: #private::EmbeddedSuite = #private::EmbeddedSuite::new(
+                FILES,
+                TESTS,
+                ::core::concat!(::core::env!("CARGO_PKG_NAME"), "::", ::core::module_path!()),
+                ::core::option_env!("CARGO_TARGET_TMPDIR"),
+            );
 
             /// The options given to the macro.
             #[doc(hidden)]
@@ -453,7 +476,7 @@ mod tests {
             r#""ok", servre = "x", server = "x", bin = "y", timeout = "soon", name = "n", ignore = 1, fixture = "f", fixture = "g", crate = 1"#,
         );
         let expected = [
-            "unknown option `servre` for `suite!`; did you mean `server`? the options are: server, bin, handler, fixture, timeout, wire_schema, shared, name, ignore, crate",
+            "unknown option `servre` for `suite!`; did you mean `server`? the options are: server, bin, handler, fixture, timeout, wire_schema, shared, independent, replace_servers, name, ignore, crate",
             "invalid duration \"soon\"",
             "`name` takes the generated module's name, an identifier: name = evals",
             "`ignore` takes a string literal",
@@ -507,6 +530,42 @@ mod tests {
         assert!(
             out.contains(". timeout (Duration :: from_secs (5))"),
             "{out}"
+        );
+    }
+
+    #[test]
+    fn tests_take_turns_unless_the_suite_is_independent() {
+        let dir = scratch(&[
+            ("ok/a.yaml", "assert: {tool: echo}\n"),
+            ("ok/b.yaml", "assert: {tool: echo}\n"),
+        ]);
+        let out = expand_str(dir.path(), r#""ok""#).unwrap();
+        for expected in [
+            "fn b () { :: mcptest :: __private :: suite :: run_test (& SUITE , 1usize , options ()) ; }",
+            "pub static SUITE : :: mcptest :: __private :: suite :: EmbeddedSuite = :: mcptest :: __private :: suite :: EmbeddedSuite :: new (FILES , TESTS , :: core :: concat ! (:: core :: env ! (\"CARGO_PKG_NAME\") , \"::\" , :: core :: module_path ! ()) , :: core :: option_env ! (\"CARGO_TARGET_TMPDIR\") ,)",
+        ] {
+            assert!(out.contains(expected), "missing {expected:?} in\n{out}");
+        }
+        assert!(!out.contains(". independent (true)"), "{out}");
+        let out = expand_str(
+            dir.path(),
+            r#""ok", server = "x", independent, replace_servers"#,
+        )
+        .unwrap();
+        assert!(
+            out.contains("let options = options . independent (true) ;"),
+            "{out}"
+        );
+        assert!(
+            out.contains("let options = options . replace_servers (true) ;"),
+            "{out}"
+        );
+        assert_eq!(
+            messages(dir.path(), r#""ok", independent = true, replace_servers"#),
+            [
+                "`independent` takes no value; write it alone: suite!(\"tests/evals\", bin = \"my-server\", independent)",
+                "`replace_servers` replaces the server each file names with the suite's; give that server too: suite!(\"tests/evals\", server = \"my-server --stdio\", replace_servers)",
+            ]
         );
     }
 

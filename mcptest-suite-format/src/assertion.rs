@@ -12,6 +12,9 @@ use crate::{
     tree::{Kind, Node, Pos},
 };
 
+/// The names `set_level` and `contains_level` accept (one list, the crate's).
+pub use crate::LOG_LEVELS;
+
 /// One mcp-assert assertion (one file).
 #[derive(Debug, Clone)]
 pub struct Assertion {
@@ -751,18 +754,6 @@ fn load_logging(file: &str, node: &Node) -> Result<LoggingBlock, LoadError> {
         contains_data,
     })
 }
-
-/// The log levels of MCP (syslog's), least severe first.
-pub const LOG_LEVELS: [&str; 8] = [
-    "debug",
-    "info",
-    "notice",
-    "warning",
-    "error",
-    "critical",
-    "alert",
-    "emergency",
-];
 
 /// A log level by name, or an error at `node` that lists the names.
 fn log_level(f: &Fields<'_>, node: &Node, key: &str, name: &str) -> Result<String, LoadError> {

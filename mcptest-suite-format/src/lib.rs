@@ -10,7 +10,9 @@
 //! (in the runner) the check it becomes.
 //!
 //! Without its `files` feature (on by default) the crate is only [`nearest`], the one
-//! did-you-mean of mcptest's keys (the attribute's options use it too).
+//! did-you-mean of mcptest's keys (the attribute's options use it too), and
+//! [`LOG_LEVELS`], the one list of MCP's log level names (the core's
+//! `LogLevel` names itself from it).
 //!
 //! This crate is not a public API of mcptest; use `mcptest::suite`.
 
@@ -39,6 +41,26 @@ pub use json::{ToJson, parse_documents};
 pub use load::{Format, LoadError, Loaded, format_of, load, parse};
 #[cfg(feature = "files")]
 pub use tree::{Kind, Node, Pos, SyntaxError};
+
+/// The log levels of MCP (syslog's severities), least severe first: the
+/// one list of their names, for the loader, the core's `LogLevel` and the
+/// conformance checks (which reach it as `mcptest_core::__support::LOG_LEVELS`).
+///
+/// ```
+/// use mcptest_suite_format::LOG_LEVELS;
+/// assert_eq!(LOG_LEVELS.first(), Some(&"debug"));
+/// assert!(LOG_LEVELS.contains(&"warning"));
+/// ```
+pub const LOG_LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
 
 /// The allowed name closest to `name`, if any is close enough to be a typo
 /// (a third of the longer name's length, at least 2 edits away at most).

@@ -27,6 +27,10 @@
 //! # Ok(()) }
 //! ```
 //!
+//! Every way to run a suite — [`Suite::run`], `mcptest run`, the tests of
+//! `suite!` — goes through the one [`runner`], and reaches the same
+//! verdicts for the same [`RunOptions`].
+//!
 //! The same cases files can also play a server for testing MCP clients:
 //! see [`MockServer`].
 
@@ -45,6 +49,7 @@ mod partition;
 mod plugin;
 mod run_assertion;
 mod run_cases;
+pub mod runner;
 mod substitute;
 
 use std::{
@@ -159,17 +164,16 @@ impl Suite {
         &self.tests
     }
 
-    /// Runs every test, one after the other.
+    /// Runs every test through the [`runner`] (beside each other, the
+    /// replay of the tests that failed beside others, the partition and
+    /// the trials, as `options` say): the results, in file order.
     pub async fn run(&self, options: &RunOptions) -> Vec<TestResult> {
-        let mut results = Vec::with_capacity(self.tests.len());
-        for test in &self.tests {
-            results.push(test.run(options).await);
-        }
-        results
+        self.run_report("", options).await.results
     }
 
-    /// Runs every test, one after the other, into a [`Report`] titled
-    /// `title` (`suite tests/evals`), for any of its renderings.
+    /// Runs every test through the [`runner`] into a [`Report`] titled
+    /// `title` (`suite tests/evals`), for any of its renderings: the report
+    /// `mcptest run` makes of the same tests with the same options.
     ///
     /// ```no_run
     /// # async fn demo() -> Result<(), mcptest::suite::LoadError> {
@@ -182,12 +186,7 @@ impl Suite {
     /// # Ok(()) }
     /// ```
     pub async fn run_report(&self, title: impl Into<String>, options: &RunOptions) -> Report {
-        let started = Instant::now();
-        let mut report = Report::new(title);
-        for result in self.run(options).await {
-            report.push(result);
-        }
-        report.with_duration(started.elapsed())
+        runner::run(title, &self.tests, options, &mut |_: &runner::Event<'_>| {}).await
     }
 }
 
@@ -210,17 +209,7 @@ impl SuiteTest {
     /// The file name its session gets under [`RunOptions::record`]: the
     /// file and the test name, each character outside `[A-Za-z0-9_-]` a `_`.
     pub fn cassette_name(&self) -> String {
-        let safe = |text: &str| -> String {
-            text.chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                        c
-                    } else {
-                        '_'
-                    }
-                })
-                .collect()
-        };
+        let safe = mcptest_core::__support::file_name_part;
         format!("{}__{}.json", safe(&self.file), safe(&self.name))
     }
 
@@ -377,7 +366,9 @@ pub fn failure_message(result: &TestResult, color: bool) -> Option<String> {
 }
 
 /// How a suite runs: the server for files that name none, the fixture
-/// directory, a default timeout.
+/// directory, a default timeout; and how the [`runner`] schedules the
+/// tests: how many at once, how many times each, which shard, and whether
+/// they are independent of each other.
 ///
 /// ```
 /// use std::time::Duration;
@@ -386,7 +377,8 @@ pub fn failure_message(result: &TestResult, color: bool) -> Option<String> {
 /// let options = RunOptions::new()
 ///     .server(Server::command("my-mcp-server --stdio"))
 ///     .fixture("tests/fixtures")
-///     .timeout(Duration::from_secs(10));
+///     .timeout(Duration::from_secs(10))
+///     .jobs(4);
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct RunOptions {
@@ -397,12 +389,79 @@ pub struct RunOptions {
     shared: bool,
     replace_servers: bool,
     wire_schema: Option<WireSchema>,
+    /// `None`: twice the cores, more while cores sit idle.
+    jobs: Option<usize>,
+    /// 0 stands for the default, 1.
+    trials: u32,
+    independent: bool,
+    partition: Option<Partition>,
 }
 
 impl RunOptions {
-    /// No default server, no fixture, mcp-assert's 30 s timeout.
+    /// No default server, no fixture, mcp-assert's 30 s timeout; the tests
+    /// run beside each other, each once, replayed one at a time when they
+    /// fail beside others.
     pub fn new() -> Self {
         RunOptions::default()
+    }
+
+    /// How many tests run at once (default: twice the number of cores, and
+    /// up to twice that while cores sit idle as servers start up). A
+    /// finished test's server is stopped beside the next test; with 1, the
+    /// next test starts only once it is stopped (for servers that must not
+    /// overlap: a fixed port, a file outside the fixture).
+    ///
+    /// ```
+    /// let one_at_a_time = mcptest::suite::RunOptions::new().jobs(1);
+    /// ```
+    pub fn jobs(mut self, jobs: usize) -> Self {
+        self.jobs = Some(jobs.max(1));
+        self
+    }
+
+    /// Runs each test `trials` times (default 1): a test passes only when
+    /// every trial does, and its result carries pass@N and pass^N; the
+    /// report's title gives the run's rates.
+    ///
+    /// ```
+    /// let flaky_hunt = mcptest::suite::RunOptions::new().trials(5);
+    /// ```
+    pub fn trials(mut self, trials: u32) -> Self {
+        self.trials = trials.max(1);
+        self
+    }
+
+    /// Whether the tests are independent of each other (default false):
+    /// their servers share no state, so a verdict reached beside other
+    /// tests is trusted as it is. Without it, tests that failed beside
+    /// others are replayed one at a time, in file order, and the tests
+    /// `suite!` generates for one suite take turns (see
+    /// [`runner::INTERFERED`] and [`runner::Turns`]).
+    ///
+    /// ```
+    /// let trusted = mcptest::suite::RunOptions::new().independent(true);
+    /// ```
+    pub fn independent(mut self, independent: bool) -> Self {
+        self.independent = independent;
+        self
+    }
+
+    /// Runs one shard of the tests (see [`Partition`]); the report's title
+    /// says which, and how many of the tests it holds.
+    ///
+    /// ```
+    /// use mcptest::suite::RunOptions;
+    ///
+    /// let shard = RunOptions::new().partition("hash:1/4".parse().unwrap());
+    /// ```
+    pub fn partition(mut self, partition: Partition) -> Self {
+        self.partition = Some(partition);
+        self
+    }
+
+    /// How many times each test runs.
+    pub(crate) fn trial_count(&self) -> u32 {
+        self.trials.max(1)
     }
 
     /// The server for files without a `server:` block (and for every MCP
@@ -541,17 +600,7 @@ impl TestContext<'_> {
         };
         // The name goes into a temporary directory's name: only characters
         // that keep it one path component, and out of `{{fixture}}`'s way.
-        let name: String = self
-            .name
-            .chars()
-            .map(|c| {
-                if c.is_alphanumeric() || c == '-' || c == '_' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
+        let name = mcptest_core::__support::file_name_part(self.name);
         Fixture::create(Some(source), Some(&name))
             .map(Some)
             .map_err(|e| format!("cannot copy the fixture {}: {e}", source.display()))
@@ -564,7 +613,10 @@ impl TestContext<'_> {
 pub mod __private {
     pub use crate::{
         Format, RunOptions, failure_message,
-        generated::{EmbeddedFile, EmbeddedKind, EmbeddedNode, IntoServer, run_embedded, run_test},
+        generated::{
+            EmbeddedFile, EmbeddedKind, EmbeddedNode, EmbeddedSuite, IntoServer, run_embedded,
+            run_test,
+        },
     };
     pub use std::time::Duration;
 }
@@ -658,12 +710,42 @@ pub mod generated {
         }
     }
 
-    /// Runs test `index` of `file` (0 for an mcp-assert file, the document
-    /// for MCP Cases) on a fresh runtime; panics with the failure message
-    /// (the shared layout, under the file:line of the expectation), and
-    /// prints `skipped: <reason>` for a test skipped at run time.
-    pub fn run_test(file: &EmbeddedFile, index: usize, options: RunOptions) {
-        let result = run_embedded(file, index, options);
+    /// One `suite!`: its files, its tests (name, file, index within the
+    /// file, in file order) and the turns its tests take.
+    #[derive(Debug)]
+    pub struct EmbeddedSuite {
+        /// The files, sorted by path.
+        pub files: &'static [EmbeddedFile],
+        /// Every generated test: (name, file, test index within the file).
+        pub tests: &'static [(&'static str, usize, usize)],
+        /// The turns of the tests (unless the suite is independent).
+        pub turns: crate::runner::Turns,
+    }
+
+    impl EmbeddedSuite {
+        /// The suite `key` (`package::module`); `target_tmp` is
+        /// `CARGO_TARGET_TMPDIR` where the suite was compiled, if set.
+        pub const fn new(
+            files: &'static [EmbeddedFile],
+            tests: &'static [(&'static str, usize, usize)],
+            key: &'static str,
+            target_tmp: Option<&'static str>,
+        ) -> Self {
+            EmbeddedSuite {
+                files,
+                tests,
+                turns: crate::runner::Turns::new(key, target_tmp),
+            }
+        }
+    }
+
+    /// Runs the suite's test at `position` (in `tests`) on a fresh runtime,
+    /// through the runner, after the tests before it that run now (unless
+    /// `options` says the tests are independent); panics with the failure
+    /// message (the shared layout, under the file:line of the expectation),
+    /// and prints `skipped: <reason>` for a test skipped at run time.
+    pub fn run_test(suite: &EmbeddedSuite, position: usize, options: RunOptions) {
+        let result = run_embedded(suite, position, options);
         if let Some(why) = result.outcome.skip_reason() {
             eprintln!("skipped: {why}");
         }
@@ -673,15 +755,25 @@ pub mod generated {
     }
 
     /// Like [`run_test`], returning the result.
-    pub fn run_embedded(file: &EmbeddedFile, index: usize, options: RunOptions) -> TestResult {
+    pub fn run_embedded(suite: &EmbeddedSuite, position: usize, options: RunOptions) -> TestResult {
+        let Some(&(name, file, index)) = suite.tests.get(position) else {
+            return TestResult::new(
+                format!("test {position}"),
+                Outcome::error(
+                    format!("test {position} of the suite"),
+                    "the suite has fewer tests; rebuild",
+                ),
+            );
+        };
+        let file = &suite.files[file];
         let failed = |outcome: Outcome| {
             TestResult::new(file.path, outcome).location(Location::file(file.path))
         };
-        let suite = match file.load() {
+        let loaded = match file.load() {
             Ok(suite) => suite,
             Err(e) => return failed(Outcome::error("a suite file that loads", e.to_string())),
         };
-        let Some(test) = suite.tests.get(index) else {
+        let Some(test) = loaded.tests.get(index) else {
             return failed(Outcome::error(
                 format!("test {index} in {}", file.path),
                 "the file changed since it was compiled, so rebuild",
@@ -694,7 +786,33 @@ pub mod generated {
             Ok(rt) => rt,
             Err(e) => return failed(Outcome::error("a tokio runtime", e.to_string())),
         };
-        runtime.block_on(test.run(&options))
+        // Tests whose servers may share state wait for each other, in file
+        // order where they can, as the runner's replay runs them.
+        let _turn = if options.independent {
+            None
+        } else {
+            match suite.turns.wait(position, name) {
+                Ok(turn) => Some(turn),
+                Err(why) => {
+                    return failed(Outcome::error(
+                        "its turn among the tests of its suite (their servers may share state; \
+                         `independent` lets them run at once)",
+                        why,
+                    ));
+                }
+            }
+        };
+        // One test: one job, no reading of idle cores.
+        let options = options.jobs(1);
+        let tests = std::slice::from_ref(test);
+        let ignore = &mut |_: &crate::runner::Event<'_>| {};
+        let mut report = runtime.block_on(crate::runner::run(name, tests, &options, ignore));
+        report.results.pop().unwrap_or_else(|| {
+            failed(Outcome::error(
+                "a result",
+                "the runner gave none (the options' partition left the test out)",
+            ))
+        })
     }
 
     /// What a `server = ..` option of `suite!` may be: a command line or a

@@ -239,11 +239,13 @@ async fn run_block(
     }) = &a.block
     {
         let uri = substitute::fixture(uri, fixture);
-        mcp.subscribe(&uri).await.map_err(|e| {
-            Failure::expecting("resources/subscribe to succeed")
-                .called(format!("resources/subscribe {uri}"))
-                .but(e.to_string())
-        })?;
+        let called = format!("resources/subscribe {uri}");
+        answer(
+            &called,
+            "resources/subscribe to succeed",
+            mcp.subscribe(&uri),
+        )
+        .await?;
     }
     let vars = setup(&a.setup, mcp, fixture).await?;
     match &a.block {
@@ -274,12 +276,10 @@ async fn setup(
     let mut vars = BTreeMap::new();
     for (i, step) in steps.iter().enumerate() {
         let args = substitute::value(&step.args, fixture, &vars);
-        let call = mcp.call_tool(&step.tool, args.clone()).await;
-        let called = describe_call(&step.tool, &args);
-        let (text, _) = answered(&call).map_err(|f| {
-            f.called(&called)
-                .map_expected(|_| format!("setup step {} (`{}`) to be answered", i + 1, step.tool))
-        })?;
+        let Answered { called, text, .. } =
+            call_tool(mcp, &step.tool, args).await.map_err(|f| {
+                f.map_expected(|_| format!("setup step {} (`{}`) to be answered", i + 1, step.tool))
+            })?;
         for (name, path) in &step.capture {
             let value = capture(&text, path).map_err(|why| {
                 Failure::expecting(format!(
@@ -302,10 +302,35 @@ fn capture(text: &str, path: &str) -> Result<String, String> {
     checks::lookup(&doc, path).map(as_compared)
 }
 
-/// The text and isError of a call the server answered; a JSON-RPC error or
-/// a broken connection is a failure.
-fn answered(call: &ToolCall) -> Result<(String, bool), Failure> {
-    match call.outcome() {
+/// A request's answer; its error is the failure "expected `expected`,
+/// called `called`, but <the error>".
+async fn answer<T, E: std::fmt::Display>(
+    called: &str,
+    expected: &str,
+    request: impl std::future::Future<Output = Result<T, E>>,
+) -> Result<T, Failure> {
+    request.await.map_err(|e| {
+        Failure::expecting(expected)
+            .called(called)
+            .but(e.to_string())
+    })
+}
+
+/// A tool call the server answered: the call, how it is described in
+/// messages, its text and isError.
+struct Answered {
+    call: ToolCall,
+    called: String,
+    text: String,
+    is_error: bool,
+}
+
+/// Calls `tool`; a JSON-RPC error or a broken connection is a failure that
+/// names the call.
+async fn call_tool(mcp: &McpClient, tool: &str, args: Value) -> Result<Answered, Failure> {
+    let called = describe_call(tool, &args);
+    let call = mcp.call_tool(tool, args).await;
+    let answered = match call.outcome() {
         ToolOutcome::Success(_) | ToolOutcome::ToolError(_) => {
             Ok((call.text(), call.is_tool_error()))
         }
@@ -313,7 +338,14 @@ fn answered(call: &ToolCall) -> Result<(String, bool), Failure> {
             .but(format!("the server answered with {e}"))
             .output(call.server_output())),
         ToolOutcome::Failed(e) => Err(Failure::expecting("a tool result").but(e.to_string())),
-    }
+    };
+    let (text, is_error) = answered.map_err(|f| f.called(&called))?;
+    Ok(Answered {
+        call,
+        called,
+        text,
+        is_error,
+    })
 }
 
 async fn tool(
@@ -323,7 +355,6 @@ async fn tool(
     vars: &BTreeMap<String, String>,
 ) -> Result<(), Failure> {
     let args = substitute::value(&block.args, fixture, vars);
-    let called = describe_call(&block.tool, &args);
     let mut snapshots = BTreeMap::new();
     for path in &block.expect.file_unchanged {
         snapshots.insert(
@@ -331,8 +362,12 @@ async fn tool(
             std::fs::read(checks::file_path(path, fixture)).ok(),
         );
     }
-    let call = mcp.call_tool(&block.tool, args).await;
-    let (text, is_error) = answered(&call).map_err(|f| f.called(&called))?;
+    let Answered {
+        call,
+        called,
+        text,
+        is_error,
+    } = call_tool(mcp, &block.tool, args).await?;
     let answer = Judged {
         text: &text,
         is_error,
@@ -381,14 +416,8 @@ async fn resources(
                     .map(|c| format!(" cursor={c}"))
                     .unwrap_or_default()
             );
-            let reply = mcp
-                .list_resources_page(cursor.as_deref())
-                .await
-                .map_err(|e| {
-                    Failure::expecting("an answer to resources/list")
-                        .called(&called)
-                        .but(e.to_string())
-                })?;
+            let page = mcp.list_resources_page(cursor.as_deref());
+            let reply = answer(&called, "an answer to resources/list", page).await?;
             check_text(
                 &block.expect,
                 &as_sent(reply.value()),
@@ -400,11 +429,8 @@ async fn resources(
         ResourceAction::Read(uri) => {
             let uri = substitute::fixture(uri, fixture);
             let called = format!("resources/read {uri}");
-            let reply = mcp.read_resource(&uri).await.map_err(|e| {
-                Failure::expecting("an answer to resources/read")
-                    .called(&called)
-                    .but(e.to_string())
-            })?;
+            let read = mcp.read_resource(&uri);
+            let reply = answer(&called, "an answer to resources/read", read).await?;
             let raw = reply.raw().first().cloned().unwrap_or(Value::Null);
             let parts: Vec<String> = raw
                 .get("contents")
@@ -459,11 +485,13 @@ async fn resources(
     }
     if let Some(uri) = &block.unsubscribe {
         let uri = substitute::fixture(uri, fixture);
-        mcp.unsubscribe(&uri).await.map_err(|e| {
-            Failure::expecting("resources/unsubscribe to succeed")
-                .called(format!("resources/unsubscribe {uri}"))
-                .but(e.to_string())
-        })?;
+        let called = format!("resources/unsubscribe {uri}");
+        answer(
+            &called,
+            "resources/unsubscribe to succeed",
+            mcp.unsubscribe(&uri),
+        )
+        .await?;
     }
     Ok(())
 }
@@ -477,14 +505,8 @@ async fn prompts(
     match &block.action {
         PromptAction::List { cursor } => {
             let called = "prompts/list".to_owned();
-            let reply = mcp
-                .list_prompts_page(cursor.as_deref())
-                .await
-                .map_err(|e| {
-                    Failure::expecting("an answer to prompts/list")
-                        .called(&called)
-                        .but(e.to_string())
-                })?;
+            let page = mcp.list_prompts_page(cursor.as_deref());
+            let reply = answer(&called, "an answer to prompts/list", page).await?;
             check_text(
                 &block.expect,
                 &as_sent(reply.value()),
@@ -504,11 +526,8 @@ async fn prompts(
                 .collect();
             let args = Value::Object(args);
             let called = format!("prompts/get {name} {args}");
-            let reply = mcp.get_prompt(&name, args).await.map_err(|e| {
-                Failure::expecting("an answer to prompts/get")
-                    .called(&called)
-                    .but(e.to_string())
-            })?;
+            let get = mcp.get_prompt(&name, args);
+            let reply = answer(&called, "an answer to prompts/get", get).await?;
             let raw = reply.raw().first().cloned().unwrap_or(Value::Null);
             let mut parts = Vec::new();
             if let Some(d) = raw
@@ -539,14 +558,8 @@ async fn completion(block: &CompletionBlock, mcp: &McpClient) -> Result<(), Fail
         "completion/complete {} {}={:?}",
         block.name, block.argument, block.value
     );
-    let reply = mcp
-        .complete(reference, &block.argument, &block.value)
-        .await
-        .map_err(|e| {
-            Failure::expecting("an answer to completion/complete")
-                .called(&called)
-                .but(e.to_string())
-        })?;
+    let complete = mcp.complete(reference, &block.argument, &block.value);
+    let reply = answer(&called, "an answer to completion/complete", complete).await?;
     check_text(&block.expect, &as_sent(reply.value()), &called, mcp, None)
 }
 
@@ -575,17 +588,16 @@ async fn logging(
     vars: &BTreeMap<String, String>,
 ) -> Result<(), Failure> {
     let level = checks::log_level(&block.set_level);
-    mcp.set_log_level(level).await.map_err(|e| {
-        Failure::expecting("logging/setLevel to succeed")
-            .called(format!("logging/setLevel {level}"))
-            .but(e.to_string())
-    })?;
     let mut called = format!("logging/setLevel {level}");
+    answer(
+        &called,
+        "logging/setLevel to succeed",
+        mcp.set_log_level(level),
+    )
+    .await?;
     if let Some((tool, args)) = &block.tool {
         let args = substitute::value(args, fixture, vars);
-        called = describe_call(tool, &args);
-        let call = mcp.call_tool(tool, args).await;
-        answered(&call).map_err(|f| f.called(&called))?;
+        called = call_tool(mcp, tool, args).await?.called;
     }
     settle(mcp, block.min_messages, |m| {
         m.method == "notifications/message"
@@ -602,9 +614,7 @@ async fn notifications(
     vars: &BTreeMap<String, String>,
 ) -> Result<(), Failure> {
     let args = substitute::value(&block.args, fixture, vars);
-    let called = describe_call(&block.tool, &args);
-    let call = mcp.call_tool(&block.tool, args).await;
-    answered(&call).map_err(|f| f.called(&called))?;
+    let called = call_tool(mcp, &block.tool, args).await?.called;
     settle(mcp, block.min_count, |m| !m.is_request()).await;
     // mcp-assert sees notifications only, not the server's requests.
     let heard = ServerMessages::from_messages(

@@ -11,6 +11,8 @@
 //! `fixture-chaos --poisoned` lists, one broken security lint rule each; [`wide`] has as many tools as asked
 //! for, for the audit benchmark. `shared-exit` is not a server: a program that
 //! uses a shared server and ends, for the test that no server outlives it.
+//! Nor is `mcptest-command`: the `mcptest` command itself, built here so the
+//! tests can run it against these servers.
 
 pub mod e2e;
 pub mod everything;

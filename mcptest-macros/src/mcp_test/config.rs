@@ -10,7 +10,8 @@ use syn::{
 };
 
 use crate::errors::Errors;
-use crate::options::Keys;
+pub(crate) use crate::options::Source;
+use crate::options::{Common, Keys, Own, SHARED_WHY};
 use crate::values;
 
 /// Every key, with the example shown when it is misused.
@@ -34,18 +35,10 @@ const KEYS: Keys = Keys {
         ("flavor", r#"flavor = "multi_thread""#),
         ("crate", "crate = mcptest"),
     ],
+    flags: &["shared"],
+    server_takes: "a string",
+    one_server: "a test talks to exactly one server",
 };
-
-/// Where the server under test comes from.
-pub(crate) enum Source {
-    /// A command line: a string literal (checked here) or an expression
-    /// that gives one, like `concat!(env!("X"), " --stdio")`.
-    Command(Expr),
-    Bin(LitStr),
-    /// A URL: a string literal (checked here) or an expression.
-    Url(Expr),
-    Handler(Expr),
-}
 
 /// A checked attribute.
 pub(crate) struct Config {
@@ -85,24 +78,19 @@ pub(crate) fn parse(args: TokenStream, anchor: TokenStream, errors: &mut Errors)
     builder.build(anchor, errors)
 }
 
-/// One slot per key; the key's ident is kept to point errors at it.
+/// One slot per key of the attribute's own; the key's ident is kept to
+/// point errors at it.
 #[derive(Default)]
 struct Builder {
-    sources: Vec<(Ident, Source)>,
+    common: Common,
     args: Option<(Ident, Vec<LitStr>)>,
     env: Option<(Ident, Vec<(LitStr, LitStr)>)>,
     cwd: Option<(Ident, LitStr)>,
-    fixture: Option<(Ident, LitStr)>,
     timeout: Option<(Ident, Duration)>,
     protocol: Option<(Ident, LitStr)>,
-    wire_schema: Option<(Ident, LitStr)>,
     cassette: Option<(Ident, LitStr)>,
     setup: Option<(Ident, Expr)>,
-    shared: Option<Ident>,
     flavor: Option<(Ident, bool)>,
-    krate: Option<(Ident, Path)>,
-    /// Keys seen so far, to report repeats.
-    seen: Vec<String>,
 }
 
 fn example(key: &str) -> &'static str {
@@ -111,11 +99,10 @@ fn example(key: &str) -> &'static str {
 
 impl Builder {
     fn read(&mut self, meta: Meta, errors: &mut Errors) {
-        let Some(key) = KEYS.key(&meta, &mut self.seen, errors) else {
+        let Some(Own::Option(key, meta)) = KEYS.read(&mut self.common, meta, errors) else {
             return;
         };
         let name = key.to_string();
-
         if name == "env" {
             match meta {
                 Meta::List(list) => {
@@ -125,45 +112,12 @@ impl Builder {
             }
             return;
         }
-        if name == "shared" {
-            match meta {
-                Meta::Path(_) => self.shared = Some(key),
-                other => errors.at(
-                    &other,
-                    format!(
-                        "`shared` takes no value; write it alone: {}",
-                        example("shared")
-                    ),
-                ),
-            }
-            return;
-        }
         let Some(value) = KEYS.value(&name, meta, errors) else {
             return;
         };
         let read = match name.as_str() {
-            "server" => string_or_expression(&name, &value, values::check_command).map(|()| {
-                self.sources.push((key, Source::Command(value)));
-            }),
-            "bin" => string(&name, &value).and_then(|bin| {
-                values::check_bin(&bin)?;
-                self.sources.push((key, Source::Bin(bin)));
-                Ok(())
-            }),
-            "url" => string_or_expression(&name, &value, values::check_url).map(|()| {
-                self.sources.push((key, Source::Url(value)));
-            }),
-            "handler" => {
-                self.sources.push((key, Source::Handler(value)));
-                Ok(())
-            }
             "args" => read_args(&value).map(|args| self.args = Some((key, args))),
             "cwd" => string(&name, &value).map(|cwd| self.cwd = Some((key, cwd))),
-            "fixture" => string(&name, &value).and_then(|dir| {
-                values::check_fixture(&dir)?;
-                self.fixture = Some((key, dir));
-                Ok(())
-            }),
             "timeout" => string(&name, &value).and_then(|text| {
                 self.timeout = Some((key, values::duration(&text)?));
                 Ok(())
@@ -171,11 +125,6 @@ impl Builder {
             "protocol" => string(&name, &value).and_then(|version| {
                 values::check_protocol(&version)?;
                 self.protocol = Some((key, version));
-                Ok(())
-            }),
-            "wire_schema" => string(&name, &value).and_then(|mode| {
-                values::check_wire_schema(&mode)?;
-                self.wire_schema = Some((key, mode));
                 Ok(())
             }),
             "cassette" => string(&name, &value).and_then(|path| {
@@ -199,7 +148,6 @@ impl Builder {
                 self.flavor = Some((key, values::flavor(&flavor)?));
                 Ok(())
             }),
-            "crate" => crate_path(&value).map(|path| self.krate = Some((key, path))),
             _ => unreachable!("every key in KEYS is handled"),
         };
         if let Err(error) = read {
@@ -207,10 +155,10 @@ impl Builder {
         }
     }
 
-    fn build(self, anchor: TokenStream, errors: &mut Errors) -> Option<Config> {
-        let mut sources = self.sources.into_iter();
-        let Some((source_key, source)) = sources.next() else {
+    fn build(mut self, anchor: TokenStream, errors: &mut Errors) -> Option<Config> {
+        let Some((_, source)) = self.common.source(&KEYS, errors) else {
             if !self
+                .common
                 .seen
                 .iter()
                 .any(|k| matches!(k.as_str(), "server" | "bin" | "url" | "handler"))
@@ -228,14 +176,6 @@ impl Builder {
             }
             return None;
         };
-        for (key, _) in sources {
-            errors.at(
-                &key,
-                format!(
-                    "`{key}` conflicts with `{source_key}`: a test talks to exactly one server; keep one of them"
-                ),
-            );
-        }
         let process = matches!(source, Source::Command(_) | Source::Bin(_));
         if !process {
             let kind = match source {
@@ -257,42 +197,30 @@ impl Builder {
                 );
             }
         }
-        if let Some(shared) = &self.shared {
-            let why =
-                "one shared server serves every test, so it cannot be pointed at each test's own";
-            if let Some((key, _)) = &self.fixture {
-                errors.at(
-                    key,
-                    format!(
-                        "`fixture` conflicts with `{shared}`: {why} fixture copy; drop `shared` \
-                         (a fresh server per test) or the fixture"
-                    ),
-                );
-            }
-            if let Some((key, _)) = &self.cassette {
-                errors.at(
-                    key,
-                    format!(
-                        "`cassette` conflicts with `{shared}`: {why} cassette; drop `shared` \
-                         or the cassette"
-                    ),
-                );
-            }
+        self.common.check_shared_fixture(errors);
+        if let (Some(shared), Some((key, _))) = (&self.common.shared, &self.cassette) {
+            errors.at(
+                key,
+                format!(
+                    "`cassette` conflicts with `{shared}`: {SHARED_WHY} cassette; drop `shared` \
+                     or the cassette"
+                ),
+            );
         }
         Some(Config {
             source,
             args: self.args.map(|(_, v)| v).unwrap_or_default(),
             env: self.env.map(|(_, v)| v).unwrap_or_default(),
             cwd: self.cwd.map(|(_, v)| v),
-            fixture: self.fixture.map(|(_, v)| v),
+            fixture: self.common.fixture.map(|(_, v)| v),
             timeout: self.timeout.map(|(_, v)| v),
             protocol: self.protocol.map(|(_, v)| v),
-            wire_schema: self.wire_schema.map(|(_, v)| v),
+            wire_schema: self.common.wire_schema.map(|(_, v)| v),
             cassette: self.cassette.map(|(_, v)| v),
             setup: self.setup.map(|(_, v)| v),
-            shared: self.shared,
+            shared: self.common.shared,
             multi_thread: self.flavor.is_some_and(|(_, multi)| multi),
-            krate: self.krate.map(|(_, v)| v),
+            krate: self.common.krate.map(|(_, v)| v),
         })
     }
 }
@@ -300,25 +228,6 @@ impl Builder {
 /// The value as a string literal, or an error showing how to write it.
 fn string(key: &str, value: &Expr) -> syn::Result<LitStr> {
     KEYS.string(key, value)
-}
-
-/// A string literal, checked with `check`, or an expression (a `concat!`, a
-/// constant, a call) whose value is only known when the test runs.
-fn string_or_expression(
-    key: &str,
-    value: &Expr,
-    check: fn(&LitStr) -> syn::Result<()>,
-) -> syn::Result<()> {
-    match value {
-        Expr::Lit(ExprLit {
-            lit: Lit::Str(lit), ..
-        }) => check(lit),
-        Expr::Lit(other) => Err(syn::Error::new_spanned(
-            other,
-            format!("`{key}` takes a string: {}", example(key)),
-        )),
-        _ => Ok(()),
-    }
 }
 
 fn read_args(value: &Expr) -> syn::Result<Vec<LitStr>> {
@@ -405,8 +314,4 @@ fn read_env(list: &MetaList, errors: &mut Errors) -> Option<Vec<(LitStr, LitStr)
         }
     }
     ok.then_some(out)
-}
-
-fn crate_path(value: &Expr) -> syn::Result<Path> {
-    KEYS.crate_path(value)
 }

@@ -11,7 +11,12 @@ use syn::{
     punctuated::Punctuated,
 };
 
-use crate::{errors::Errors, options::Keys, values};
+pub(crate) use crate::options::Source;
+use crate::{
+    errors::Errors,
+    options::{Common, Keys, Own},
+    values,
+};
 
 /// Every option, with the example shown when it is misused.
 const KEYS: Keys = Keys {
@@ -27,22 +32,25 @@ const KEYS: Keys = Keys {
             "shared",
             r#"suite!("tests/evals", bin = "my-server", shared)"#,
         ),
+        (
+            "independent",
+            r#"suite!("tests/evals", bin = "my-server", independent)"#,
+        ),
+        (
+            "replace_servers",
+            r#"suite!("tests/evals", server = "my-server --stdio", replace_servers)"#,
+        ),
         ("name", "name = evals"),
         ("ignore", r#"ignore = "needs a database""#),
         ("crate", "crate = mcptest"),
     ],
+    flags: &["shared", "independent", "replace_servers"],
+    server_takes: "a command line or a `Server`",
+    one_server: "the suite has one default server",
 };
 
 /// What the suite's path looks like, for errors about it.
 const PATH_EXAMPLE: &str = r#"suite!("tests/evals")"#;
-
-/// Where the server of files that name none comes from.
-pub(crate) enum Source {
-    /// A [`Server`] or a command line (`IntoServer`); a literal is checked here.
-    Server(Expr),
-    Bin(LitStr),
-    Handler(Expr),
-}
 
 /// How long each request may take.
 pub(crate) enum Timeout {
@@ -55,6 +63,7 @@ pub(crate) enum Timeout {
 /// Checked arguments.
 pub(crate) struct Config {
     pub(crate) path: LitStr,
+    /// The server of files that name none (`server`, `bin` or `handler`).
     pub(crate) source: Option<Source>,
     pub(crate) fixture: Option<LitStr>,
     pub(crate) timeout: Option<Timeout>,
@@ -62,6 +71,11 @@ pub(crate) struct Config {
     pub(crate) wire_schema: Option<LitStr>,
     /// `shared`: files that name the same server share one process.
     pub(crate) shared: bool,
+    /// `independent`: the tests' servers share no state; they run at once
+    /// and need no turns.
+    pub(crate) independent: bool,
+    /// `replace_servers`: the suite's server replaces the one a file names.
+    pub(crate) replace_servers: bool,
     pub(crate) name: Option<Ident>,
     pub(crate) ignore: Option<LitStr>,
     pub(crate) krate: Option<Path>,
@@ -122,76 +136,38 @@ fn example(key: &str) -> &'static str {
     KEYS.example(key)
 }
 
-/// One slot per key; the key's ident is kept to point errors at it.
+/// One slot per key of the macro's own; the key's ident is kept to point
+/// errors at it.
 #[derive(Default)]
 struct Builder {
     path: Option<LitStr>,
-    sources: Vec<(Ident, Source)>,
-    fixture: Option<LitStr>,
+    common: Common,
     timeout: Option<Timeout>,
-    wire_schema: Option<LitStr>,
-    shared: Option<Ident>,
-    /// The `fixture` key, to point a conflict with `shared` at.
-    fixture_key: Option<Ident>,
+    independent: Option<Ident>,
+    replace_servers: Option<Ident>,
     name: Option<Ident>,
     ignore: Option<LitStr>,
-    krate: Option<Path>,
-    /// Keys seen so far, to report repeats.
-    seen: Vec<String>,
 }
 
 impl Builder {
     fn read(&mut self, meta: Meta, errors: &mut Errors) {
-        let Some(key) = KEYS.key(&meta, &mut self.seen, errors) else {
-            return;
+        let (key, meta) = match KEYS.read(&mut self.common, meta, errors) {
+            None => return,
+            Some(Own::Flag(key)) if key == "independent" => {
+                self.independent = Some(key);
+                return;
+            }
+            Some(Own::Flag(key)) => {
+                self.replace_servers = Some(key);
+                return;
+            }
+            Some(Own::Option(key, meta)) => (key, meta),
         };
         let name = key.to_string();
-        if name == "shared" {
-            match meta {
-                Meta::Path(_) => self.shared = Some(key),
-                other => errors.at(
-                    &other,
-                    format!(
-                        "`shared` takes no value; write it alone: {}",
-                        example("shared")
-                    ),
-                ),
-            }
-            return;
-        }
         let Some(value) = KEYS.value(&name, meta, errors) else {
             return;
         };
         let read = match name.as_str() {
-            "server" => match &value {
-                Expr::Lit(ExprLit {
-                    lit: Lit::Str(lit), ..
-                }) => values::check_command(lit),
-                Expr::Lit(other) => Err(syn::Error::new_spanned(
-                    other,
-                    format!(
-                        "`server` takes a command line or a `Server`: {}",
-                        example("server")
-                    ),
-                )),
-                _ => Ok(()),
-            }
-            .map(|()| self.sources.push((key, Source::Server(value)))),
-            "bin" => KEYS.string(&name, &value).and_then(|bin| {
-                values::check_bin(&bin)?;
-                self.sources.push((key, Source::Bin(bin)));
-                Ok(())
-            }),
-            "handler" => {
-                self.sources.push((key, Source::Handler(value)));
-                Ok(())
-            }
-            "fixture" => KEYS.string(&name, &value).and_then(|dir| {
-                values::check_fixture(&dir)?;
-                self.fixture = Some(dir);
-                self.fixture_key = Some(key);
-                Ok(())
-            }),
             "timeout" => match &value {
                 Expr::Lit(ExprLit {
                     lit: Lit::Str(lit), ..
@@ -208,11 +184,6 @@ impl Builder {
                     Ok(())
                 }
             },
-            "wire_schema" => KEYS.string(&name, &value).and_then(|mode| {
-                values::check_wire_schema(&mode)?;
-                self.wire_schema = Some(mode);
-                Ok(())
-            }),
             "name" => match &value {
                 Expr::Path(path) if path.qself.is_none() && path.path.get_ident().is_some() => {
                     self.name = path.path.get_ident().cloned();
@@ -229,7 +200,6 @@ impl Builder {
             "ignore" => KEYS
                 .string(&name, &value)
                 .map(|reason| self.ignore = Some(reason)),
-            "crate" => KEYS.crate_path(&value).map(|path| self.krate = Some(path)),
             _ => unreachable!("every key in KEYS is handled"),
         };
         if let Err(error) = read {
@@ -237,21 +207,10 @@ impl Builder {
         }
     }
 
-    fn build(self, errors: &mut Errors) -> Option<Config> {
-        let mut sources = self.sources.into_iter();
-        let source = sources.next();
-        if let Some((first, _)) = &source {
-            for (key, _) in sources {
-                errors.at(
-                    &key,
-                    format!(
-                        "`{key}` conflicts with `{first}`: the suite has one default server; keep one of them"
-                    ),
-                );
-            }
-        }
+    fn build(mut self, errors: &mut Errors) -> Option<Config> {
+        let source = self.common.source(&KEYS, errors).map(|(_, s)| s);
         let Some(path) = self.path else {
-            if !self.seen.is_empty() {
+            if !self.common.seen.is_empty() {
                 // Already reported on the first option.
                 return None;
             }
@@ -263,26 +222,29 @@ impl Builder {
             ));
             return None;
         };
-        if let (Some(shared), Some(fixture)) = (&self.shared, &self.fixture_key) {
+        self.common.check_shared_fixture(errors);
+        if let (Some(key), None) = (&self.replace_servers, &source) {
             errors.at(
-                fixture,
+                key,
                 format!(
-                    "`fixture` conflicts with `{shared}`: one shared server serves every test, so \
-                     it cannot be pointed at each test's own fixture copy; drop `shared` (a fresh \
-                     server per test) or the fixture"
+                    "`replace_servers` replaces the server each file names with the suite's; \
+                     give that server too: {}",
+                    example("replace_servers")
                 ),
             );
         }
         Some(Config {
             path,
-            source: source.map(|(_, s)| s),
-            fixture: self.fixture,
+            source,
+            fixture: self.common.fixture.map(|(_, v)| v),
             timeout: self.timeout,
-            wire_schema: self.wire_schema,
-            shared: self.shared.is_some(),
+            wire_schema: self.common.wire_schema.map(|(_, v)| v),
+            shared: self.common.shared.is_some(),
+            independent: self.independent.is_some(),
+            replace_servers: self.replace_servers.is_some(),
             name: self.name,
             ignore: self.ignore,
-            krate: self.krate,
+            krate: self.common.krate.map(|(_, v)| v),
         })
     }
 }

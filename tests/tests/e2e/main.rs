@@ -10,6 +10,9 @@
 mod audit_lint;
 mod conformance;
 mod expect;
+#[path = "../front_ends/mod.rs"]
+mod front_ends;
 mod harness;
 mod mcp_test;
+mod one_runner;
 mod suites;

@@ -46,6 +46,8 @@ mod errors;
 mod expect_combine;
 mod expect_replies;
 mod expect_tools;
+#[path = "../front_ends/mod.rs"]
+mod front_ends;
 mod fuzz;
 mod harness;
 mod hostile;
@@ -53,6 +55,7 @@ mod lint;
 mod mcp_test_fixture;
 mod mcp_test_sources;
 mod mcp_test_teardown;
+mod one_runner;
 mod plugin;
 mod raw;
 mod raw_http;

@@ -1,6 +1,7 @@
 //! The passing corpus in `suites/pass`, in both formats, as generated tests:
 //! one `#[test]` per mcp-assert file and per MCP Cases document, each against
-//! a fresh `fixture-everything` working in a fresh copy of `suites/fixtures`.
+//! a fresh `fixture-everything` working in a fresh copy of `suites/fixtures`
+//! (so the tests are independent: they run at once, taking no turns).
 
 use mcptest::Server;
 
@@ -10,7 +11,12 @@ mcptest::suite!(
     "suites/pass",
     server = Server::program(EVERYTHING).args(["--root", "{{fixture}}"]),
     fixture = "suites/fixtures",
+    independent,
 );
+
+/// The generated tests' tables, for the comparison of every front end
+/// (`one_runner`).
+pub(crate) use pass::{FILES as PASS_FILES, TESTS as PASS_TESTS};
 
 /// The macro's table lists every test, sorted by file, with stable names.
 #[test]

@@ -2,12 +2,12 @@
 //! passed) and pass^N (every trial passed) as properties, and the run's
 //! rates in the report's title.
 
-use mcptest::report::{Report, Status, TestResult};
+use mcptest_core::report::{Report, Status, TestResult};
 
 /// Folds the trials of one test: the first failure if any trial failed
 /// (a test passes only when every trial does), a skip if every trial was
 /// skipped, otherwise a pass. With one trial the result is unchanged.
-pub fn combine(mut trials: Vec<TestResult>) -> TestResult {
+pub(super) fn combine(mut trials: Vec<TestResult>) -> TestResult {
     let n = trials.len();
     if n == 1 {
         return trials.pop().expect("one trial");
@@ -33,7 +33,7 @@ pub fn combine(mut trials: Vec<TestResult>) -> TestResult {
 
 /// The run's pass@N and pass^N over the tests that ran, as a title suffix:
 /// ` (5 trials each: pass@5 100%, pass^5 50%)`.
-pub fn title_suffix(report: &Report, n: u32) -> String {
+pub(super) fn title_suffix(report: &Report, n: u32) -> String {
     if n < 2 {
         return String::new();
     }
@@ -61,8 +61,15 @@ pub fn title_suffix(report: &Report, n: u32) -> String {
     )
 }
 
-/// The Markdown table of trials, appended to the Markdown report.
-pub fn markdown(report: &Report, n: u32) -> String {
+/// The Markdown table of trials, appended to the Markdown report; empty
+/// unless the tests ran more than once (their `trials` property says how
+/// often, so a merged report's shards tell it too).
+pub(super) fn markdown(report: &Report) -> String {
+    let n: u32 = report
+        .results
+        .iter()
+        .find_map(|r| r.property_value("trials")?.parse().ok())
+        .unwrap_or(1);
     if n < 2 {
         return String::new();
     }
@@ -90,7 +97,7 @@ pub fn markdown(report: &Report, n: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcptest::report::Outcome;
+    use mcptest_core::report::Outcome;
     use std::time::Duration;
 
     fn trial(outcome: Outcome) -> TestResult {
@@ -129,7 +136,7 @@ mod tests {
             title_suffix(&report3, 3),
             " (3 trials each: pass@3 100%, pass^3 50%)"
         );
-        assert!(markdown(&report3, 3).contains("| t | 2/3 | ✅ | ❌ |"));
+        assert!(markdown(&report3).contains("| t | 2/3 | ✅ | ❌ |"));
     }
 
     #[test]

@@ -1,14 +1,28 @@
-//! `--save-baseline` / `--baseline`: each test's status saved as JSON, and
-//! the regressions of a later run against it (PASS then, not PASS now).
+//! A run's baseline: each test's status saved as JSON (`mcptest run
+//! --save-baseline`), and how a later run compares with it (`--baseline`):
+//! regressions (PASS then, not PASS now), known and new failures, fixed and
+//! missing tests.
 
 use std::{collections::BTreeMap, path::Path};
 
-use mcptest::report::{Report, Status, TestResult};
+use mcptest_core::report::{Report, Status, TestResult};
 use serde::{Deserialize, Serialize};
 
 /// The saved statuses, keyed by `file::name`.
+///
+/// ```
+/// use mcptest::{report::{Location, Outcome, Report, TestResult}, suite::runner::Baseline};
+///
+/// let mut before = Report::new("yesterday");
+/// before.push(TestResult::new("adds", Outcome::Pass).location(Location::file("add.yaml")));
+/// let mut now = Report::new("today");
+/// now.push(TestResult::new("adds", Outcome::error("5", "6")).location(Location::file("add.yaml")));
+/// assert_eq!(Baseline::of(&before).compare(&now).regressions, ["add.yaml::adds"]);
+/// ```
 #[derive(Debug, Default, Serialize)]
 pub struct Baseline {
+    /// Each test's status, keyed by `file::name` (the name alone for a
+    /// result without a file).
     pub tests: BTreeMap<String, Status>,
 }
 
@@ -17,7 +31,7 @@ struct Saved {
     tests: BTreeMap<String, String>,
 }
 
-/// How a run compares with a baseline.
+/// How a run compares with a baseline (see [`Baseline::compare`]).
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Comparison {
     /// Passed in the baseline, do not pass now.
@@ -33,7 +47,8 @@ pub struct Comparison {
     pub missing: Vec<String>,
 }
 
-pub fn key(result: &TestResult) -> String {
+/// A test's key in a baseline: `file::name` (the name alone without a file).
+fn key(result: &TestResult) -> String {
     match result
         .location
         .as_ref()
@@ -46,6 +61,7 @@ pub fn key(result: &TestResult) -> String {
 }
 
 impl Baseline {
+    /// The statuses of a run's report.
     pub fn of(report: &Report) -> Baseline {
         Baseline {
             tests: report
@@ -56,6 +72,7 @@ impl Baseline {
         }
     }
 
+    /// Writes the baseline as pretty JSON; the error says what and where.
     pub fn save(&self, path: &Path) -> Result<(), String> {
         let mut text = serde_json::to_string_pretty(self).expect("a baseline serializes");
         text.push('\n');
@@ -63,6 +80,8 @@ impl Baseline {
             .map_err(|e| format!("cannot write the baseline to {}: {e}", path.display()))
     }
 
+    /// Reads a baseline [`save`](Baseline::save) wrote; the error names the
+    /// file, and the line and column of what is not a baseline.
     pub fn load(path: &Path) -> Result<Baseline, String> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("{}: cannot read the baseline: {e}", path.display()))?;
@@ -93,6 +112,7 @@ impl Baseline {
         Ok(Baseline { tests })
     }
 
+    /// How `report` compares with this baseline.
     pub fn compare(&self, report: &Report) -> Comparison {
         let mut comparison = Comparison::default();
         for result in &report.results {
@@ -125,7 +145,7 @@ impl Baseline {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcptest::report::{Location, Outcome};
+    use mcptest_core::report::{Location, Outcome};
 
     fn report(results: &[(&str, Outcome)]) -> Report {
         let mut report = Report::new("r");

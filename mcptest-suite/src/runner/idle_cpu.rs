@@ -1,12 +1,12 @@
-//! How many cores sat idle lately, machine-wide: what `mcptest run`
-//! reads to start more tests while servers start up (waiting on imports
+//! How many cores sat idle lately, machine-wide: what the runner reads to
+//! start more tests while servers start up (waiting on imports
 //! and disk, not computing). Linux reads `/proc/stat`; elsewhere there is
 //! no reading, and the run keeps its fixed number of jobs.
 
 use std::time::Instant;
 
 /// Successive readings of the machine's CPU time.
-pub struct IdleCpu {
+pub(super) struct IdleCpu {
     cores: f64,
     last: Times,
     /// When `last` was read: a reading needs some time between them.
@@ -21,7 +21,7 @@ struct Times {
 
 impl IdleCpu {
     /// The first reading; `None` where the machine's CPU time cannot be read.
-    pub fn new(cores: usize) -> Option<IdleCpu> {
+    pub(super) fn new(cores: usize) -> Option<IdleCpu> {
         Some(IdleCpu {
             cores: cores as f64,
             last: read()?,
@@ -31,7 +31,7 @@ impl IdleCpu {
 
     /// Idle cores (0 to the number of cores) since the last call; `None`
     /// when too little time passed to tell, or the reading failed.
-    pub fn idle_cores(&mut self) -> Option<f64> {
+    pub(super) fn idle_cores(&mut self) -> Option<f64> {
         if self.at.elapsed().as_millis() < 50 {
             return None;
         }

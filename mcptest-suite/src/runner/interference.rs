@@ -10,17 +10,25 @@
 //! test with the ways to run such a suite fully parallel. Nothing that
 //! depends on scheduling passes unsaid.
 
-use mcptest::report::{Report, Status, TestResult};
+use mcptest_core::report::{Report, Status, TestResult};
 
 /// The property that marks a test whose verdict beside other tests and
 /// one at a time differ; its value says which way and what was seen.
+///
+/// ```
+/// use mcptest::{report::TestResult, suite::runner::INTERFERED};
+///
+/// fn interfered(result: &TestResult) -> Option<&str> {
+///     result.property_value(INTERFERED)
+/// }
+/// ```
 pub const INTERFERED: &str = "interfered";
 
 /// The verdict of a test that ran beside others (`beside`) and again in
 /// the replay one at a time (`alone`). A failure beside others takes the
 /// replay's verdict, marked when it passed; a pass beside others stays a
 /// pass (its checks held on a real answer), marked when the replay failed.
-pub fn judge(beside: TestResult, alone: TestResult) -> TestResult {
+pub(super) fn judge(beside: TestResult, alone: TestResult) -> TestResult {
     match (beside.status(), alone.status()) {
         (Status::Fail, Status::Fail) => alone,
         (Status::Fail, _) => {
@@ -57,7 +65,15 @@ For full parallelism, give each test's server state of its own (e.g. an env
 var naming a file under {{fixture}}) and pass --independent; or run with
 --jobs 1.";
 
-/// The terminal's paragraph on the tests that interfered; empty when none.
+/// The terminal's paragraph on the tests that interfered (each with its
+/// file and why, then the ways to run such a suite fully parallel); empty
+/// when none.
+///
+/// ```
+/// use mcptest::{report::Report, suite::runner::interference_summary};
+///
+/// assert_eq!(interference_summary(&Report::new("a run where nothing interfered")), "");
+/// ```
 pub fn summary(report: &Report) -> String {
     let tests = interfered(report);
     if tests.is_empty() {
@@ -83,7 +99,7 @@ pub fn summary(report: &Report) -> String {
 }
 
 /// The same for the Markdown report; empty when none.
-pub fn markdown(report: &Report) -> String {
+pub(super) fn markdown(report: &Report) -> String {
     let tests = interfered(report);
     if tests.is_empty() {
         return String::new();
@@ -107,7 +123,7 @@ pub fn markdown(report: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcptest::report::Outcome;
+    use mcptest_core::report::Outcome;
 
     #[test]
     fn a_failure_beside_others_that_passes_alone_passes_marked_and_is_named() {
