@@ -9,8 +9,8 @@
 //! (`--client-id`/`--client-secret` on the command line); without them they
 //! are skipped with that reason.
 
-use crate::check::Checked;
-use crate::probe::Probe;
+use crate::model::Checked;
+use crate::support::probe::Probe;
 
 #[cfg(not(feature = "http"))]
 mod checks {
@@ -53,7 +53,7 @@ mod checks {
     };
     use serde_json::Value;
 
-    use crate::check::{CannotApply, Observed, Problems};
+    use crate::model::{CannotApply, Observed, Problems};
 
     /// The body every request here sends: a ping, which a protected server
     /// must refuse before reading it unless the token is good.
