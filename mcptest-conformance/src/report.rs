@@ -186,6 +186,25 @@ impl ConformanceReport {
     }
 
     fn write_table(&self, f: &mut impl fmt::Write, fold: bool) -> fmt::Result {
+        self.write_heading(f)?;
+        let folded = |result: &CheckResult| {
+            fold && result.status == Status::Skip && result.cannot_apply.is_some()
+        };
+        let rows: Vec<&CheckResult> = self.results.iter().filter(|r| !folded(r)).collect();
+        // Four columns (PASS, FAIL, WARN, SKIP), five when an XFAIL is there.
+        let status_width = rows
+            .iter()
+            .map(|r| status_of(r).len())
+            .max()
+            .unwrap_or(0)
+            .max(4);
+        self.write_rows(f, &rows, status_width)?;
+        let skipped: Vec<&CheckResult> = self.results.iter().filter(|r| folded(r)).collect();
+        write_folded(f, &skipped, status_width)
+    }
+
+    /// The line of counts, and how to read the evidence.
+    fn write_heading(&self, f: &mut impl fmt::Write) -> fmt::Result {
         let counts = self.counts();
         let who = match self.role {
             Role::Server => "server",
@@ -210,25 +229,20 @@ impl ConformanceReport {
             counts.skipped
         )?;
         match self.role {
-            Role::Server => writeln!(f, "(> sent by mcptest, < what came back)")?,
-            Role::Client => writeln!(f, "(> sent by the client, < the mock server's answer)")?,
+            Role::Server => writeln!(f, "(> sent by mcptest, < what came back)"),
+            Role::Client => writeln!(f, "(> sent by the client, < the mock server's answer)"),
         }
-        let folded = |result: &CheckResult| {
-            fold && result.status == Status::Skip && result.cannot_apply.is_some()
-        };
-        let rows: Vec<&CheckResult> = self.results.iter().filter(|r| !folded(r)).collect();
+    }
+
+    /// One line per check, then for a check that did not pass its reason
+    /// and (failed or warned) its evidence.
+    fn write_rows(
+        &self,
+        f: &mut impl fmt::Write,
+        rows: &[&CheckResult],
+        status_width: usize,
+    ) -> fmt::Result {
         let id_width = rows.iter().map(|r| r.rule.id.len()).max().unwrap_or(0);
-        let status_of = |result: &CheckResult| match result.expected_failure {
-            true => "XFAIL".to_owned(),
-            false => result.status.to_string(),
-        };
-        // Four columns (PASS, FAIL, WARN, SKIP), five when an XFAIL is there.
-        let status_width = rows
-            .iter()
-            .map(|r| status_of(r).len())
-            .max()
-            .unwrap_or(0)
-            .max(4);
         for result in rows {
             let status = status_of(result);
             let official = match result.official {
@@ -262,35 +276,6 @@ impl ConformanceReport {
                 );
                 f.write_str(&text)?;
             }
-        }
-        // One line per reason a check cannot apply, in the order the
-        // reasons first come.
-        let mut groups: Vec<(&str, usize)> = Vec::new();
-        for result in self.results.iter().filter(|r| folded(r)) {
-            let reason = result.reason.as_deref().unwrap_or_default();
-            match groups.iter_mut().find(|(r, _)| *r == reason) {
-                Some((_, count)) => *count += 1,
-                None => groups.push((reason, 1)),
-            }
-        }
-        let count_width = groups
-            .iter()
-            .map(|(_, n)| n.to_string().len())
-            .max()
-            .unwrap_or(0);
-        for (reason, count) in &groups {
-            writeln!(
-                f,
-                "{:<status_width$}  {count:>count_width$} check{}: {reason}",
-                Status::Skip.to_string(),
-                plural(*count),
-            )?;
-        }
-        if !groups.is_empty() {
-            writeln!(
-                f,
-                "(the checks that cannot apply, one line per reason: full_table() or --verbose lists each)"
-            )?;
         }
         Ok(())
     }
@@ -403,6 +388,51 @@ impl ConformanceReport {
         }
         Err(message)
     }
+}
+
+/// A check's status in the table: `XFAIL` for an expected failure.
+fn status_of(result: &CheckResult) -> String {
+    match result.expected_failure {
+        true => "XFAIL".to_owned(),
+        false => result.status.to_string(),
+    }
+}
+
+/// The checks that cannot apply, one line per reason (with their count),
+/// in the order the reasons first come.
+fn write_folded(
+    f: &mut impl fmt::Write,
+    skipped: &[&CheckResult],
+    status_width: usize,
+) -> fmt::Result {
+    let mut groups: Vec<(&str, usize)> = Vec::new();
+    for result in skipped {
+        let reason = result.reason.as_deref().unwrap_or_default();
+        match groups.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, count)) => *count += 1,
+            None => groups.push((reason, 1)),
+        }
+    }
+    let count_width = groups
+        .iter()
+        .map(|(_, n)| n.to_string().len())
+        .max()
+        .unwrap_or(0);
+    for (reason, count) in &groups {
+        writeln!(
+            f,
+            "{:<status_width$}  {count:>count_width$} check{}: {reason}",
+            Status::Skip.to_string(),
+            plural(*count),
+        )?;
+    }
+    if !groups.is_empty() {
+        writeln!(
+            f,
+            "(the checks that cannot apply, one line per reason: full_table() or --verbose lists each)"
+        )?;
+    }
+    Ok(())
 }
 
 fn plural(n: usize) -> &'static str {

@@ -6,15 +6,13 @@
 //! `tools/list`, the session id `initialize` hands out) and is skipped with
 //! the reason when the server has none.
 
-use super::facts::{ClassicFacts, StatelessFacts};
-use crate::model::Checked;
-use crate::support::probe::Probe;
-
 #[cfg(not(feature = "http"))]
 mod checks {
     //! Without the `http` feature no server is reached over HTTP, and these
     //! checks (for Streamable HTTP only) never run.
-    use super::*;
+    use crate::model::Checked;
+    use crate::server_checks::facts::{ClassicFacts, StatelessFacts};
+    use crate::support::probe::Probe;
 
     fn never() -> Checked {
         unreachable!("HTTP checks run only over HTTP, which needs the http feature")
@@ -45,16 +43,15 @@ mod checks {
 
 #[cfg(feature = "http")]
 mod checks {
-    use super::*;
     use serde_json::{Value, json};
 
-    use crate::model::{Exchange, Observed, Problems, RawRequest, Transport};
-    use crate::server_checks::facts::declares;
+    use crate::model::{Checked, Exchange, Observed, Problems, RawRequest, Transport};
+    use crate::server_checks::facts::{ClassicFacts, StatelessFacts, declares};
     use crate::server_checks::listing::list_all;
     use crate::server_checks::tools::tool_name;
     use crate::support::http::send as http_send;
     use crate::support::message::{initialize_params, meta, request, stateless};
-    use crate::support::probe::{Ch, Headers};
+    use crate::support::probe::{Ch, Headers, Probe};
     use crate::support::received::Received;
     use crate::support::revision::{CLASSIC, STATELESS};
 
