@@ -1,27 +1,26 @@
-//! Every check, by stable id: the rule, where the spec states it, its level.
+//! Every check, by stable id: the rule, where the spec states it, its level,
+//! and how it runs — a server check on the probe, a client check on the
+//! transcript of what the client sent. The one place that names every
+//! check; the runners go through it.
 
-use super::{
-    adaptive, auth,
-    check::{Applies, Checked, Level, Observed, Role, Rule},
-    classic, features,
-    gates::Facts,
-    http, listen, mrtr,
-    probe::Probe,
-    skills, stateless, tasks, wire,
+use crate::client_checks::{http_transport as client_http, input_required as client_input};
+use crate::client_checks::{stateless as client_stateless, tools as client_tools};
+use crate::model::{Applies, Checked, Exchange, Level, Observed, Role, Rule};
+use crate::server_checks::facts::Facts;
+use crate::server_checks::{
+    adaptive, authorization, classic, features, http_transport, input_required, listen,
+    schema_valid, skills, stateless, tasks, tools,
 };
+use crate::support::probe::Probe;
+use crate::support::revision::{CLASSIC, EVERY, STATELESS};
+use crate::support::transcript::Transcript;
 
-/// The classic revision (the last one with an `initialize` handshake).
-pub(crate) const CLASSIC: &str = "2025-11-25";
-/// The stateless revision (SEP-2575).
-pub(crate) const STATELESS: &str = "2026-07-28";
-/// A rule of every revision the server speaks.
-pub(crate) const EVERY: &str = "every revision";
-
-/// Declares every check once: its rule, and for a server check how it
-/// runs (`run: |p, f| ...`, an expression of the [`Probe`] `p` and the
-/// [`Facts`] `f` that yields [`Checked`], after the gate of the rule's
-/// revision has let it through). Client checks have no `run`: the client
-/// mock judges them from what the client sent.
+/// Declares every check once: its rule, and how it runs. A server check
+/// has `run: |p, f| ...`, an expression of the [`Probe`] `p` and the
+/// [`Facts`] `f` that yields [`Checked`], run after the gate of the rule's
+/// revision has let it through; a client check has `judge: |t| ...`, an
+/// expression of the [`Transcript`] `t` that yields the finding and its
+/// evidence.
 macro_rules! catalogue {
     (@run $probe:ident, $facts:ident, |$p:ident, $f:ident| $run:expr) => {{
         // A check uses the probe, the facts, or both.
@@ -34,8 +33,19 @@ macro_rules! catalogue {
     (@run $probe:ident, $facts:ident) => {{
         let _ = ($probe, $facts);
         Err(Observed::NotApplicable(
-            "a client check: the client mock judges it".into(),
+            "a client check: the recording server judges it".into(),
         ))
+    }};
+    (@judge $transcript:ident, |$t:ident| $judge:expr) => {{
+        let $t: &Transcript = $transcript;
+        $judge
+    }};
+    (@judge $transcript:ident) => {{
+        let _ = $transcript;
+        (
+            Observed::NotApplicable("a server check: the probe runs it".into()),
+            Vec::new(),
+        )
     }};
     ($(
         $variant:ident {
@@ -47,6 +57,7 @@ macro_rules! catalogue {
             role: $role:ident,
             applies: $applies:ident,
             $(run: |$p:ident, $f:ident| $run:expr,)?
+            $(judge: |$t:ident| $judge:expr,)?
         }
     ),* $(,)?) => {
         /// A check's identity inside the crate; the order is the report's order.
@@ -83,6 +94,13 @@ macro_rules! catalogue {
             async fn dispatch(self, p: &mut Probe, f: &Facts) -> Checked {
                 match self {
                     $(CheckId::$variant => catalogue!(@run p, f $(, |$p, $f| $run)?),)*
+                }
+            }
+
+            /// Judges a client check on what the client sent.
+            pub(crate) fn judge(self, t: &Transcript) -> (Observed, Vec<Exchange>) {
+                match self {
+                    $(CheckId::$variant => catalogue!(@judge t $(, |$t| $judge)?),)*
                 }
             }
         }
@@ -351,7 +369,7 @@ catalogue! {
         rule: "every result of the 2026-07-28 revision carries resultType, a string",
         revision: STATELESS, section: "SEP-2322: resultType (basic Result)",
         level: Must, role: Server, applies: Any,
-        run: |p, f| mrtr::result_type(p, f.stateless()?).await,
+        run: |p, f| input_required::result_type(p, f.stateless()?).await,
     },
     // official: sep-2322-not-on-unsupported-requests
     FeatureNotOnUnsupportedRequests {
@@ -359,7 +377,7 @@ catalogue! {
         rule: "server/discover and list results are never input_required (only tools/call, prompts/get and resources/read may ask for input)",
         revision: STATELESS, section: "SEP-2322: InputRequiredResult",
         level: Must, role: Server, applies: Any,
-        run: |p, f| mrtr::not_on_unsupported_requests(p, f.stateless()?).await,
+        run: |p, f| input_required::not_on_unsupported_requests(p, f.stateless()?).await,
     },
     // official: sep-2322-elicitation-incomplete, sep-2322-sampling-incomplete,
     // sep-2322-list-roots-incomplete, sep-2322-non-tool-incomplete
@@ -368,7 +386,7 @@ catalogue! {
         rule: "a request that needs input is answered with resultType input_required and a non-empty inputRequests map of elicitation/create, sampling/createMessage or roots/list requests",
         revision: STATELESS, section: "SEP-2322: InputRequiredResult",
         level: Must, role: Server, applies: Any,
-        run: |p, f| mrtr::input_required(p, f.stateless()?).await,
+        run: |p, f| input_required::input_required(p, f.stateless()?).await,
     },
     // official: sep-2322-elicitation-complete, sep-2322-sampling-complete,
     // sep-2322-list-roots-complete, sep-2322-request-state-complete,
@@ -378,7 +396,7 @@ catalogue! {
         rule: "retrying with inputResponses for every input request and requestState echoed completes the request",
         revision: STATELESS, section: "SEP-2322: retrying with inputResponses",
         level: Must, role: Server, applies: Any,
-        run: |p, f| mrtr::input_round_trip(p, f.stateless()?).await,
+        run: |p, f| input_required::input_round_trip(p, f.stateless()?).await,
     },
     // official: sep-2322-missing-response-rerequests
     FeatureMissingResponseRerequests {
@@ -386,7 +404,7 @@ catalogue! {
         rule: "a retry whose inputResponses lack a requested key is answered with a new input_required result",
         revision: STATELESS, section: "SEP-2322: retrying with inputResponses",
         level: Should, role: Server, applies: Any,
-        run: |p, f| mrtr::missing_response_rerequests(p, f.stateless()?).await,
+        run: |p, f| input_required::missing_response_rerequests(p, f.stateless()?).await,
     },
     // official: sep-2322-validate-input-responses
     FeatureValidateInputResponses {
@@ -394,7 +412,7 @@ catalogue! {
         rule: "inputResponses that are not response objects are not accepted as a complete answer",
         revision: STATELESS, section: "SEP-2322: retrying with inputResponses",
         level: Should, role: Server, applies: Any,
-        run: |p, f| mrtr::validate_input_responses(p, f.stateless()?).await,
+        run: |p, f| input_required::validate_input_responses(p, f.stateless()?).await,
     },
     // official: sep-2322-reject-tampered-state
     FeatureRejectTamperedState {
@@ -402,7 +420,7 @@ catalogue! {
         rule: "a retry with a requestState the server never issued is rejected with a JSON-RPC error",
         revision: STATELESS, section: "SEP-2322: requestState",
         level: Must, role: Server, applies: Any,
-        run: |p, f| mrtr::reject_tampered_state(p, f.stateless()?).await,
+        run: |p, f| input_required::reject_tampered_state(p, f.stateless()?).await,
     },
     // official: sep-2322-respect-client-capabilities
     FeatureRespectClientCapabilities {
@@ -410,7 +428,7 @@ catalogue! {
         rule: "input requests only ask for what the request's clientCapabilities declare",
         revision: STATELESS, section: "SEP-2322: InputRequiredResult",
         level: Must, role: Server, applies: Any,
-        run: |p, f| mrtr::respect_client_capabilities(p, f.stateless()?).await,
+        run: |p, f| input_required::respect_client_capabilities(p, f.stateless()?).await,
     },
     // official: sep-2549-tools-list-caching-hints, sep-2549-prompts-list-caching-hints,
     // sep-2549-resources-list-caching-hints, sep-2549-resources-templates-list-caching-hints,
@@ -533,7 +551,7 @@ catalogue! {
         rule: "a prompts/get or resources/read that needs input answers input_required with inputRequests, and the retry answering them with requestState echoed completes with messages or non-empty contents",
         revision: STATELESS, section: "SEP-2322: InputRequiredResult (prompts/get, resources/read)",
         level: Must, role: Server, applies: Any,
-        run: |p, f| mrtr::non_tool_round_trip(p, f.stateless()?).await,
+        run: |p, f| input_required::non_tool_round_trip(p, f.stateless()?).await,
     },
     // official: sep-2575-server-sends-prompts-list-changed-on-subscription
     FeatureListenPromptsListChanged {
@@ -732,49 +750,49 @@ catalogue! {
         rule: "a request whose Mcp-Method header is missing, names another method, or differs in case is rejected with HTTP 400 (JSON-RPC -32020)",
         revision: STATELESS, section: "SEP-2243: basic/transports#server-validation",
         level: Must, role: Server, applies: Http,
-        run: |p, f| http::transport::method_header(p, f.stateless()?).await,
+        run: |p, f| http_transport::method_header(p, f.stateless()?).await,
     },
     Sep2243NameHeader {
         id: "sep-2243-name-header",
         rule: "a tools/call whose Mcp-Name header is missing or names another tool is rejected with HTTP 400 (JSON-RPC -32020); whitespace around the value is accepted",
         revision: STATELESS, section: "SEP-2243: basic/transports#server-validation",
         level: Must, role: Server, applies: Http,
-        run: |p, f| http::transport::name_header(p, f.stateless()?).await,
+        run: |p, f| http_transport::name_header(p, f.stateless()?).await,
     },
     Sep2243CustomHeaders {
         id: "sep-2243-custom-headers",
         rule: "a tools/call of a tool with an x-mcp-header argument is served with its Mcp-Param header (plain or =?base64?...?=) and rejected with HTTP 400 (JSON-RPC -32020) when the header is missing or differs",
         revision: STATELESS, section: "SEP-2243: basic/transports#server-behavior-for-custom-headers",
         level: Must, role: Server, applies: Http,
-        run: |p, f| http::transport::custom_headers(p).await,
+        run: |p, f| http_transport::custom_headers(p).await,
     },
     ClassicHttpDnsRebinding {
         id: "classic-http-dns-rebinding",
         rule: "a server on localhost rejects a request whose Host and Origin name another host (HTTP 4xx)",
         revision: CLASSIC, section: "basic/transports#security-warning",
         level: Must, role: Server, applies: Http,
-        run: |p, f| http::transport::dns_rebinding(p).await,
+        run: |p, f| http_transport::dns_rebinding(p).await,
     },
     ClassicHttpSessionTerminated {
         id: "classic-http-session-terminated",
         rule: "once DELETE has ended a session, a request with its Mcp-Session-Id is answered with HTTP 404",
         revision: CLASSIC, section: "basic/transports#session-management",
         level: Must, role: Server, applies: Http,
-        run: |p, f| http::transport::session_terminated(p).await,
+        run: |p, f| http_transport::session_terminated(p).await,
     },
     ClassicHttpSessionIdVisibleAscii {
         id: "classic-http-session-id-visible-ascii",
         rule: "an Mcp-Session-Id holds only visible ASCII characters (0x21 to 0x7E)",
         revision: CLASSIC, section: "basic/transports#session-management",
         level: Must, role: Server, applies: Http,
-        run: |p, f| http::transport::session_id_visible_ascii(p).await,
+        run: |p, f| http_transport::session_id_visible_ascii(p).await,
     },
     ClassicHttpMultipleStreams {
         id: "classic-http-multiple-streams",
         rule: "requests sent at the same time on one session are each answered, on their own stream, with their own id",
         revision: CLASSIC, section: "basic/transports#multiple-connections",
         level: Must, role: Server, applies: Http,
-        run: |p, f| http::transport::multiple_streams(p, f.classic()?).await,
+        run: |p, f| http_transport::multiple_streams(p, f.classic()?).await,
     },
     // ---- authorization of a protected server (2025-11-25, HTTP only;
     // judged without the handshake's gate: the rules hold before it) ----
@@ -783,63 +801,63 @@ catalogue! {
         rule: "a request without a token gets HTTP 401 with a Bearer WWW-Authenticate challenge naming resource_metadata (or the metadata at its well-known URL)",
         revision: CLASSIC, section: "basic/authorization#authorization-server-location",
         level: Must, role: Server, applies: Http,
-        run: |p, f| auth::challenge(p).await,
+        run: |p, f| authorization::challenge(p).await,
     },
     AuthProtectedResourceMetadata {
         id: "classic-auth-protected-resource-metadata",
         rule: "the Protected Resource Metadata (RFC 9728) is served and names the resource and at least one authorization server",
         revision: CLASSIC, section: "basic/authorization#authorization-server-location",
         level: Must, role: Server, applies: Http,
-        run: |p, f| auth::resource_metadata(p).await,
+        run: |p, f| authorization::resource_metadata(p).await,
     },
     AuthAudienceRejected {
         id: "classic-auth-audience-rejected",
         rule: "a token issued for another resource (RFC 8707 audience) is rejected with HTTP 401",
         revision: CLASSIC, section: "basic/authorization#token-handling",
         level: Must, role: Server, applies: Http,
-        run: |p, f| auth::audience_rejected(p).await,
+        run: |p, f| authorization::audience_rejected(p).await,
     },
     AuthInvalidToken {
         id: "classic-auth-invalid-token",
         rule: "a malformed or expired token is rejected with HTTP 401",
         revision: CLASSIC, section: "basic/authorization#error-handling",
         level: Must, role: Server, applies: Http,
-        run: |p, f| auth::invalid_token(p).await,
+        run: |p, f| authorization::invalid_token(p).await,
     },
     AuthInsufficientScope {
         id: "classic-auth-insufficient-scope",
         rule: "a token without the needed scope gets HTTP 403 with error=\"insufficient_scope\" and the needed scope named",
         revision: CLASSIC, section: "basic/authorization#runtime-insufficient-scope-errors",
         level: Should, role: Server, applies: Http,
-        run: |p, f| auth::insufficient_scope(p).await,
+        run: |p, f| authorization::insufficient_scope(p).await,
     },
     AuthTokenInQueryRejected {
         id: "classic-auth-token-in-query-rejected",
         rule: "a valid token in the URI query string (access_token) and not in the Authorization header is not accepted (HTTP 401)",
         revision: CLASSIC, section: "basic/authorization#token-requirements",
         level: Must, role: Server, applies: Http,
-        run: |p, f| auth::token_in_query(p).await,
+        run: |p, f| authorization::token_in_query(p).await,
     },
     ClassicToolsListOrder {
         id: "classic-tools-list-order",
         rule: "tools/list lists the tools in the same order every time",
         revision: CLASSIC, section: "server/tools#listing-tools",
         level: Should, role: Server, applies: Any,
-        run: |p, f| http::tools_list_order(p, f.classic()?).await,
+        run: |p, f| tools::tools_list_order(p, f.classic()?).await,
     },
     ToolsListDeterministicOrder {
         id: "mcp-tools-list-deterministic-order",
         rule: "tools/list lists the tools in the same order on three calls while the set of tools is unchanged",
         revision: STATELESS, section: "server/tools#listing-tools",
         level: Should, role: Server, applies: Any,
-        run: |p, f| http::tools_deterministic_order(p, f.stateless()?).await,
+        run: |p, f| tools::tools_deterministic_order(p, f.stateless()?).await,
     },
     ClassicToolSchemas202012 {
         id: "classic-tool-schemas-2020-12",
         rule: "every tool's inputSchema and outputSchema is valid in the JSON Schema dialect its $schema names, JSON Schema 2020-12 when it names none",
         revision: CLASSIC, section: "server/tools#tool (SEP-1613)",
         level: Must, role: Server, applies: Any,
-        run: |p, f| http::tool_schemas_2020_12(p, f.classic()?).await,
+        run: |p, f| tools::tool_schemas_2020_12(p, f.classic()?).await,
     },
     // Last of the server checks: it judges every message the run saw.
     WireSchemaValid {
@@ -847,7 +865,7 @@ catalogue! {
         rule: "every message the server sends fits the official schema (schema.ts) of the revision it was sent under: results, errors, notifications and requests",
         revision: EVERY, section: "basic (the schema is the authoritative definition of the protocol)",
         level: Must, role: Server, applies: Any,
-        run: |p, f| wire::wire_schema_valid(p, f).await,
+        run: |p, f| schema_valid::wire_schema_valid(p, f).await,
     },
 
     // ---- SEP-2575 client checks (2026-07-28) ----
@@ -856,42 +874,49 @@ catalogue! {
         rule: "every request carries _meta io.modelcontextprotocol/protocolVersion and clientCapabilities",
         revision: STATELESS, section: "SEP-2575: per-request _meta",
         level: Must, role: Client, applies: Any,
+        judge: |t| client_stateless::request_meta(&t.requests()),
     },
     ClientInfo {
         id: "sep-2575-client-info",
         rule: "every request carries _meta io.modelcontextprotocol/clientInfo {name, version}",
         revision: STATELESS, section: "SEP-2575: per-request _meta",
         level: Should, role: Client, applies: Any,
+        judge: |t| client_stateless::client_info(&t.requests()),
     },
     ClientConsistentVersion {
         id: "sep-2575-client-consistent-version",
         rule: "once a protocol version is accepted, every later request uses it",
         revision: STATELESS, section: "SEP-2575: version negotiation",
         level: Must, role: Client, applies: Any,
+        judge: |t| client_stateless::consistent_version(&t.requests()),
     },
     ClientVersionRetry {
         id: "sep-2575-client-version-retry",
         rule: "after -32022 the client retries with a version from data.supported",
         revision: STATELESS, section: "SEP-2575: version negotiation",
         level: Must, role: Client, applies: Any,
+        judge: |t| client_stateless::version_retry(&t.requests()),
     },
     ClientHttpVersionHeader {
         id: "sep-2575-client-http-version-header",
         rule: "every HTTP request's MCP-Protocol-Version header equals its _meta protocolVersion",
         revision: STATELESS, section: "SEP-2575: HTTP transport",
         level: Must, role: Client, applies: Http,
+        judge: |t| client_stateless::http_version_header(&t.requests()),
     },
     ClientStdioCancellation {
         id: "sep-2575-client-stdio-cancellation",
         rule: "a request the client abandons is cancelled with notifications/cancelled naming its id",
         revision: STATELESS, section: "SEP-2575: cancellation",
         level: Must, role: Client, applies: Stdio,
+        judge: |t| client_stateless::stdio_cancellation(&t.sent),
     },
     ClientHonestCapabilities {
         id: "sep-2575-client-honest-capabilities",
         rule: "every client capability declared in _meta is honored when the server asks for that input",
         revision: STATELESS, section: "SEP-2575: per-request _meta",
         level: Must, role: Client, applies: Any,
+        judge: |t| client_stateless::honest_capabilities(&t.requests()),
     },
     // ---- 2026-07-28 client checks (issue 14) ----
     ClientRequestStateEchoed {
@@ -899,42 +924,49 @@ catalogue! {
         rule: "the retry of an input_required request carries its requestState unchanged",
         revision: STATELESS, section: "SEP-2322: multi round-trip requests",
         level: Must, role: Client, applies: Any,
+        judge: |t| client_input::request_state_echoed(&t.requests()),
     },
     ClientRetryNewId {
         id: "sep-2322-client-jsonrpc-id-different",
         rule: "the retry of an input_required request is a new request with a new JSON-RPC id",
         revision: STATELESS, section: "SEP-2322: multi round-trip requests",
         level: Must, role: Client, applies: Any,
+        judge: |t| client_input::retry_new_id(&t.requests()),
     },
     ClientNoInventedState {
         id: "sep-2322-client-no-state-omitted",
         rule: "a retry whose input_required result had no requestState carries none",
         revision: STATELESS, section: "SEP-2322: multi round-trip requests",
         level: Must, role: Client, applies: Any,
+        judge: |t| client_input::no_invented_state(&t.requests()),
     },
     ClientInputIsolation {
         id: "sep-2322-client-parallel-isolation",
         rule: "inputResponses and requestState go only on the retry of the request that asked for them",
         revision: STATELESS, section: "SEP-2322: multi round-trip requests",
         level: Must, role: Client, applies: Any,
+        judge: |t| client_input::input_isolation(&t.requests()),
     },
     ClientNoNetworkRef {
         id: "sep-2106-no-network-ref-deref",
         rule: "a $ref to a network URI in a tool's inputSchema is never fetched automatically",
         revision: STATELESS, section: "SEP-2106: JSON Schema $ref",
         level: Must, role: Client, applies: Any,
+        judge: |t| client_tools::no_network_ref(&t.requests(), &t.canary_hits),
     },
     ClientStandardHeaders {
         id: "sep-2243-client-includes-standard-headers",
         rule: "every HTTP POST carries Mcp-Method equal to the body's method, and tools/call, prompts/get and resources/read carry Mcp-Name equal to params.name or params.uri",
         revision: STATELESS, section: "SEP-2243: standard MCP request headers",
         level: Must, role: Client, applies: Http,
+        judge: |t| client_http::standard_headers(&t.sent),
     },
     ClientToolCallArguments {
         id: "mcp-client-tool-call-arguments",
         rule: "tools/call names a tool the server listed, with arguments valid against its inputSchema",
         revision: STATELESS, section: "server/tools#calling-tools",
         level: Should, role: Client, applies: Any,
+        judge: |t| client_tools::tool_call_arguments(&t.requests()),
     },
     // ---- issue 14f ----
     ClientParamHeadersMirrored {
@@ -942,60 +974,70 @@ catalogue! {
         rule: "a tools/call over HTTP mirrors every argument whose property is marked x-mcp-header in an Mcp-Param-<Name> header, and no other argument",
         revision: STATELESS, section: "SEP-2243: custom headers from tool parameters",
         level: Must, role: Client, applies: Http,
+        judge: |t| client_http::param_headers_mirrored(&t.requests()),
     },
     ClientParamHeaderValues {
         id: "sep-2243-client-encode-values",
         rule: "an integer or boolean argument mirrored in an Mcp-Param header is written as its JSON text (42, true, false)",
         revision: STATELESS, section: "SEP-2243: custom headers, value encoding",
         level: Must, role: Client, applies: Http,
+        judge: |t| client_http::param_header_values(&t.requests()),
     },
     ClientParamHeaderBase64 {
         id: "sep-2243-client-base64-unsafe",
         rule: "a string argument with non-ASCII or control characters or leading or trailing whitespace is mirrored as =?base64?<its UTF-8 in Base64>?=",
         revision: STATELESS, section: "SEP-2243: custom headers, value encoding",
         level: Must, role: Client, applies: Http,
+        judge: |t| client_http::param_header_base64(&t.requests()),
     },
     ClientParamHeaderOmitNull {
         id: "sep-2243-client-omit-null",
         rule: "an argument marked x-mcp-header that is null or left out gets no Mcp-Param header",
         revision: STATELESS, section: "SEP-2243: custom headers from tool parameters",
         level: Must, role: Client, applies: Http,
+        judge: |t| client_http::param_header_omit_null(&t.requests()),
     },
     ClientHttpSendsVersionHeader {
         id: "sep-2575-client-http-sends-version-header",
         rule: "every HTTP POST carries an MCP-Protocol-Version header",
         revision: STATELESS, section: "SEP-2575: HTTP transport",
         level: Must, role: Client, applies: Http,
+        judge: |t| client_stateless::http_sends_version_header(&t.sent),
     },
     ClientCapabilityObjects {
         id: "sep-2575-client-capabilities-are-objects",
         rule: "every capability in _meta clientCapabilities (roots, sampling, elicitation, ...) is a JSON object",
         revision: STATELESS, section: "SEP-2575: per-request _meta",
         level: Must, role: Client, applies: Any,
+        judge: |t| client_stateless::capability_objects(&t.requests()),
     },
     ClientSchemaCorePreserved {
         id: "sep-1613-client-schema-preserved",
         rule: "a tool's inputSchema keeps $schema, $defs and additionalProperties as listed in the client's own representation (echoed back through the mock's schema_echo)",
         revision: STATELESS, section: "SEP-1613: JSON Schema 2020-12",
         level: Must, role: Client, applies: Any,
+        judge: |t| client_tools::schema_preserved(&t.requests(), client_tools::SEP_1613_KEYWORDS),
     },
     ClientSchemaVocabularyPreserved {
         id: "sep-2106-client-schema-vocabulary-preserved",
         rule: "a tool's inputSchema keeps allOf/anyOf/oneOf/not, if/then/else and $anchor as listed in the client's own representation (echoed back through the mock's schema_echo)",
         revision: STATELESS, section: "SEP-2106: JSON Schema vocabulary",
         level: Must, role: Client, applies: Any,
+        judge: |t| client_tools::schema_preserved(&t.requests(), client_tools::SEP_2106_KEYWORDS),
     },
     ClientInvalidHeaderToolsUnused {
         id: "sep-2243-client-rejects-invalid-header-tools",
         rule: "a tool whose x-mcp-header annotations are invalid (empty, not an HTTP token, repeated ignoring case, on a property that is not string, integer or boolean) is never called",
         revision: STATELESS, section: "SEP-2243: server/tools#x-mcp-header",
         level: Must, role: Client, applies: Http,
+        judge: |t| client_http::invalid_header_tools_unused(&t.requests()),
     },
     ClientDefaultResultType {
         id: "sep-2322-default-result-type-complete",
         rule: "a result without resultType is complete: the request is not retried with inputResponses or requestState",
         revision: STATELESS, section: "SEP-2322: multi round-trip requests",
         level: Must, role: Client, applies: Any,
+        judge: |t| client_input::default_result_type(&t.requests()),
     },
 }
 

@@ -423,7 +423,7 @@ pub fn official_ids(id: &str) -> &'static [&'static str] {
 /// );
 /// ```
 pub fn ours_for_official(official: &str) -> Vec<&'static str> {
-    super::catalogue()
+    crate::catalogue::catalogue()
         .iter()
         .map(|rule| rule.id)
         .filter(|id| official_ids(id).contains(&official))
@@ -438,7 +438,7 @@ mod tests {
 
     #[test]
     fn every_mapped_id_is_one_of_ours_and_listed_once() {
-        let ours: HashSet<&str> = super::super::catalogue().iter().map(|r| r.id).collect();
+        let ours: HashSet<&str> = crate::catalogue::catalogue().iter().map(|r| r.id).collect();
         let mut seen = HashSet::new();
         for (id, theirs) in OFFICIAL {
             assert!(ours.contains(id), "{id} is not a check");

@@ -6,11 +6,7 @@ use std::{fmt, time::Duration};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{
-    catalogue::catalogue,
-    check::{CheckResult, Exchange, RawResponse, Role, Transport},
-};
-use mcptest_core::Error;
+use crate::model::{CheckResult, Exchange, RawResponse, Role, Transport};
 use mcptest_core::ServerOutput;
 use mcptest_core::expect::Evidence;
 use mcptest_core::expect::Failure;
@@ -53,21 +49,6 @@ pub struct ConformanceReport {
     /// How long the whole run took.
     #[serde(skip)]
     pub elapsed: Duration,
-}
-
-/// Every listed id must be a check: a typo would otherwise never fail.
-pub(crate) fn check_listed_ids(ids: &[String]) -> Result<(), Error> {
-    for id in ids {
-        if !catalogue().iter().any(|rule| rule.id == id) {
-            return Err(Error::InvalidConfig {
-                message: format!(
-                    "{id:?} is not a conformance check id (expected failures are listed by \
-                     exact id, e.g. \"classic-invalid-json\")"
-                ),
-            });
-        }
-    }
-    Ok(())
 }
 
 impl ConformanceReport {
@@ -205,6 +186,25 @@ impl ConformanceReport {
     }
 
     fn write_table(&self, f: &mut impl fmt::Write, fold: bool) -> fmt::Result {
+        self.write_heading(f)?;
+        let folded = |result: &CheckResult| {
+            fold && result.status == Status::Skip && result.cannot_apply.is_some()
+        };
+        let rows: Vec<&CheckResult> = self.results.iter().filter(|r| !folded(r)).collect();
+        // Four columns (PASS, FAIL, WARN, SKIP), five when an XFAIL is there.
+        let status_width = rows
+            .iter()
+            .map(|r| status_of(r).len())
+            .max()
+            .unwrap_or(0)
+            .max(4);
+        self.write_rows(f, &rows, status_width)?;
+        let skipped: Vec<&CheckResult> = self.results.iter().filter(|r| folded(r)).collect();
+        write_folded(f, &skipped, status_width)
+    }
+
+    /// The line of counts, and how to read the evidence.
+    fn write_heading(&self, f: &mut impl fmt::Write) -> fmt::Result {
         let counts = self.counts();
         let who = match self.role {
             Role::Server => "server",
@@ -229,25 +229,20 @@ impl ConformanceReport {
             counts.skipped
         )?;
         match self.role {
-            Role::Server => writeln!(f, "(> sent by mcptest, < what came back)")?,
-            Role::Client => writeln!(f, "(> sent by the client, < the mock server's answer)")?,
+            Role::Server => writeln!(f, "(> sent by mcptest, < what came back)"),
+            Role::Client => writeln!(f, "(> sent by the client, < the mock server's answer)"),
         }
-        let folded = |result: &CheckResult| {
-            fold && result.status == Status::Skip && result.cannot_apply.is_some()
-        };
-        let rows: Vec<&CheckResult> = self.results.iter().filter(|r| !folded(r)).collect();
+    }
+
+    /// One line per check, then for a check that did not pass its reason
+    /// and (failed or warned) its evidence.
+    fn write_rows(
+        &self,
+        f: &mut impl fmt::Write,
+        rows: &[&CheckResult],
+        status_width: usize,
+    ) -> fmt::Result {
         let id_width = rows.iter().map(|r| r.rule.id.len()).max().unwrap_or(0);
-        let status_of = |result: &CheckResult| match result.expected_failure {
-            true => "XFAIL".to_owned(),
-            false => result.status.to_string(),
-        };
-        // Four columns (PASS, FAIL, WARN, SKIP), five when an XFAIL is there.
-        let status_width = rows
-            .iter()
-            .map(|r| status_of(r).len())
-            .max()
-            .unwrap_or(0)
-            .max(4);
         for result in rows {
             let status = status_of(result);
             let official = match result.official {
@@ -281,35 +276,6 @@ impl ConformanceReport {
                 );
                 f.write_str(&text)?;
             }
-        }
-        // One line per reason a check cannot apply, in the order the
-        // reasons first come.
-        let mut groups: Vec<(&str, usize)> = Vec::new();
-        for result in self.results.iter().filter(|r| folded(r)) {
-            let reason = result.reason.as_deref().unwrap_or_default();
-            match groups.iter_mut().find(|(r, _)| *r == reason) {
-                Some((_, count)) => *count += 1,
-                None => groups.push((reason, 1)),
-            }
-        }
-        let count_width = groups
-            .iter()
-            .map(|(_, n)| n.to_string().len())
-            .max()
-            .unwrap_or(0);
-        for (reason, count) in &groups {
-            writeln!(
-                f,
-                "{:<status_width$}  {count:>count_width$} check{}: {reason}",
-                Status::Skip.to_string(),
-                plural(*count),
-            )?;
-        }
-        if !groups.is_empty() {
-            writeln!(
-                f,
-                "(the checks that cannot apply, one line per reason: full_table() or --verbose lists each)"
-            )?;
         }
         Ok(())
     }
@@ -424,6 +390,51 @@ impl ConformanceReport {
     }
 }
 
+/// A check's status in the table: `XFAIL` for an expected failure.
+fn status_of(result: &CheckResult) -> String {
+    match result.expected_failure {
+        true => "XFAIL".to_owned(),
+        false => result.status.to_string(),
+    }
+}
+
+/// The checks that cannot apply, one line per reason (with their count),
+/// in the order the reasons first come.
+fn write_folded(
+    f: &mut impl fmt::Write,
+    skipped: &[&CheckResult],
+    status_width: usize,
+) -> fmt::Result {
+    let mut groups: Vec<(&str, usize)> = Vec::new();
+    for result in skipped {
+        let reason = result.reason.as_deref().unwrap_or_default();
+        match groups.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, count)) => *count += 1,
+            None => groups.push((reason, 1)),
+        }
+    }
+    let count_width = groups
+        .iter()
+        .map(|(_, n)| n.to_string().len())
+        .max()
+        .unwrap_or(0);
+    for (reason, count) in &groups {
+        writeln!(
+            f,
+            "{:<status_width$}  {count:>count_width$} check{}: {reason}",
+            Status::Skip.to_string(),
+            plural(*count),
+        )?;
+    }
+    if !groups.is_empty() {
+        writeln!(
+            f,
+            "(the checks that cannot apply, one line per reason: full_table() or --verbose lists each)"
+        )?;
+    }
+    Ok(())
+}
+
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
@@ -515,7 +526,7 @@ fn shorten(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::catalogue::CheckId;
-    use crate::check::{CannotApply, RawRequest};
+    use crate::model::{CannotApply, RawRequest};
     use serde_json::json;
 
     fn result(id: CheckId, status: Status, reason: Option<&str>) -> CheckResult {
@@ -534,7 +545,7 @@ mod tests {
                 },
                 response: RawResponse::Nothing { waited_ms: 10_000 },
             }],
-            official: crate::official_ids(id.check().id),
+            official: crate::official::official_ids(id.check().id),
             expected_failure: false,
             elapsed: Duration::from_millis(3),
         }
@@ -754,17 +765,6 @@ mod tests {
         assert_eq!(ping.property_value("expected-failure"), Some("true"));
         assert_eq!(ping.status(), Status::Warn);
         assert!(!report.conforms());
-    }
-
-    #[test]
-    fn an_expected_failure_that_is_no_check_is_an_error() {
-        let err = check_listed_ids(&["classic-pong".into()]).unwrap_err();
-        assert!(
-            err.to_string()
-                .contains("\"classic-pong\" is not a conformance check id"),
-            "{err}"
-        );
-        check_listed_ids(&["classic-ping".into()]).unwrap();
     }
 
     #[test]

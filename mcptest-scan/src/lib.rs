@@ -10,5 +10,7 @@
 #![allow(deprecated)]
 
 pub mod audit;
+mod failure;
 pub mod fuzz;
 pub mod lint;
+mod target;

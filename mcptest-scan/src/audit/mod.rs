@@ -40,11 +40,7 @@
 
 pub(crate) mod input;
 
-use std::{
-    collections::BTreeSet,
-    fmt,
-    time::{Duration, Instant},
-};
+use std::{collections::BTreeSet, fmt, time::Instant};
 
 use rmcp::model::Tool;
 use serde_json::{Value, json};
@@ -78,6 +74,9 @@ use mcptest_core::report::Report;
 use mcptest_core::report::TestResult;
 
 use mcptest_core::Server;
+
+use crate::failure::failure_of_error;
+use crate::target::{Target, listing_failed, target_methods};
 
 /// The label every tool's result carries: `healthy`, `crash`, `timeout`,
 /// `protocol-error` or `skipped`.
@@ -225,10 +224,8 @@ impl fmt::Display for Score {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Audit {
-    server: Server,
-    timeout: Option<Duration>,
+    target: Target,
     skip: BTreeSet<String>,
-    include_destructive: bool,
     fresh_per_tool: bool,
 }
 
@@ -241,24 +238,28 @@ impl Audit {
     /// ```
     pub fn new(server: Server) -> Self {
         Audit {
-            server,
-            timeout: None,
+            target: Target::new(server),
             skip: BTreeSet::new(),
-            include_destructive: false,
             fresh_per_tool: false,
         }
     }
 
-    /// How long each tool call may take [default: the server's timeout].
-    ///
-    /// ```
-    /// # use mcptest::{Server, scan::audit::Audit};
-    /// # use std::time::Duration;
-    /// let audit = Audit::new(Server::command("my-server")).timeout(Duration::from_secs(2));
-    /// ```
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
+    target_methods! {
+        timeout:
+        /// How long each tool call may take [default: the server's timeout].
+        ///
+        /// ```
+        /// # use mcptest::{Server, scan::audit::Audit};
+        /// # use std::time::Duration;
+        /// let audit = Audit::new(Server::command("my-server")).timeout(Duration::from_secs(2));
+        /// ```
+        include_destructive:
+        /// Also call tools annotated `destructiveHint: true` (skipped by default).
+        ///
+        /// ```
+        /// # use mcptest::{Server, scan::audit::Audit};
+        /// let audit = Audit::new(Server::command("my-server")).include_destructive(true);
+        /// ```
     }
 
     /// Tools not to call (reported as skipped). A name the server does not
@@ -274,17 +275,6 @@ impl Audit {
         S: Into<String>,
     {
         self.skip.extend(tools.into_iter().map(Into::into));
-        self
-    }
-
-    /// Also call tools annotated `destructiveHint: true` (skipped by default).
-    ///
-    /// ```
-    /// # use mcptest::{Server, scan::audit::Audit};
-    /// let audit = Audit::new(Server::command("my-server")).include_destructive(true);
-    /// ```
-    pub fn include_destructive(mut self, include: bool) -> Self {
-        self.include_destructive = include;
         self
     }
 
@@ -306,7 +296,7 @@ impl Audit {
     /// audited).
     pub async fn run(&self) -> Report {
         let started = Instant::now();
-        let mut report = Report::new(format!("audit of {}", self.server));
+        let mut report = Report::new(format!("audit of {}", self.target.server));
         self.run_into(&mut report).await;
         report.with_duration(started.elapsed())
     }
@@ -337,7 +327,7 @@ impl Audit {
 
     async fn run_into(&self, report: &mut Report) {
         let listing_started = Instant::now();
-        let (mut mcp, tools) = match connect_and_list(&self.server).await {
+        let (mut mcp, tools) = match self.target.connect_and_list().await {
             Ok((mcp, tools)) => (Some(mcp), tools),
             Err(error) => {
                 report.push(listing_failed(&error, "audit").duration(listing_started.elapsed()));
@@ -391,7 +381,7 @@ impl Audit {
                 if let Some(old) = mcp.take() {
                     old.close().await;
                 }
-                match self.server.connect().await {
+                match self.target.server.connect().await {
                     Ok(client) => mcp = Some(client),
                     Err(error) => {
                         report.push(
@@ -426,7 +416,7 @@ impl Audit {
         if self.skip.contains(tool.name.as_ref()) {
             return Some("listed to be skipped".into());
         }
-        (is_destructive(tool) && !self.include_destructive).then(|| {
+        self.target.spares(tool).then(|| {
             "destructive (annotations.destructiveHint: true); include it with \
              include_destructive(true) or --include-destructive"
                 .to_owned()
@@ -440,14 +430,7 @@ impl Audit {
         let input = valid_input(&schema);
         let problems = input_problems(&schema, &input);
         let pid = mcp.pid();
-        let call = match self.timeout {
-            Some(timeout) => {
-                mcp.call_tool_with_timeout(&tool.name, input.clone(), timeout)
-                    .await
-            }
-            None => mcp.call_tool(&tool.name, input.clone()).await,
-        }
-        .with_tool(tool.clone());
+        let call = self.target.call(mcp, tool, input.clone()).await;
         let (classification, outcome) = classify(&call, &problems);
         let broken = matches!(
             classification,
@@ -539,68 +522,10 @@ pub(crate) fn classify(call: &ToolCall, input_problems: &[String]) -> (Classific
     }
 }
 
-/// A failure whose evidence is `error` (its words, without the server output
-/// it carries, which the failure shows in its own block).
-pub(crate) fn failure_of_error(call: Option<String>, expected: &str, error: &Error) -> Failure {
-    let output = error.server_output().cloned().unwrap_or_default();
-    let mut words = error.to_string();
-    let tail = output.to_string();
-    if !tail.is_empty()
-        && let Some(head) = words.strip_suffix(&tail)
-    {
-        words = head.to_owned();
-    }
-    let mut evidence = Evidence::new().note(words.trim_end().to_owned());
-    if let Error::ServerExited { status, .. } = error {
-        let status = match status {
-            Some(status) => status
-                .code()
-                .map_or_else(|| status.to_string(), |code| code.to_string()),
-            None => "unknown".to_owned(),
-        };
-        evidence = evidence.actual(Shown::plain("exit status", status));
-    }
-    Failure::new(call, vec![Miss::new(expected, evidence)], output)
-}
-
-/// Starts the server and lists its tools (every page); the connection is
-/// closed again when the listing fails. Shared by [`Audit`] and
-/// [`Fuzz`](crate::fuzz::Fuzz).
-pub(crate) async fn connect_and_list(server: &Server) -> Result<(McpClient, Vec<Tool>), Error> {
-    let mcp = server.connect().await?;
-    match mcp.list_tools().await {
-        Ok(tools) => Ok((mcp, tools.into_inner())),
-        Err(error) => {
-            mcp.close().await;
-            Err(error)
-        }
-    }
-}
-
-/// The one result that stands for a run whose server did not start or
-/// could not list its tools.
-pub(crate) fn listing_failed(error: &Error, group: &str) -> TestResult {
-    TestResult::new(
-        "tools/list",
-        Outcome::fail(failure_of_error(
-            Some("tools/list".into()),
-            "the server starts and lists its tools",
-            error,
-        )),
-    )
-    .group(group)
-}
-
-/// Whether the tool says it is destructive (`annotations.destructiveHint`).
-pub(crate) fn is_destructive(tool: &Tool) -> bool {
-    tool.annotations
-        .as_ref()
-        .and_then(|a| a.destructive_hint)
-        .unwrap_or(false)
-}
-
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use rmcp::model::{CallToolResult, ContentBlock};
 
     use super::*;

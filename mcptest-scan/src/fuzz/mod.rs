@@ -49,10 +49,7 @@
 //! }
 //! ```
 
-use std::{
-    collections::BTreeSet,
-    time::{Duration, Instant},
-};
+use std::{collections::BTreeSet, time::Instant};
 
 use rmcp::model::Tool;
 use serde_json::{Map, Value, json};
@@ -63,7 +60,8 @@ use crate::audit::Classification;
 
 use crate::audit::classify;
 
-use crate::audit::failure_of_error;
+use crate::failure::failure_of_error;
+use crate::target::{Target, listing_failed, target_methods};
 
 use crate::audit::valid_input;
 
@@ -398,10 +396,8 @@ fn depth(value: &Value) -> usize {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Fuzz {
-    server: Server,
-    timeout: Option<Duration>,
+    target: Target,
     only: BTreeSet<String>,
-    include_destructive: bool,
     seed: u64,
     mutations: usize,
 }
@@ -422,10 +418,8 @@ impl Fuzz {
     /// ```
     pub fn new(server: Server) -> Self {
         Fuzz {
-            server,
-            timeout: None,
+            target: Target::new(server),
             only: BTreeSet::new(),
-            include_destructive: false,
             seed: DEFAULT_SEED,
             mutations: DEFAULT_MUTATIONS,
         }
@@ -455,17 +449,23 @@ impl Fuzz {
         self
     }
 
-    /// How long each call may take before it counts as a hang [default: the
-    /// server's timeout].
-    ///
-    /// ```
-    /// # use mcptest::{Server, scan::fuzz::Fuzz};
-    /// # use std::time::Duration;
-    /// let fuzz = Fuzz::new(Server::command("my-server")).timeout(Duration::from_secs(2));
-    /// ```
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
+    target_methods! {
+        timeout:
+        /// How long each call may take before it counts as a hang [default: the
+        /// server's timeout].
+        ///
+        /// ```
+        /// # use mcptest::{Server, scan::fuzz::Fuzz};
+        /// # use std::time::Duration;
+        /// let fuzz = Fuzz::new(Server::command("my-server")).timeout(Duration::from_secs(2));
+        /// ```
+        include_destructive:
+        /// Also fuzz tools annotated `destructiveHint: true` (skipped by default).
+        ///
+        /// ```
+        /// # use mcptest::{Server, scan::fuzz::Fuzz};
+        /// let fuzz = Fuzz::new(Server::command("my-server")).include_destructive(true);
+        /// ```
     }
 
     /// Fuzz only these tools (a name the server does not list fails the run).
@@ -480,17 +480,6 @@ impl Fuzz {
         S: Into<String>,
     {
         self.only.extend(tools.into_iter().map(Into::into));
-        self
-    }
-
-    /// Also fuzz tools annotated `destructiveHint: true` (skipped by default).
-    ///
-    /// ```
-    /// # use mcptest::{Server, scan::fuzz::Fuzz};
-    /// let fuzz = Fuzz::new(Server::command("my-server")).include_destructive(true);
-    /// ```
-    pub fn include_destructive(mut self, include: bool) -> Self {
-        self.include_destructive = include;
         self
     }
 
@@ -532,16 +521,16 @@ impl Fuzz {
     /// Runs every case: one result per tool and case, named `tool: case`.
     pub async fn run(&self) -> Report {
         let started = Instant::now();
-        let mut report = Report::new(format!("fuzz of {}", self.server));
+        let mut report = Report::new(format!("fuzz of {}", self.target.server));
         self.run_into(&mut report).await;
         report.with_duration(started.elapsed())
     }
 
     async fn run_into(&self, report: &mut Report) {
-        let (mcp, tools) = match crate::audit::connect_and_list(&self.server).await {
+        let (mcp, tools) = match self.target.connect_and_list().await {
             Ok(listed) => listed,
             Err(error) => {
-                report.push(crate::audit::listing_failed(&error, "fuzz"));
+                report.push(listing_failed(&error, "fuzz"));
                 return;
             }
         };
@@ -574,7 +563,7 @@ impl Fuzz {
             );
         }
         for tool in selected {
-            if crate::audit::is_destructive(tool) && !self.include_destructive {
+            if self.target.spares(tool) {
                 report.push(
                     TestResult::new(
                         tool.name.as_ref(),
@@ -595,7 +584,7 @@ impl Fuzz {
                     .chain(mutated_cases(&schema, self.seed, self.mutations));
             for case in all {
                 if mcp.is_none() {
-                    match self.server.connect().await {
+                    match self.target.server.connect().await {
                         Ok(client) => mcp = Some(client),
                         Err(error) => {
                             report.push(
@@ -628,14 +617,7 @@ impl Fuzz {
 
     async fn one(&self, mcp: &McpClient, tool: &Tool, case: &FuzzCase) -> (TestResult, bool) {
         let pid = mcp.pid();
-        let call = match self.timeout {
-            Some(timeout) => {
-                mcp.call_tool_with_timeout(&tool.name, case.arguments.clone(), timeout)
-                    .await
-            }
-            None => mcp.call_tool(&tool.name, case.arguments.clone()).await,
-        }
-        .with_tool(tool.clone());
+        let call = self.target.call(mcp, tool, case.arguments.clone()).await;
         let (classification, outcome) = match call.outcome() {
             // Rejecting bad input with a JSON-RPC error is a right answer.
             ToolOutcome::RpcError(_) => (Classification::Healthy, Outcome::Pass),

@@ -6,10 +6,8 @@ use std::{collections::BTreeMap, sync::LazyLock};
 use regex::Regex;
 use serde_json::{Map, Value};
 
-use super::{
-    Finding, LintRule, Severity,
-    confusables::{invisible, lookalikes, skeleton},
-};
+use super::confusables::{invisible, lookalikes, skeleton};
+use super::finding::{Finding, LintRule, Severity};
 
 /// Every rule, in id order. Ids are stable: a rule that is retired keeps
 /// its number unused.

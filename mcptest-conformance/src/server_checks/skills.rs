@@ -23,13 +23,12 @@
 
 use serde_json::{Value, json};
 
-use super::{
-    check::{CannotApply, Checked, Observed, Problems},
-    classic::{declares, list_all},
-    mrtr::send,
-    probe::{Ch, Headers, Probe, meta, stateless},
-    stateless::{StatelessFacts, VERSION},
-};
+use super::facts::{StatelessFacts, declares};
+use super::listing::list_all;
+use crate::model::{CannotApply, Checked, Observed, Problems};
+use crate::support::message::{meta, stateless};
+use crate::support::probe::{Ch, Headers, Probe};
+use crate::support::revision::STATELESS;
 
 /// The extension's identifier, a key of `capabilities.extensions`.
 pub(crate) const EXTENSION: &str = "io.modelcontextprotocol/skills";
@@ -67,7 +66,7 @@ pub(crate) fn gate(facts: &StatelessFacts) -> Result<&StatelessFacts, Observed> 
 /// a fresh `server/discover` (the evidence) says.
 pub(crate) async fn capability(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     gate(facts)?;
-    let discover = |id| stateless(id, "server/discover", Value::Null, meta(VERSION));
+    let discover = |id| stateless(id, "server/discover", Value::Null, meta(STATELESS));
     let (_, reply) = p.open_call(discover, Headers::Derived).await?;
     let Some(capabilities) = reply.result().and_then(|r| r.get("capabilities")) else {
         return Ok(Observed::Broken(format!(
@@ -103,7 +102,8 @@ pub(crate) async fn capability(p: &mut Probe, facts: &StatelessFacts) -> Checked
 /// Every entry of `skills/list`, following `nextCursor` (recorded).
 async fn entries(p: &mut Probe) -> Result<(Ch, Vec<Value>), Observed> {
     let ch = p.open().await?;
-    let (skills, _) = list_all(p, ch, "skills/list", "skills", Some(&meta(VERSION)), true).await?;
+    let (skills, _) =
+        list_all(p, ch, "skills/list", "skills", Some(&meta(STATELESS)), true).await?;
     Ok((ch, skills))
 }
 
@@ -265,7 +265,9 @@ pub(crate) async fn skills_get(p: &mut Probe) -> Checked {
     let (ch, listed) = listed_uris(p).await?;
     let mut problems = Problems::default();
     for (uri, entry) in listed {
-        let reply = send(p, ch, "skills/get", json!({ "uri": uri }), meta(VERSION)).await;
+        let reply = p
+            .call_stateless(ch, "skills/get", json!({ "uri": uri }), meta(STATELESS))
+            .await;
         let Some(result) = reply.result() else {
             problems.push(format!("skills/get of {uri:?} got {}", reply.describe()));
             continue;
@@ -291,14 +293,14 @@ pub(crate) async fn skills_get(p: &mut Probe) -> Checked {
 /// -32602.
 pub(crate) async fn skills_get_unknown_uri(p: &mut Probe) -> Checked {
     let ch = p.open().await?;
-    let reply = send(
-        p,
-        ch,
-        "skills/get",
-        json!({ "uri": UNKNOWN_SKILL }),
-        meta(VERSION),
-    )
-    .await;
+    let reply = p
+        .call_stateless(
+            ch,
+            "skills/get",
+            json!({ "uri": UNKNOWN_SKILL }),
+            meta(STATELESS),
+        )
+        .await;
     Ok(match reply.code() {
         Some(-32602) => Observed::holds(),
         _ => Observed::Broken(format!(
@@ -335,14 +337,9 @@ pub(crate) async fn skill_md(p: &mut Probe) -> Checked {
     let (ch, listed) = listed_uris(p).await?;
     let mut problems = Problems::default();
     for (uri, entry) in listed {
-        let reply = send(
-            p,
-            ch,
-            "resources/read",
-            json!({ "uri": uri }),
-            meta(VERSION),
-        )
-        .await;
+        let reply = p
+            .call_stateless(ch, "resources/read", json!({ "uri": uri }), meta(STATELESS))
+            .await;
         let text = reply
             .result()
             .and_then(|r| r.get("contents"))

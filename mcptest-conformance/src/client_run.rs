@@ -1,8 +1,7 @@
-//! Client checks: a client under test talks to a recording stateless mock
-//! server; the checks judge what it sent.
-
-mod checks;
-mod mock;
+//! The client run: [`ClientConformance`] connects the client under test to
+//! the recording server (over stdio or Streamable HTTP, as a command line
+//! or an in-process closure), ends the session, and judges each selected
+//! client check on the transcript.
 
 use std::{
     future::Future,
@@ -12,29 +11,30 @@ use std::{
 
 use tokio::io::DuplexStream;
 
-use super::{
-    ConformanceReport, Filter,
-    check::{Applies, CannotApply, CheckResult, Observed, Role, Transport},
-};
-use mcptest_core::__support::process::ChildProcess;
-use mcptest_core::__support::process::Launch;
-use mcptest_core::__support::process::split_command;
+use crate::model::{Applies, CannotApply, Observed, Role, Transport};
+use crate::report::ConformanceReport;
+use crate::selection::{Selection, result, selection_methods};
+#[cfg(feature = "http-mock")]
+use crate::support::recording_server::http as over_http;
+use crate::support::recording_server::{Canary, Recording, RecordingServer, serve_stdio};
+use crate::support::transcript::Transcript;
+use mcptest_core::__support::process::{ChildProcess, Launch, StderrTail, split_command};
 use mcptest_core::Error;
-use mock::{Canary, MockHandler, Recording};
 
-/// Stands for the mock server's URL in a client's command line.
+/// Stands for the recording server's URL in a client's command line.
 pub const URL_PLACEHOLDER: &str = "{{url}}";
 
-/// How an in-process client reaches the mock server.
+/// How an in-process client reaches the recording server (a stand-in
+/// for a real server, which is what "mock" means across mcptest).
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum MockLink {
     /// Newline-delimited JSON-RPC over this pipe, as over a server's stdio:
-    /// write requests to it, read the mock's answers from it.
+    /// write requests to it, read the recording server's answers from it.
     Stdio(DuplexStream),
     /// Streamable HTTP at this URL (`http://127.0.0.1:<port>/mcp`).
     Http {
-        /// The mock server's endpoint.
+        /// The recording server's endpoint.
         url: String,
     },
 }
@@ -99,9 +99,7 @@ pub enum MockLink {
 pub struct ClientConformance {
     transport: Transport,
     session: Duration,
-    filter: Filter,
-    label: Option<String>,
-    expected_failures: Vec<String>,
+    selection: Selection,
 }
 
 impl ClientConformance {
@@ -110,13 +108,12 @@ impl ClientConformance {
         ClientConformance {
             transport: Transport::Stdio,
             session: Duration::from_secs(30),
-            filter: Filter::default(),
-            label: None,
-            expected_failures: Vec::new(),
+            selection: Selection::default(),
         }
     }
 
-    /// Checks a client over Streamable HTTP; the mock listens on 127.0.0.1.
+    /// Checks a client over Streamable HTTP; the recording server listens
+    /// on 127.0.0.1.
     #[cfg(feature = "http-mock")]
     pub fn http() -> Self {
         ClientConformance {
@@ -146,138 +143,87 @@ impl ClientConformance {
         self
     }
 
-    /// Runs only the client checks whose id matches one of `patterns` (an
-    /// exact id, or a prefix ending in `*`).
-    pub fn only<I, S>(mut self, patterns: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.filter
-            .only
-            .extend(patterns.into_iter().map(Into::into));
-        self
+    selection_methods! {
+        /// Checks known to fail, by exact id, as
+        /// [`Conformance::expected_failures`](crate::Conformance::expected_failures):
+        /// a listed check that fails is reported as an expected failure (a
+        /// warning marked `XFAIL`, so the run still conforms), a listed check
+        /// that passes or only warns fails the run, asking for it to be taken
+        /// off the list. A listed check that is skipped or not selected stays as
+        /// it is. An id that is no check is an error.
+        ///
+        /// ```
+        /// use mcptest::{conformance::ClientConformance, report::Status};
+        ///
+        /// # #[tokio::main(flavor = "current_thread")]
+        /// # async fn main() -> Result<(), mcptest::Error> {
+        /// // A client that sends nothing breaks sep-2575-client-request-meta.
+        /// let report = ClientConformance::stdio()
+        ///     .expected_failures(["sep-2575-client-request-meta"])
+        ///     .run_in_process(|_link| async {})
+        ///     .await?;
+        /// let result = report.result("sep-2575-client-request-meta").unwrap();
+        /// assert!(result.expected_failure);
+        /// assert_eq!(result.status, Status::Warn);
+        /// # Ok(()) }
+        /// ```
     }
 
-    /// Leaves out the client checks whose id matches one of `patterns`.
-    pub fn except<I, S>(mut self, patterns: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.filter
-            .except
-            .extend(patterns.into_iter().map(Into::into));
-        self
-    }
-
-    /// Checks known to fail, by exact id, as
-    /// [`Conformance::expected_failures`](super::Conformance::expected_failures):
-    /// a listed check that fails is reported as an expected failure (a
-    /// warning marked `XFAIL`, so the run still conforms), a listed check
-    /// that passes or only warns fails the run, asking for it to be taken
-    /// off the list. A listed check that is skipped or not selected stays as
-    /// it is. An id that is no check is an error.
-    ///
-    /// ```
-    /// use mcptest::{conformance::ClientConformance, report::Status};
-    ///
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() -> Result<(), mcptest::Error> {
-    /// // A client that sends nothing breaks sep-2575-client-request-meta.
-    /// let report = ClientConformance::stdio()
-    ///     .expected_failures(["sep-2575-client-request-meta"])
-    ///     .run_in_process(|_link| async {})
-    ///     .await?;
-    /// let result = report.result("sep-2575-client-request-meta").unwrap();
-    /// assert!(result.expected_failure);
-    /// assert_eq!(result.status, Status::Warn);
-    /// # Ok(()) }
-    /// ```
-    pub fn expected_failures<I, S>(mut self, ids: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.expected_failures
-            .extend(ids.into_iter().map(Into::into));
-        self
-    }
-
-    /// How the report names the client.
-    pub fn label(mut self, label: impl Into<String>) -> Self {
-        self.label = Some(label.into());
-        self
-    }
-
-    /// Runs `client` against the mock and reports. The session ends when the
-    /// closure's future completes (or the session limit passes).
+    /// Runs `client` against the recording server and reports. The session
+    /// ends when the closure's future completes (or the session limit
+    /// passes).
     pub async fn run_in_process<F, Fut>(self, client: F) -> Result<ConformanceReport, Error>
     where
         F: FnOnce(MockLink) -> Fut,
         Fut: Future<Output = ()>,
     {
         let started = Instant::now();
-        self.filter.select(Role::Client)?;
-        super::report::check_listed_ids(&self.expected_failures)?;
+        self.selection.select(Role::Client)?;
         let recording = Arc::new(Recording::default());
-        let (canary, server) = mock_server(&recording).await?;
-        let label = self
-            .label
-            .clone()
-            .unwrap_or_else(|| "in-process client".into());
+        let (canary, server) = recording_server(&recording).await?;
         match self.transport {
             Transport::Stdio => {
                 let (ours, theirs) = tokio::io::duplex(256 * 1024);
                 let (read, write) = tokio::io::split(ours);
-                let tasks = mock::serve_stdio(read, write, recording.clone(), server);
+                let tasks = serve_stdio(read, write, recording.clone(), server);
                 let _ = tokio::time::timeout(self.session, client(MockLink::Stdio(theirs))).await;
                 finish(tasks).await;
             }
             Transport::Http => {
                 #[cfg(feature = "http-mock")]
                 {
-                    let server = mock::http::serve(recording.clone(), server).await?;
+                    let served = over_http::serve(recording.clone(), server).await?;
                     let link = MockLink::Http {
-                        url: server.url.clone(),
+                        url: served.url.clone(),
                     };
                     let _ = tokio::time::timeout(self.session, client(link)).await;
-                    drop(server);
+                    drop(served);
                 }
             }
         }
         drop(canary);
-        Ok(self.report(label, &recording, started).await)
+        Ok(self
+            .report("in-process client".into(), &recording, started)
+            .await)
     }
 
     /// Runs the client command line (split like a shell, never run through
-    /// one) against the mock and reports. Over stdio the client's stdin and
-    /// stdout are connected to the mock; over HTTP `{{url}}` in its
-    /// arguments is replaced by the mock's URL. The session ends when the
-    /// client exits (or the session limit passes: then it is killed).
+    /// one) against the recording server and reports. Over stdio the
+    /// client's stdin and stdout are connected to the recording server; over
+    /// HTTP `{{url}}` in its arguments is replaced by the server's URL. The
+    /// session ends when the client exits (or the session limit passes: then
+    /// it is killed).
     pub async fn run_command(self, command_line: &str) -> Result<ConformanceReport, Error> {
         let started = Instant::now();
-        self.filter.select(Role::Client)?;
-        super::report::check_listed_ids(&self.expected_failures)?;
+        self.selection.select(Role::Client)?;
         let (program, args) = split_command(command_line)?;
         let recording = Arc::new(Recording::default());
-        let (canary, server) = mock_server(&recording).await?;
-        let label = self
-            .label
-            .clone()
-            .unwrap_or_else(|| command_line.to_owned());
+        let (canary, server) = recording_server(&recording).await?;
         match self.transport {
             Transport::Stdio => {
-                let spawned = ChildProcess::spawn(&Launch {
-                    program,
-                    args,
-                    env: Vec::new(),
-                    current_dir: None,
-                })?;
-                let tasks =
-                    mock::serve_stdio(spawned.stdout, spawned.stdin, recording.clone(), server);
-                let _stderr =
-                    mcptest_core::__support::process::StderrTail::spawn_reader(spawned.stderr);
+                let spawned = ChildProcess::spawn(&launch(program, args))?;
+                let tasks = serve_stdio(spawned.stdout, spawned.stdin, recording.clone(), server);
+                let _stderr = StderrTail::spawn_reader(spawned.stderr);
                 let process = spawned.process;
                 process.wait_for_exit(self.session).await;
                 process.shutdown(Duration::from_millis(100)).await;
@@ -294,28 +240,24 @@ impl ClientConformance {
                             ),
                         });
                     }
-                    let server = mock::http::serve(recording.clone(), server).await?;
+                    let served = over_http::serve(recording.clone(), server).await?;
                     let args = args
                         .iter()
-                        .map(|a| a.replace(URL_PLACEHOLDER, &server.url))
+                        .map(|a| a.replace(URL_PLACEHOLDER, &served.url))
                         .collect();
-                    let spawned = ChildProcess::spawn(&Launch {
-                        program,
-                        args,
-                        env: Vec::new(),
-                        current_dir: None,
-                    })?;
-                    let _stderr =
-                        mcptest_core::__support::process::StderrTail::spawn_reader(spawned.stderr);
+                    let spawned = ChildProcess::spawn(&launch(program, args))?;
+                    let _stderr = StderrTail::spawn_reader(spawned.stderr);
                     let process = spawned.process;
                     process.wait_for_exit(self.session).await;
                     process.shutdown(Duration::from_millis(100)).await;
-                    drop(server);
+                    drop(served);
                 }
             }
         }
         drop(canary);
-        Ok(self.report(label, &recording, started).await)
+        Ok(self
+            .report(command_line.to_owned(), &recording, started)
+            .await)
     }
 
     async fn report(
@@ -324,18 +266,17 @@ impl ClientConformance {
         recording: &Recording,
         started: Instant,
     ) -> ConformanceReport {
-        let events = recording.events();
-        let sent = checks::sent_messages(&events).await;
+        let transcript = Transcript::of(&recording.events()).await;
         let selected = self
-            .filter
+            .selection
             .select(Role::Client)
-            .expect("the filter was checked before the session");
+            .expect("the selection was checked before the session");
         let results = selected
             .into_iter()
             .map(|id| {
                 let check = id.check();
                 let (finding, evidence) = if check.applies.includes(self.transport) {
-                    checks::evaluate(id, &sent, &events)
+                    id.judge(&transcript)
                 } else {
                     let other = match check.applies {
                         Applies::Http => "Streamable HTTP; this client is checked over stdio",
@@ -349,43 +290,41 @@ impl ClientConformance {
                         Vec::new(),
                     )
                 };
-                let (status, reason) = finding.status(check.level);
-                CheckResult {
-                    rule: *check,
-                    transport: self.transport,
-                    status,
-                    reason,
-                    cannot_apply: finding.cannot_apply(),
-                    evidence,
-                    official: crate::official_ids(check.id),
-                    expected_failure: false,
-                    elapsed: Duration::ZERO,
-                }
+                result(id, self.transport, &finding, evidence, Duration::ZERO)
             })
             .collect();
-        let mut report = ConformanceReport {
+        self.selection.report(
             target,
-            role: Role::Client,
-            transport: self.transport,
-            revisions: Vec::new(),
+            Role::Client,
+            self.transport,
+            Vec::new(),
             results,
-            elapsed: started.elapsed(),
-        };
-        report.apply_expected_failures(&self.expected_failures);
-        report
+            started,
+        )
     }
 }
 
-/// The mock's canary listener and the mock server pointing at it.
-async fn mock_server(recording: &Arc<Recording>) -> Result<(Canary, MockHandler), Error> {
+/// How the client command starts: as given, nothing else set.
+fn launch(program: String, args: Vec<String>) -> Launch {
+    Launch {
+        program,
+        args,
+        env: Vec::new(),
+        current_dir: None,
+    }
+}
+
+/// The recording server's canary listener and the server pointing at it.
+async fn recording_server(recording: &Arc<Recording>) -> Result<(Canary, RecordingServer), Error> {
     let canary = Canary::start(recording.clone()).await?;
-    let server = MockHandler {
+    let server = RecordingServer {
         canary_url: Arc::from(canary.url.as_str()),
     };
     Ok((canary, server))
 }
 
-/// Lets the mock's tasks drain what the client sent last, then stops them.
+/// Lets the recording server's tasks drain what the client sent last, then
+/// stops them.
 async fn finish(tasks: Vec<tokio::task::JoinHandle<()>>) {
     let deadline = Instant::now() + Duration::from_secs(2);
     for task in &tasks {

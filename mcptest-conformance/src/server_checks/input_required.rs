@@ -13,55 +13,22 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{
-    check::{Checked, Observed, Problems},
-    classic::declares,
-    probe::{Ch, META_CAPABILITIES, Probe, Reply, meta, stateless},
-    stateless::{StatelessFacts, VERSION},
-};
+use super::facts::{StatelessFacts, declares};
+use super::listing::{INPUT_WORDS, callable_unnamed, list_items, mentions};
+use crate::model::{Checked, Observed, Problems};
+use crate::support::input_answers::{INPUT_METHODS, is_input_required, responses_for};
+use crate::support::message::{meta, meta_with};
+use crate::support::probe::{Ch, Probe};
+use crate::support::revision::STATELESS;
 
 /// The most rounds a round trip may take before it counts as not completing.
 const MAX_ROUNDS: usize = 5;
 /// The most discovered candidates called before giving up.
 const MAX_CANDIDATES: usize = 6;
-/// Words in a tool's or prompt's name or description that say it asks the
-/// client for input.
-pub(crate) const INPUT_WORDS: &[&str] = &[
-    "elicit",
-    "sampling",
-    "createmessage",
-    "roots",
-    "input_required",
-    "input required",
-    "ask the user",
-    "asks the user",
-    "confirm",
-];
-
-/// The `resultType` of an input-required result.
-pub(crate) const INPUT_REQUIRED: &str = "input_required";
-
-/// A `_meta` declaring `capabilities` as the client's.
-pub(crate) fn meta_with(capabilities: Value) -> Value {
-    let mut meta = meta(VERSION);
-    meta[META_CAPABILITIES] = capabilities;
-    meta
-}
 
 /// Every client capability an input request can need.
 fn all_capabilities() -> Value {
     json!({ "elicitation": {}, "sampling": {}, "roots": {} })
-}
-
-/// Sends a stateless request on `ch` (recorded).
-pub(crate) async fn send(p: &mut Probe, ch: Ch, method: &str, params: Value, meta: Value) -> Reply {
-    let id = p.id();
-    p.call(ch, stateless(id, method, params, meta)).await
-}
-
-/// Whether a result asks for input.
-pub(crate) fn is_input_required(result: &Value) -> bool {
-    result.get("resultType").and_then(Value::as_str) == Some(INPUT_REQUIRED)
 }
 
 /// A request that needs input, and its first answer.
@@ -120,7 +87,9 @@ pub(crate) async fn find_subject(
 ) -> Result<Subject, Observed> {
     if let Some((name, arguments)) = p.settings.input_tool.clone() {
         let (method, params, label) = tool_call(&name, arguments);
-        let reply = send(p, ch, method, params.clone(), meta_with(all_capabilities())).await;
+        let reply = p
+            .call_stateless(ch, method, params.clone(), meta_with(all_capabilities()))
+            .await;
         return match reply.result() {
             Some(result) if is_input_required(result) => Ok(Subject {
                 method,
@@ -131,7 +100,7 @@ pub(crate) async fn find_subject(
             _ => Err(Observed::Broken(format!(
                 "the input tool {name:?} (Conformance::input_tool), called with every client \
                  capability declared, got {}, not a result with resultType \"input_required\"",
-                describe_result(&reply)
+                reply.describe_with_type()
             ))),
         };
     }
@@ -183,126 +152,6 @@ fn mentions_input(item: &Value) -> bool {
     mentions(item, INPUT_WORDS)
 }
 
-/// Whether a tool's or prompt's name, title or description mentions one of
-/// `words` (lower case).
-pub(crate) fn mentions(item: &Value, words: &[&str]) -> bool {
-    let text = ["name", "title", "description"]
-        .iter()
-        .filter_map(|k| item.get(*k).and_then(Value::as_str))
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase();
-    words.iter().any(|w| text.contains(w))
-}
-
-/// Whether a check may call `tool` without being told to: it takes no
-/// required arguments and is not marked `destructiveHint: true`.
-pub(crate) fn callable_unnamed(tool: &Value) -> bool {
-    let required = tool
-        .get("inputSchema")
-        .and_then(|s| s.get("required"))
-        .and_then(Value::as_array)
-        .is_some_and(|r| !r.is_empty());
-    let destructive = tool
-        .get("annotations")
-        .and_then(|a| a.get("destructiveHint"))
-        == Some(&Value::Bool(true));
-    !required && !destructive
-}
-
-/// The items of every page of a list (not recorded: set-up).
-pub(crate) async fn list_items(p: &mut Probe, ch: Ch, method: &str, key: &str) -> Vec<Value> {
-    let mut items = Vec::new();
-    let mut cursor: Option<String> = None;
-    for _ in 0..20 {
-        let params = match &cursor {
-            Some(cursor) => json!({ "cursor": cursor }),
-            None => Value::Null,
-        };
-        let id = p.id();
-        let reply = p
-            .call_quietly(ch, stateless(id, method, params, meta(VERSION)))
-            .await;
-        let Some(result) = reply.result() else { break };
-        if let Some(page) = result.get(key).and_then(Value::as_array) {
-            items.extend(page.iter().cloned());
-        }
-        match result.get("nextCursor").and_then(Value::as_str) {
-            Some(next) if Some(next) != cursor.as_deref() => cursor = Some(next.to_owned()),
-            _ => break,
-        }
-    }
-    items
-}
-
-/// The answer in words, naming the resultType of a result.
-pub(crate) fn describe_result(reply: &Reply) -> String {
-    match reply.result().and_then(|r| r.get("resultType")) {
-        Some(kind) => format!("{} with resultType {kind}", reply.describe()),
-        None => reply.describe(),
-    }
-}
-
-/// What a mock client answers to one input request.
-fn mock_response(request: &Value) -> Value {
-    match request.get("method").and_then(Value::as_str) {
-        Some("sampling/createMessage") => json!({
-            "role": "assistant",
-            "content": { "type": "text", "text": "mcptest" },
-            "model": "mcptest",
-            "stopReason": "endTurn",
-        }),
-        Some("roots/list") => json!({ "roots": [{ "uri": "file:///mcptest", "name": "mcptest" }] }),
-        _ => {
-            let schema = request
-                .get("params")
-                .and_then(|p| p.get("requestedSchema"))
-                .cloned()
-                .unwrap_or(Value::Null);
-            json!({ "action": "accept", "content": form_content(&schema) })
-        }
-    }
-}
-
-/// Content that fills a form's requested schema: a value of each property's
-/// type (the first enum value when there is one).
-fn form_content(schema: &Value) -> Value {
-    let mut content = Map::new();
-    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
-        for (name, property) in properties {
-            let value = if let Some(first) = property
-                .get("enum")
-                .and_then(Value::as_array)
-                .and_then(|e| e.first())
-            {
-                first.clone()
-            } else {
-                match property.get("type").and_then(Value::as_str) {
-                    Some("boolean") => json!(true),
-                    Some("integer") | Some("number") => json!(1),
-                    Some("array") => json!([]),
-                    _ => json!("mcptest"),
-                }
-            };
-            content.insert(name.clone(), value);
-        }
-    }
-    Value::Object(content)
-}
-
-/// Answers for every request of an `inputRequests` map.
-pub(crate) fn responses_for(requests: &Map<String, Value>) -> Value {
-    Value::Object(
-        requests
-            .iter()
-            .map(|(key, request)| (key.clone(), mock_response(request)))
-            .collect(),
-    )
-}
-
-pub(crate) const INPUT_METHODS: &[&str] =
-    &["elicitation/create", "sampling/createMessage", "roots/list"];
-
 /// The client capability an input request method needs.
 fn capability_of(method: &str) -> &'static str {
     match method {
@@ -319,7 +168,7 @@ pub(crate) async fn result_type(p: &mut Probe, facts: &StatelessFacts) -> Checke
     let mut problems = Problems::default();
     let mut seen = 0;
     for (method, params) in safe_requests(p, ch, facts).await {
-        let reply = send(p, ch, method, params, meta(VERSION)).await;
+        let reply = p.call_stateless(ch, method, params, meta(STATELESS)).await;
         let Some(result) = reply.result() else {
             continue;
         };
@@ -387,7 +236,9 @@ pub(crate) async fn not_on_unsupported_requests(p: &mut Probe, facts: &Stateless
         }
         // Every capability declared: a server that asks for input whenever
         // it may would do so here.
-        let reply = send(p, ch, method, params, meta_with(all_capabilities())).await;
+        let reply = p
+            .call_stateless(ch, method, params, meta_with(all_capabilities()))
+            .await;
         if reply.result().is_some_and(is_input_required) {
             problems.push(format!(
                 "{method} was answered with resultType \"input_required\""
@@ -460,7 +311,9 @@ async fn complete_round_trip(
             .unwrap_or_default();
         let state = current.get("requestState").and_then(Value::as_str);
         let params = subject.retry(responses_for(&requests), state);
-        let reply = send(p, ch, subject.method, params, meta_with(all_capabilities())).await;
+        let reply = p
+            .call_stateless(ch, subject.method, params, meta_with(all_capabilities()))
+            .await;
         match reply.result() {
             Some(result) if is_input_required(result) => current = result.clone(),
             Some(result) => {
@@ -576,7 +429,9 @@ async fn first_asking(
     tried: &mut Vec<String>,
 ) -> Option<Subject> {
     for (method, params, label) in candidates.into_iter().take(MAX_CANDIDATES) {
-        let reply = send(p, ch, method, params.clone(), meta_with(all_capabilities())).await;
+        let reply = p
+            .call_stateless(ch, method, params.clone(), meta_with(all_capabilities()))
+            .await;
         match reply.result() {
             Some(result) if is_input_required(result) => {
                 return Some(Subject {
@@ -586,7 +441,7 @@ async fn first_asking(
                     first: result.clone(),
                 });
             }
-            _ => tried.push(format!("{label} got {}", describe_result(&reply))),
+            _ => tried.push(format!("{label} got {}", reply.describe_with_type())),
         }
     }
     None
@@ -665,14 +520,16 @@ pub(crate) async fn missing_response_rerequests(p: &mut Probe, facts: &Stateless
     }
     let responses = json!({ "mcptest-unrequested": { "action": "decline" } });
     let params = subject.retry(responses, subject.request_state());
-    let reply = send(p, ch, subject.method, params, meta_with(all_capabilities())).await;
+    let reply = p
+        .call_stateless(ch, subject.method, params, meta_with(all_capabilities()))
+        .await;
     Ok(match reply.result() {
         Some(result) if is_input_required(result) => Observed::holds(),
         _ => Observed::Broken(format!(
             "retrying {} with inputResponses that answer none of its input requests got {}, \
              not a new input_required result",
             subject.label,
-            describe_result(&reply)
+            reply.describe_with_type()
         )),
     })
 }
@@ -689,7 +546,9 @@ pub(crate) async fn validate_input_responses(p: &mut Probe, facts: &StatelessFac
     let responses: Map<String, Value> =
         requests.keys().map(|k| (k.clone(), json!(12345))).collect();
     let params = subject.retry(Value::Object(responses), subject.request_state());
-    let reply = send(p, ch, subject.method, params, meta_with(all_capabilities())).await;
+    let reply = p
+        .call_stateless(ch, subject.method, params, meta_with(all_capabilities()))
+        .await;
     Ok(match reply.result() {
         Some(result) if !is_input_required(result) => Observed::Broken(format!(
             "retrying {} with the number 12345 as every input response got a complete result",
@@ -711,14 +570,16 @@ pub(crate) async fn reject_tampered_state(p: &mut Probe, facts: &StatelessFacts)
     let tampered = format!("{state}-mcptest-tampered");
     let requests = subject.requests().cloned().unwrap_or_default();
     let params = subject.retry(responses_for(&requests), Some(&tampered));
-    let reply = send(p, ch, subject.method, params, meta_with(all_capabilities())).await;
+    let reply = p
+        .call_stateless(ch, subject.method, params, meta_with(all_capabilities()))
+        .await;
     Ok(if reply.error().is_some() {
         Observed::holds()
     } else {
         Observed::Broken(format!(
             "retrying {} with a tampered requestState got {}, not a JSON-RPC error",
             subject.label,
-            describe_result(&reply)
+            reply.describe_with_type()
         ))
     })
 }
@@ -726,14 +587,14 @@ pub(crate) async fn reject_tampered_state(p: &mut Probe, facts: &StatelessFacts)
 pub(crate) async fn respect_client_capabilities(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let ch = p.open().await?;
     let subject = find_subject(p, ch, facts).await?;
-    let reply = send(
-        p,
-        ch,
-        subject.method,
-        subject.params.clone(),
-        meta_with(json!({})),
-    )
-    .await;
+    let reply = p
+        .call_stateless(
+            ch,
+            subject.method,
+            subject.params.clone(),
+            meta_with(json!({})),
+        )
+        .await;
     let Some(result) = reply.result().filter(|r| is_input_required(r)) else {
         return Ok(Observed::holds());
     };
@@ -758,26 +619,6 @@ pub(crate) async fn respect_client_capabilities(p: &mut Probe, facts: &Stateless
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn mock_answers_fill_the_requested_form() {
-        let request = json!({
-            "method": "elicitation/create",
-            "params": { "requestedSchema": { "type": "object", "properties": {
-                "ok": { "type": "boolean" },
-                "name": { "type": "string" },
-                "size": { "type": "string", "enum": ["s", "m"] },
-            } } },
-        });
-        assert_eq!(
-            mock_response(&request),
-            json!({ "action": "accept", "content": { "ok": true, "name": "mcptest", "size": "s" } })
-        );
-        let roots = mock_response(&json!({ "method": "roots/list" }));
-        assert!(roots["roots"].is_array());
-        let sampling = mock_response(&json!({ "method": "sampling/createMessage" }));
-        assert_eq!(sampling["role"], "assistant");
-    }
 
     #[test]
     fn descriptions_that_ask_for_input_are_candidates() {

@@ -1,5 +1,6 @@
-//! The check model: what a check is (a rule from a spec revision, with a
-//! level), and what running it found (a status with its evidence).
+//! The check model, the floor everything else stands on: what a check is
+//! (a rule from a spec revision, with a level), what its code found, and
+//! what running it reported (a status with its evidence).
 
 use std::{fmt, time::Duration};
 
@@ -7,6 +8,12 @@ use serde::Serialize;
 use serde_json::Value;
 
 use mcptest_core::report::Status;
+
+/// Messages kept as the evidence of one exchange (and handed to its checks):
+/// the first this many; the rest are read and counted
+/// ([`RawResponse::Messages`]'s `dropped`), so a server that floods
+/// notifications before its answer cannot grow a conformance run.
+pub const EVIDENCE_KEPT: usize = 1_000;
 
 /// How binding a rule is, as the spec words it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -83,7 +90,7 @@ impl Applies {
 /// Why a skipped check could not apply to the server at all, rather than
 /// finding nothing on it to check: the table folds the skips of each such
 /// reason into one line with their count (the JSON and JUnit reports, and
-/// [`ConformanceReport::full_table`](super::ConformanceReport::full_table),
+/// [`ConformanceReport::full_table`](crate::ConformanceReport::full_table),
 /// keep every row).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -144,7 +151,7 @@ pub enum RawResponse {
     /// JSON-RPC messages over stdio: the answer, and any notifications or
     /// requests that came before it.
     Messages {
-        /// In arrival order: the first [`EVIDENCE_KEPT`](crate::EVIDENCE_KEPT).
+        /// In arrival order: the first [`EVIDENCE_KEPT`](EVIDENCE_KEPT).
         messages: Vec<Value>,
         /// How many more arrived and were only counted.
         #[serde(default, skip_serializing_if = "is_zero")]
@@ -210,10 +217,10 @@ pub struct CheckResult {
     /// The exchanges the status rests on, in order.
     pub evidence: Vec<Exchange>,
     /// The official conformance suite's check ids for the same requirement
-    /// (see [`official_ids`](super::official_ids)); empty when it has none.
+    /// (see [`official_ids`](crate::official_ids)); empty when it has none.
     pub official: &'static [&'static str],
     /// The check was listed as an expected failure
-    /// ([`Conformance::expected_failures`](super::Conformance::expected_failures))
+    /// ([`Conformance::expected_failures`](crate::Conformance::expected_failures))
     /// and failed: reported as a warning, so it does not fail the run.
     pub expected_failure: bool,
     /// How long the check took.

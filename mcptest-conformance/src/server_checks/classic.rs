@@ -5,20 +5,13 @@ use std::collections::HashSet;
 
 use serde_json::{Value, json};
 
-use super::{
-    check::{CannotApply, Checked, Observed, Problems},
-    probe::{Ch, Headers, Probe, Reply, initialize_params, request},
-};
-
-/// Revisions that have an `initialize` handshake.
-pub(crate) const INITIALIZE_VERSIONS: &[&str] =
-    &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
-
-/// A version no server supports; well-formed so that only its value is wrong.
-pub(crate) const UNSUPPORTED_VERSION: &str = "2099-12-31";
-
-/// Pages a list may have before the check gives up on its cursors.
-const MAX_PAGES: usize = 100;
+use super::facts::{ClassicFacts, declares};
+use super::listing::{list_all, tools_declared};
+use crate::model::{Checked, Observed, Problems};
+use crate::support::message::{initialize_params, request};
+use crate::support::probe::{Headers, Probe};
+use crate::support::received::Received;
+use crate::support::revision::{CLASSIC, INITIALIZE_VERSIONS, UNSUPPORTED_VERSION};
 
 /// The lists a server may declare, with the key holding their items.
 pub(crate) const LISTS: &[(&str, &str, &str)] = &[
@@ -28,60 +21,10 @@ pub(crate) const LISTS: &[(&str, &str, &str)] = &[
     ("resources", "resources/templates/list", "resourceTemplates"),
 ];
 
-/// What the classic gate learned from `initialize`.
-pub(crate) struct ClassicFacts {
-    pub(crate) capabilities: Value,
-    /// The `protocolVersion` the server answered with.
-    pub(crate) version: Option<String>,
-}
-
-/// Whether `capabilities` declares `name`.
-pub(crate) fn declares(capabilities: &Value, name: &str) -> bool {
-    capabilities.get(name).is_some_and(|v| !v.is_null())
-}
-
-/// Opens a channel and answers whether the server speaks the handshake: the
-/// facts, or the finding every classic check gets instead — skipped when
-/// `initialize` was refused with an error, failed when it got no answer at
-/// all (a server must answer every request).
-pub(crate) async fn gate(
-    probe: &mut Probe,
-) -> Result<Result<ClassicFacts, Observed>, mcptest_core::Error> {
-    let ch = probe.open_raw().await?;
-    let id = probe.id();
-    let reply = probe
-        .call_quietly(
-            ch,
-            request(id, "initialize", initialize_params("2025-11-25")),
-        )
-        .await;
-    probe.close_all().await;
-    Ok(match reply.result() {
-        Some(result) => Ok(ClassicFacts {
-            capabilities: result.get("capabilities").cloned().unwrap_or(Value::Null),
-            version: result
-                .get("protocolVersion")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
-        }),
-        None if reply.response.is_some() => Err(Observed::CannotApply(
-            CannotApply::Revision,
-            format!(
-                "the server does not speak the initialize handshake (2025-11-25): initialize got {}",
-                reply.describe()
-            ),
-        )),
-        None => Err(Observed::Crashed(format!(
-            "initialize (2025-11-25) failed: {}",
-            reply.describe()
-        ))),
-    })
-}
-
 pub(crate) async fn initialize_result(p: &mut Probe) -> Checked {
     let (_, reply) = p
         .open_call(
-            |id| request(id, "initialize", initialize_params("2025-11-25")),
+            |id| request(id, "initialize", initialize_params(CLASSIC)),
             Headers::Derived,
         )
         .await?;
@@ -169,10 +112,7 @@ pub(crate) async fn request_before_initialize(p: &mut Probe) -> Checked {
     }
     let id = p.id();
     let init = p
-        .call(
-            ch,
-            request(id, "initialize", initialize_params("2025-11-25")),
-        )
+        .call(ch, request(id, "initialize", initialize_params(CLASSIC)))
         .await;
     if init.result().is_none() {
         return Ok(Observed::Broken(format!(
@@ -197,84 +137,6 @@ pub(crate) async fn ping(p: &mut Probe) -> Checked {
         }
         None => Observed::Broken(format!("ping got {}", reply.describe())),
     })
-}
-
-/// Every item of a list, following cursors; each page is evidence when
-/// `record` is set.
-pub(crate) async fn list_all(
-    p: &mut Probe,
-    ch: Ch,
-    method: &str,
-    key: &str,
-    meta: Option<&Value>,
-    record: bool,
-) -> Result<(Vec<Value>, usize), Observed> {
-    let mut items = Vec::new();
-    let mut cursor: Option<String> = None;
-    let mut seen = HashSet::new();
-    for page in 1..=MAX_PAGES {
-        let mut params = serde_json::Map::new();
-        if let Some(cursor) = &cursor {
-            params.insert("cursor".into(), json!(cursor));
-        }
-        if let Some(meta) = meta {
-            params.insert("_meta".into(), meta.clone());
-        }
-        let params = if params.is_empty() {
-            Value::Null
-        } else {
-            Value::Object(params)
-        };
-        let id = p.id();
-        let message = request(id, method, params);
-        let reply = if record {
-            p.call(ch, message).await
-        } else {
-            p.call_quietly(ch, message).await
-        };
-        let Some(result) = reply.result() else {
-            let which = match &cursor {
-                Some(cursor) => format!("{method} with cursor {cursor:?} (page {page})"),
-                None => method.to_owned(),
-            };
-            return Err(Observed::Broken(format!(
-                "{which} got {}",
-                reply.describe()
-            )));
-        };
-        match result.get(key) {
-            Some(Value::Array(page_items)) => items.extend(page_items.iter().cloned()),
-            _ => {
-                return Err(Observed::Broken(format!(
-                    "the {method} result has no {key} array"
-                )));
-            }
-        }
-        match result.get("nextCursor") {
-            Some(Value::String(next)) if !next.is_empty() => {
-                if !seen.insert(next.clone()) {
-                    return Err(Observed::Broken(format!(
-                        "{method} returned nextCursor {next:?} a second time: the cursors loop"
-                    )));
-                }
-                cursor = Some(next.clone());
-            }
-            _ => return Ok((items, page)),
-        }
-    }
-    Err(Observed::Broken(format!(
-        "{method} still had a nextCursor after {MAX_PAGES} pages"
-    )))
-}
-
-fn tools_declared(facts: &ClassicFacts) -> Result<(), Observed> {
-    if declares(&facts.capabilities, "tools") {
-        Ok(())
-    } else {
-        Err(Observed::NotApplicable(
-            "the server does not declare the tools capability".into(),
-        ))
-    }
 }
 
 pub(crate) async fn tool_names(p: &mut Probe, facts: &ClassicFacts) -> Checked {
@@ -429,7 +291,7 @@ pub(crate) async fn undeclared_capabilities_rejected(
     Ok(problems.into_finding())
 }
 
-async fn call_unknown_tool(p: &mut Probe, facts: &ClassicFacts) -> Result<Reply, Observed> {
+async fn call_unknown_tool(p: &mut Probe, facts: &ClassicFacts) -> Result<Received, Observed> {
     tools_declared(facts)?;
     let (ch, _) = p.classic_session().await?;
     let id = p.id();
@@ -594,7 +456,7 @@ pub(crate) async fn error_id(p: &mut Probe) -> Checked {
 
 /// Checks a reply to a malformed message: error `code` with a null id (or
 /// `id` when the server could read it); over HTTP a 400 status.
-fn malformed_answer(reply: &Reply, what: &str, code: i64, id: Option<&Value>) -> Observed {
+fn malformed_answer(reply: &Received, what: &str, code: i64, id: Option<&Value>) -> Observed {
     let mut problems = Problems::default();
     match reply.status {
         Some(status) => {

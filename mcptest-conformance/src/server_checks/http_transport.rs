@@ -1,152 +1,18 @@
-//! Checks of the Streamable HTTP transport — the standard request headers
-//! of SEP-2243, DNS-rebinding protection, the classic session lifecycle,
-//! concurrent streams — and of tool listings (a stable order, JSON Schema
-//! 2020-12 schemas), which apply over stdio too.
+//! Server checks of the Streamable HTTP transport: the standard request
+//! headers of SEP-2243, DNS-rebinding protection, the classic session
+//! lifecycle and concurrent streams.
 //!
 //! Every check here finds what it needs on the server (a tool from
 //! `tools/list`, the session id `initialize` hands out) and is skipped with
 //! the reason when the server has none.
 
-use std::collections::BTreeSet;
-
-use serde_json::Value;
-
-#[cfg(feature = "http")]
-use super::probe::Headers;
-use super::{
-    check::{Checked, Observed, Problems},
-    classic::{ClassicFacts, declares, list_all},
-    probe::{Ch, Probe, meta},
-    stateless::{StatelessFacts, VERSION},
-};
-
-fn tools_declared(facts: &ClassicFacts) -> Result<(), Observed> {
-    match declares(&facts.capabilities, "tools") {
-        true => Ok(()),
-        false => Err(Observed::NotApplicable(
-            "the server does not declare the tools capability".into(),
-        )),
-    }
-}
-
-fn tool_name(tool: &Value) -> &str {
-    tool.get("name")
-        .and_then(Value::as_str)
-        .unwrap_or("(unnamed)")
-}
-
-pub(crate) async fn tools_list_order(p: &mut Probe, facts: &ClassicFacts) -> Checked {
-    tools_declared(facts)?;
-    let (ch, _) = p.classic_session().await?;
-    same_order(p, ch, None, 2).await
-}
-
-/// `mcp-tools-list-deterministic-order` (2026-07-28 server/tools, listing
-/// tools): "Servers SHOULD return tools in a deterministic order (i.e., the
-/// same ordering across requests when the underlying set of tools has not
-/// changed)". Three stateless `tools/list` calls, compared name by name.
-pub(crate) async fn tools_deterministic_order(p: &mut Probe, facts: &StatelessFacts) -> Checked {
-    if facts.discover.is_some() && !declares(&facts.capabilities(), "tools") {
-        return Err(Observed::NotApplicable(
-            "server/discover does not declare the tools capability".into(),
-        ));
-    }
-    let ch = p.open().await?;
-    same_order(p, ch, Some(&meta(VERSION)), 3).await
-}
-
-/// Lists the tools `calls` times on `ch` (each request with `meta` as its
-/// `_meta`, when given) and compares the names by position. Fewer than two
-/// tools have no order; a set of tools that changes between the calls
-/// leaves the order untestable (the rule holds while the set is the same).
-async fn same_order(p: &mut Probe, ch: Ch, meta: Option<&Value>, calls: usize) -> Checked {
-    let names = |tools: &[Value]| -> Vec<String> {
-        tools.iter().map(|t| tool_name(t).to_owned()).collect()
-    };
-    let (first, _) = list_all(p, ch, "tools/list", "tools", meta, true).await?;
-    let first = names(&first);
-    if first.len() < 2 {
-        return Ok(Observed::NotApplicable(format!(
-            "the server lists {} tool{}: there is no order to compare",
-            first.len(),
-            if first.len() == 1 { "" } else { "s" }
-        )));
-    }
-    for _ in 1..calls {
-        let (next, _) = list_all(p, ch, "tools/list", "tools", meta, true).await?;
-        let next = names(&next);
-        if next == first {
-            continue;
-        }
-        let set = |names: &[String]| names.iter().cloned().collect::<BTreeSet<String>>();
-        if set(&next) != set(&first) {
-            return Ok(Observed::NotApplicable(format!(
-                "the set of tools changed between two calls ({first:?}, then {next:?}): \
-                 the order is only fixed while the set is the same"
-            )));
-        }
-        return Ok(Observed::Broken(format!(
-            "tools/list listed {first:?} and then {next:?}"
-        )));
-    }
-    Ok(Observed::holds())
-}
-
-/// The dialects a `$schema` may name, and whether mcptest can check them.
-fn dialect_problem(schema: &Value) -> Option<String> {
-    match schema.get("$schema") {
-        None => jsonschema::draft202012::meta::validate(schema)
-            .err()
-            .map(|error| {
-                format!(
-                    "is not valid JSON Schema 2020-12 (the dialect when $schema is absent): \
-                     {error} (at {})",
-                    error.instance_path()
-                )
-            }),
-        Some(Value::String(_)) => jsonschema::meta::validate(schema).err().map(|error| {
-            format!(
-                "is not valid in the dialect its $schema names: {error} (at {})",
-                error.instance_path()
-            )
-        }),
-        Some(other) => Some(format!("has $schema {other}, which is not a URI string")),
-    }
-}
-
-pub(crate) async fn tool_schemas_2020_12(p: &mut Probe, facts: &ClassicFacts) -> Checked {
-    tools_declared(facts)?;
-    let (ch, _) = p.classic_session().await?;
-    let (tools, _) = list_all(p, ch, "tools/list", "tools", None, true).await?;
-    if tools.is_empty() {
-        return Ok(Observed::NotApplicable("the server lists no tools".into()));
-    }
-    let mut problems = Problems::default();
-    for tool in &tools {
-        let name = tool_name(tool);
-        for key in ["inputSchema", "outputSchema"] {
-            match tool.get(key) {
-                None if key == "outputSchema" => {}
-                None => problems.push(format!("tool {name:?} has no {key}")),
-                Some(schema @ Value::Object(_)) => {
-                    if let Some(problem) = dialect_problem(schema) {
-                        problems.push(format!("tool {name:?}: {key} {problem}"));
-                    }
-                }
-                Some(other) => {
-                    problems.push(format!("tool {name:?}: {key} is {other}, not an object"))
-                }
-            }
-        }
-    }
-    Ok(problems.into_finding())
-}
-
 #[cfg(not(feature = "http"))]
-pub(crate) mod transport {
+mod checks {
     //! Without the `http` feature no server is reached over HTTP, and these
     //! checks (for Streamable HTTP only) never run.
-    use super::*;
+    use crate::model::Checked;
+    use crate::server_checks::facts::{ClassicFacts, StatelessFacts};
+    use crate::support::probe::Probe;
 
     fn never() -> Checked {
         unreachable!("HTTP checks run only over HTTP, which needs the http feature")
@@ -176,29 +42,18 @@ pub(crate) mod transport {
 }
 
 #[cfg(feature = "http")]
-pub(crate) mod transport {
-    use super::*;
-    use serde_json::json;
+mod checks {
+    use serde_json::{Value, json};
 
-    use crate::check::Exchange;
-
-    use crate::check::RawRequest;
-
-    use crate::check::Transport;
-
-    use crate::probe::Reply;
-
-    use crate::probe::http_send;
-
-    use crate::probe::initialize_params;
-
-    use crate::probe::meta;
-
-    use crate::probe::request;
-
-    use crate::probe::stateless;
-
-    use crate::stateless::VERSION;
+    use crate::model::{Checked, Exchange, Observed, Problems, RawRequest, Transport};
+    use crate::server_checks::facts::{ClassicFacts, StatelessFacts, declares};
+    use crate::server_checks::listing::list_all;
+    use crate::server_checks::tools::tool_name;
+    use crate::support::http::send as http_send;
+    use crate::support::message::{initialize_params, meta, request, stateless};
+    use crate::support::probe::{Ch, Headers, Probe};
+    use crate::support::received::Received;
+    use crate::support::revision::{CLASSIC, STATELESS};
 
     /// How many requests `multiple_streams` sends at once.
     const STREAMS: usize = 3;
@@ -216,7 +71,7 @@ pub(crate) mod transport {
         problems: &mut Problems,
         notes: &mut Vec<String>,
         what: &str,
-        reply: &Reply,
+        reply: &Received,
     ) {
         if reply.status != Some(400) {
             problems.push(format!("{what} got {}, not HTTP 400", reply.describe()));
@@ -228,7 +83,7 @@ pub(crate) mod transport {
         }
     }
 
-    fn expect_accepted(problems: &mut Problems, what: &str, reply: &Reply) {
+    fn expect_accepted(problems: &mut Problems, what: &str, reply: &Received) {
         let rejected = reply.code() == Some(-32020) || reply.status == Some(400);
         if rejected || reply.response.is_none() {
             problems.push(format!(
@@ -260,18 +115,18 @@ pub(crate) mod transport {
             (Some(&upper), format!("{method} with Mcp-Method: {upper}")),
         ];
         for (header, what) in cases {
-            let mut sent = headers(&[("MCP-Protocol-Version", VERSION)]);
+            let mut sent = headers(&[("MCP-Protocol-Version", STATELESS)]);
             if let Some(header) = header {
                 sent.push(("Mcp-Method".into(), header.into()));
             }
-            let build = |id| stateless(id, method, Value::Null, meta(VERSION));
+            let build = |id| stateless(id, method, Value::Null, meta(STATELESS));
             let (_, reply) = p.open_call(build, Headers::Exactly(sent)).await?;
             expect_rejected(&mut problems, &mut notes, &what, &reply);
         }
         // Header names are case-insensitive: the same request with a
         // lower-case name must be served, or rejecting proves nothing.
-        let sent = headers(&[("mcp-protocol-version", VERSION), ("mcp-method", method)]);
-        let build = |id| stateless(id, method, Value::Null, meta(VERSION));
+        let sent = headers(&[("mcp-protocol-version", STATELESS), ("mcp-method", method)]);
+        let build = |id| stateless(id, method, Value::Null, meta(STATELESS));
         let (_, reply) = p.open_call(build, Headers::Exactly(sent)).await?;
         if reply.result().is_none() {
             problems.push(format!(
@@ -293,7 +148,7 @@ pub(crate) mod transport {
                 "server/discover does not declare the tools capability".into(),
             ));
         }
-        let build = |id| stateless(id, "tools/list", Value::Null, meta(VERSION));
+        let build = |id| stateless(id, "tools/list", Value::Null, meta(STATELESS));
         let (_, reply) = p.open_call(build, Headers::Quietly).await?;
         let tool = reply
             .result()
@@ -314,11 +169,11 @@ pub(crate) mod transport {
                 id,
                 "tools/call",
                 json!({ "name": tool, "arguments": {} }),
-                meta(VERSION),
+                meta(STATELESS),
             )
         };
         let base = headers(&[
-            ("MCP-Protocol-Version", VERSION),
+            ("MCP-Protocol-Version", STATELESS),
             ("Mcp-Method", "tools/call"),
         ]);
         let wrong = format!("{tool}-not-this-one");
@@ -416,7 +271,7 @@ pub(crate) mod transport {
 
     pub(crate) async fn custom_headers(p: &mut Probe) -> Checked {
         let ch = p.open().await?;
-        let (tools, _) = list_all(p, ch, "tools/list", "tools", Some(&meta(VERSION)), false)
+        let (tools, _) = list_all(p, ch, "tools/list", "tools", Some(&meta(STATELESS)), false)
             .await
             .map_err(|finding| match finding {
                 Observed::Broken(why) => {
@@ -447,11 +302,11 @@ pub(crate) mod transport {
                     id,
                     "tools/call",
                     json!({ "name": name, "arguments": arguments }),
-                    meta(VERSION),
+                    meta(STATELESS),
                 )
             };
             let mut sent = headers(&[
-                ("MCP-Protocol-Version", VERSION),
+                ("MCP-Protocol-Version", STATELESS),
                 ("Mcp-Method", "tools/call"),
                 ("Mcp-Name", &name),
             ]);
@@ -489,7 +344,7 @@ pub(crate) mod transport {
         }
         let evil = "evil.example.com";
         let sent = headers(&[("Host", evil), ("Origin", &format!("http://{evil}"))]);
-        let init = |id| request(id, "initialize", initialize_params("2025-11-25"));
+        let init = |id| request(id, "initialize", initialize_params(CLASSIC));
         let (_, reply) = p.open_call(init, Headers::Exactly(sent)).await?;
         match reply.status {
             Some(status) if (400..500).contains(&status) => Ok(Observed::holds()),
@@ -502,7 +357,7 @@ pub(crate) mod transport {
 
     /// `initialize` on a fresh channel, recorded, and the session id it
     /// handed out; the channel then carries the session.
-    async fn session(p: &mut Probe) -> Result<(super::super::probe::Ch, String), Observed> {
+    async fn session(p: &mut Probe) -> Result<(Ch, String), Observed> {
         let (ch, _) = p.classic_session().await?;
         match p.session_id(ch) {
             Some(session) => Ok((ch, session)),
@@ -554,7 +409,7 @@ pub(crate) mod transport {
     pub(crate) async fn session_id_visible_ascii(p: &mut Probe) -> Checked {
         let (_, reply) = p
             .open_call(
-                |id| request(id, "initialize", initialize_params("2025-11-25")),
+                |id| request(id, "initialize", initialize_params(CLASSIC)),
                 Headers::Derived,
             )
             .await?;
@@ -686,24 +541,4 @@ pub(crate) mod transport {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn schemas_are_read_as_2020_12_unless_they_say_otherwise() {
-        let tuple = json!({"type": "array", "items": [{"type": "number"}]});
-        assert!(dialect_problem(&tuple).is_some());
-        let draft7 = json!({
-            "$schema": "http://json-schema.org/draft-07/schema#",
-            "type": "array",
-            "items": [{"type": "number"}]
-        });
-        assert_eq!(dialect_problem(&draft7), None);
-        let old = json!({"type": "number", "exclusiveMinimum": true});
-        assert!(dialect_problem(&old).unwrap().contains("2020-12"));
-        assert!(dialect_problem(&json!({"$schema": 7})).is_some());
-        assert_eq!(dialect_problem(&json!({"type": "object"})), None);
-    }
-}
+pub(crate) use checks::*;

@@ -15,12 +15,13 @@
 
 use serde_json::{Value, json};
 
-use super::{
-    check::{Checked, Observed, Problems},
-    classic::declares,
-    probe::{Ch, Probe, meta, stateless},
-    stateless::{StatelessFacts, VERSION},
-};
+use super::facts::{StatelessFacts, declares};
+use super::listing::{callable_unnamed, list_items, mentions};
+use crate::model::{Checked, Observed, Problems};
+use crate::support::message::{meta, stateless};
+use crate::support::probe::{Ch, Probe};
+use crate::support::received::Received;
+use crate::support::revision::STATELESS;
 
 const METHOD: &str = "subscriptions/listen";
 const ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
@@ -122,10 +123,10 @@ async fn change_trigger(
             if !declares(&facts.capabilities(), "tools") {
                 return None;
             }
-            let tools = super::mrtr::list_items(p, ch, "tools/list", "tools").await;
-            let tool = tools.iter().find(|tool| {
-                super::mrtr::callable_unnamed(tool) && super::mrtr::mentions(tool, change.words())
-            })?;
+            let tools = list_items(p, ch, "tools/list", "tools").await;
+            let tool = tools
+                .iter()
+                .find(|tool| callable_unnamed(tool) && mentions(tool, change.words()))?;
             (tool.get("name")?.as_str()?.to_owned(), json!({}))
         }
     };
@@ -134,7 +135,7 @@ async fn change_trigger(
         id,
         "tools/call",
         json!({ "name": name, "arguments": arguments }),
-        meta(VERSION),
+        meta(STATELESS),
     ))
 }
 
@@ -163,7 +164,7 @@ struct Listened {
     /// Everything that arrived on it.
     messages: Vec<Value>,
     /// The trigger's answer, when one was sent.
-    trigger: Option<super::probe::Reply>,
+    trigger: Option<Received>,
 }
 
 impl Listened {
@@ -218,7 +219,7 @@ async fn listen(
         id.clone(),
         METHOD,
         json!({ "notifications": filter }),
-        meta(VERSION),
+        meta(STATELESS),
     );
     let (messages, trigger) = p.stream(ch, message, trigger).await;
     let listened = Listened {
@@ -403,7 +404,7 @@ pub(crate) async fn resource_updated(p: &mut Probe, facts: &StatelessFacts) -> C
         ));
     }
     let ch = p.open().await?;
-    let uris: Vec<Value> = super::mrtr::list_items(p, ch, "resources/list", "resources")
+    let uris: Vec<Value> = list_items(p, ch, "resources/list", "resources")
         .await
         .iter()
         .filter_map(|r| r.get("uri").filter(|u| u.is_string()).cloned())

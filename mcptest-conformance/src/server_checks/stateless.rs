@@ -10,95 +10,19 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
-use super::{
-    check::{Checked, Observed, Problems},
-    classic::{INITIALIZE_VERSIONS, UNSUPPORTED_VERSION, declares},
-    probe::{
-        Ch, Headers, META_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO, META_VERSION, Probe,
-        Reply, meta, stateless,
-    },
+use super::facts::{StatelessFacts, declares, supported_in};
+use crate::model::{Checked, Observed, Problems};
+use crate::support::message::{
+    META_CAPABILITIES, META_CLIENT_INFO, META_SERVER_INFO, META_VERSION, client_info, meta,
+    stateless,
 };
-
-/// The stateless revision.
-pub(crate) const VERSION: &str = "2026-07-28";
-
-/// What the stateless gate learned from `server/discover`.
-pub(crate) struct StatelessFacts {
-    /// The discover result; `None` when discover was answered with -32022
-    /// although its error lists 2026-07-28 as supported.
-    pub(crate) discover: Option<Value>,
-}
-
-impl StatelessFacts {
-    /// The capabilities `server/discover` declared (`null` without them).
-    pub(crate) fn capabilities(&self) -> Value {
-        self.discover
-            .as_ref()
-            .and_then(|d| d.get("capabilities"))
-            .cloned()
-            .unwrap_or(Value::Null)
-    }
-
-    /// A list request the server should answer: the first declared list.
-    pub(crate) fn list_method(&self) -> &'static str {
-        let capabilities = self.capabilities();
-        ["tools", "prompts", "resources"]
-            .into_iter()
-            .find(|c| declares(&capabilities, c))
-            .map(|c| match c {
-                "prompts" => "prompts/list",
-                "resources" => "resources/list",
-                _ => "tools/list",
-            })
-            .unwrap_or("tools/list")
-    }
-}
-
-/// Asks `server/discover` whether the server speaks 2026-07-28.
-pub(crate) async fn gate(
-    probe: &mut Probe,
-) -> Result<Result<StatelessFacts, String>, mcptest_core::Error> {
-    let ch = probe.open_raw().await?;
-    let id = probe.id();
-    let reply = probe
-        .call_quietly(
-            ch,
-            stateless(id, "server/discover", Value::Null, meta(VERSION)),
-        )
-        .await;
-    probe.close_all().await;
-    if let Some(result) = reply.result() {
-        return Ok(Ok(StatelessFacts {
-            discover: Some(result.clone()),
-        }));
-    }
-    let claims_support = reply.code() == Some(-32022)
-        && supported_in(&reply).is_some_and(|s| s.contains(&VERSION.to_owned()));
-    Ok(if claims_support {
-        Ok(StatelessFacts { discover: None })
-    } else {
-        Err(format!(
-            "the server does not speak 2026-07-28: server/discover got {}",
-            reply.describe()
-        ))
-    })
-}
-
-/// `data.supported` of an error, when it is an array of strings.
-fn supported_in(reply: &Reply) -> Option<Vec<String>> {
-    reply
-        .error()?
-        .get("data")?
-        .get("supported")?
-        .as_array()?
-        .iter()
-        .map(|v| v.as_str().map(str::to_owned))
-        .collect()
-}
+use crate::support::probe::{Ch, Headers, Probe};
+use crate::support::received::Received;
+use crate::support::revision::{INITIALIZE_VERSIONS, STATELESS, UNSUPPORTED_VERSION};
 
 /// `meta` without `key`.
 fn meta_without(key: &str) -> Value {
-    let mut meta = meta(VERSION);
+    let mut meta = meta(STATELESS);
     if let Some(map) = meta.as_object_mut() {
         map.remove(key);
     }
@@ -106,7 +30,7 @@ fn meta_without(key: &str) -> Value {
 }
 
 /// Problems with a reply that should be error `code` (and HTTP `status`).
-fn expect_error(problems: &mut Problems, what: &str, reply: &Reply, code: i64, status: u16) {
+fn expect_error(problems: &mut Problems, what: &str, reply: &Received, code: i64, status: u16) {
     if reply.code() != Some(code) {
         problems.push(format!("{what} got {}, not error {code}", reply.describe()));
     } else if let Some(got) = reply.status
@@ -118,7 +42,7 @@ fn expect_error(problems: &mut Problems, what: &str, reply: &Reply, code: i64, s
 
 /// Problems with the `data` of -32022: `supported` a non-empty array of
 /// strings, `requested` the version asked for.
-fn check_version_error(problems: &mut Problems, what: &str, reply: &Reply, requested: &str) {
+fn check_version_error(problems: &mut Problems, what: &str, reply: &Received, requested: &str) {
     if reply.code() != Some(-32022) {
         return;
     }
@@ -143,7 +67,7 @@ fn check_version_error(problems: &mut Problems, what: &str, reply: &Reply, reque
 async fn pinned_channel(p: &mut Probe, facts: &StatelessFacts) -> Result<Ch, Observed> {
     let (ch, reply) = p
         .open_call(
-            |id| stateless(id, facts.list_method(), Value::Null, meta(VERSION)),
+            |id| stateless(id, facts.list_method(), Value::Null, meta(STATELESS)),
             Headers::Quietly,
         )
         .await?;
@@ -160,7 +84,7 @@ async fn pinned_channel(p: &mut Probe, facts: &StatelessFacts) -> Result<Ch, Obs
 pub(crate) async fn discover(p: &mut Probe) -> Checked {
     let (_, reply) = p
         .open_call(
-            |id| stateless(id, "server/discover", Value::Null, meta(VERSION)),
+            |id| stateless(id, "server/discover", Value::Null, meta(STATELESS)),
             Headers::Derived,
         )
         .await?;
@@ -205,7 +129,9 @@ pub(crate) async fn discover(p: &mut Probe) -> Checked {
 /// that must be rejected with -32602 and HTTP 400.
 async fn rejected_meta(p: &mut Probe, facts: &StatelessFacts, meta: Value, what: &str) -> Checked {
     let build = |id| stateless(id, facts.list_method(), Value::Null, meta);
-    let (_, reply) = p.open_call(build, Headers::Version(Some(VERSION))).await?;
+    let (_, reply) = p
+        .open_call(build, Headers::Version(Some(STATELESS)))
+        .await?;
     let mut problems = Problems::default();
     expect_error(&mut problems, what, &reply, -32602, 400);
     Ok(problems.into_finding())
@@ -258,13 +184,13 @@ pub(crate) async fn meta_client_info_optional(p: &mut Probe, facts: &StatelessFa
 }
 
 /// Sends `method` with an unsupported version in `_meta` and in the header.
-async fn unsupported_call(p: &mut Probe, method: &str) -> Result<Reply, Observed> {
+async fn unsupported_call(p: &mut Probe, method: &str) -> Result<Received, Observed> {
     let build = |id| stateless(id, method, Value::Null, meta_version(UNSUPPORTED_VERSION));
     Ok(p.open_call(build, Headers::Derived).await?.1)
 }
 
 fn meta_version(version: &str) -> Value {
-    let mut meta = meta(VERSION);
+    let mut meta = meta(STATELESS);
     meta[META_VERSION] = json!(version);
     meta
 }
@@ -283,7 +209,7 @@ pub(crate) async fn unsupported_version(p: &mut Probe, facts: &StatelessFacts) -
 async fn discovered_versions(p: &mut Probe) -> Result<Vec<String>, Observed> {
     let (_, reply) = p
         .open_call(
-            |id| stateless(id, "server/discover", Value::Null, meta(VERSION)),
+            |id| stateless(id, "server/discover", Value::Null, meta(STATELESS)),
             Headers::Derived,
         )
         .await?;
@@ -330,7 +256,7 @@ pub(crate) async fn supported_versions_accepted(p: &mut Probe, facts: &Stateless
     let advertised = discovered_versions(p).await?;
     let stateless_era: Vec<&String> = advertised
         .iter()
-        .filter(|v| v.as_str() >= VERSION)
+        .filter(|v| v.as_str() >= STATELESS)
         .collect();
     if stateless_era.is_empty() {
         return Ok(Observed::NotApplicable(format!(
@@ -375,7 +301,7 @@ pub(crate) async fn http_header_mismatch(p: &mut Probe, facts: &StatelessFacts) 
             "a request with MCP-Protocol-Version 2025-11-25 and _meta 2026-07-28",
         ),
     ] {
-        let build = |id| stateless(id, method, Value::Null, meta(VERSION));
+        let build = |id| stateless(id, method, Value::Null, meta(STATELESS));
         let (_, reply) = p.open_call(build, Headers::Version(header)).await?;
         expect_error(&mut problems, what, &reply, -32020, 400);
     }
@@ -394,7 +320,7 @@ pub(crate) async fn missing_client_capability(p: &mut Probe) -> Checked {
             id,
             "tools/call",
             json!({ "name": tool, "arguments": arguments }),
-            meta(VERSION),
+            meta(STATELESS),
         )
     };
     let (_, reply) = p.open_call(call, Headers::Derived).await?;
@@ -454,9 +380,9 @@ pub(crate) async fn removed_methods(
             // Well-formed for the revision its _meta names: only the method
             // is wrong.
             json!({
-                "protocolVersion": VERSION,
+                "protocolVersion": STATELESS,
                 "capabilities": {},
-                "clientInfo": super::probe::client_info(),
+                "clientInfo": client_info(),
             }),
         ),
         ("ping", Value::Null),
@@ -469,7 +395,7 @@ pub(crate) async fn removed_methods(
     for (method, params) in removed {
         let id = p.id();
         let reply = p
-            .call(ch, stateless(id, method, params, meta(VERSION)))
+            .call(ch, stateless(id, method, params, meta(STATELESS)))
             .await;
         if method == "initialize"
             && let Some(result) = reply.result()
@@ -505,7 +431,7 @@ pub(crate) async fn removed_methods(
 pub(crate) async fn unknown_method(p: &mut Probe) -> Checked {
     let (_, reply) = p
         .open_call(
-            |id| stateless(id, "mcptest/no-such-method", Value::Null, meta(VERSION)),
+            |id| stateless(id, "mcptest/no-such-method", Value::Null, meta(STATELESS)),
             Headers::Derived,
         )
         .await?;
@@ -517,7 +443,7 @@ pub(crate) async fn unknown_method(p: &mut Probe) -> Checked {
 pub(crate) async fn capabilities_honored(p: &mut Probe) -> Checked {
     let (ch, reply) = p
         .open_call(
-            |id| stateless(id, "server/discover", Value::Null, meta(VERSION)),
+            |id| stateless(id, "server/discover", Value::Null, meta(STATELESS)),
             Headers::Derived,
         )
         .await?;
@@ -544,7 +470,7 @@ pub(crate) async fn capabilities_honored(p: &mut Probe) -> Checked {
     for (capability, method, params) in probes {
         let id = p.id();
         let reply = p
-            .call(ch, stateless(id, method, params, meta(VERSION)))
+            .call(ch, stateless(id, method, params, meta(STATELESS)))
             .await;
         let not_found = reply.code() == Some(-32601);
         if declares(&capabilities, capability) {
@@ -575,7 +501,7 @@ pub(crate) async fn no_log_without_level(p: &mut Probe) -> Checked {
             id,
             "tools/call",
             json!({ "name": tool, "arguments": arguments }),
-            meta(VERSION),
+            meta(STATELESS),
         )
     };
     let (ch, reply) = p.open_call(call, Headers::Derived).await?;
@@ -611,7 +537,7 @@ pub(crate) async fn error_id(p: &mut Probe, facts: &StatelessFacts) -> Checked {
             "mcptest-error-id",
             "mcptest/no-such-method",
             Value::Null,
-            meta(VERSION),
+            meta(STATELESS),
         ),
         stateless(9103, method, Value::Null, meta_version(UNSUPPORTED_VERSION)),
     ];
@@ -621,7 +547,7 @@ pub(crate) async fn error_id(p: &mut Probe, facts: &StatelessFacts) -> Checked {
         let sent_method = message["method"].as_str().unwrap_or_default().to_owned();
         let header = message["params"]["_meta"][META_VERSION]
             .as_str()
-            .unwrap_or(VERSION)
+            .unwrap_or(STATELESS)
             .to_owned();
         let reply = p.call_with_version_header(ch, message, Some(&header)).await;
         match reply.id() {

@@ -5,13 +5,14 @@
 
 use serde_json::{Value, json};
 
-use super::{
-    check::{Checked, Observed, Problems},
-    classic::declares,
-    mrtr::{self, list_items, send},
-    probe::{Probe, meta},
-    stateless::{StatelessFacts, VERSION},
-};
+use super::facts::{StatelessFacts, declares};
+use super::listing::list_items;
+use crate::model::{Checked, Observed, Problems};
+use crate::support::input_answers::is_input_required;
+use crate::support::message::meta;
+use crate::support::probe::{Ch, Probe};
+use crate::support::received::Received;
+use crate::support::revision::STATELESS;
 
 /// The cacheable results of the server's declared features, as
 /// `(method, result)`; results that did not come are problems.
@@ -39,7 +40,9 @@ async fn cacheable_results(
     let ch = p.open().await?;
     let mut results = Vec::new();
     for method in methods {
-        let reply = send(p, ch, method, Value::Null, meta(VERSION)).await;
+        let reply = p
+            .call_stateless(ch, method, Value::Null, meta(STATELESS))
+            .await;
         match reply.result() {
             Some(result) => results.push((method, result.clone())),
             None => problems.push(format!("{method} got {}", reply.describe())),
@@ -54,17 +57,12 @@ async fn cacheable_results(
         .and_then(|r| r.get("uri"))
         .cloned();
     if let Some(uri) = first_uri {
-        let reply = send(
-            p,
-            ch,
-            "resources/read",
-            json!({ "uri": uri }),
-            meta(VERSION),
-        )
-        .await;
+        let reply = p
+            .call_stateless(ch, "resources/read", json!({ "uri": uri }), meta(STATELESS))
+            .await;
         match reply.result() {
             // An input-required result is not the resource's content.
-            Some(result) if !mrtr::is_input_required(result) => {
+            Some(result) if !is_input_required(result) => {
                 results.push(("resources/read", result.clone()));
             }
             Some(_) => {}
@@ -131,14 +129,13 @@ pub(crate) async fn caching_types(p: &mut Probe, facts: &StatelessFacts) -> Chec
 const UNKNOWN_URI: &str = "mcptest://no-such-resource/conformance";
 
 /// Reads [`UNKNOWN_URI`] (recorded).
-async fn read_unknown(p: &mut Probe) -> Result<super::probe::Reply, Observed> {
+async fn read_unknown(p: &mut Probe) -> Result<Received, Observed> {
     let ch = p.open().await?;
-    Ok(send(
-        p,
+    Ok(p.call_stateless(
         ch,
         "resources/read",
         json!({ "uri": UNKNOWN_URI }),
-        meta(VERSION),
+        meta(STATELESS),
     )
     .await)
 }
@@ -150,7 +147,7 @@ pub(crate) async fn not_found_no_empty_contents(p: &mut Probe) -> Checked {
             .get("contents")
             .and_then(Value::as_array)
             .is_none_or(Vec::is_empty);
-        if empty && !mrtr::is_input_required(result) {
+        if empty && !is_input_required(result) {
             return Ok(Observed::Broken(format!(
                 "reading {UNKNOWN_URI} got a result with {}",
                 match result.get("contents") {
@@ -220,11 +217,7 @@ fn template_variable(template: &str) -> Option<String> {
 /// What a completion check can ask about: the first listed prompt with an
 /// argument and the first resource template with a variable, as
 /// `(label, params)`.
-async fn completion_subjects(
-    p: &mut Probe,
-    ch: super::probe::Ch,
-    capabilities: &Value,
-) -> Vec<(String, Value)> {
+async fn completion_subjects(p: &mut Probe, ch: Ch, capabilities: &Value) -> Vec<(String, Value)> {
     let mut subjects = Vec::new();
     if declares(capabilities, "prompts") {
         let prompts = list_items(p, ch, "prompts/list", "prompts").await;
@@ -334,7 +327,9 @@ pub(crate) async fn completion(p: &mut Probe, facts: &StatelessFacts) -> Checked
     }
     let mut problems = Problems::default();
     for (label, params) in &subjects {
-        let reply = send(p, ch, "completion/complete", params.clone(), meta(VERSION)).await;
+        let reply = p
+            .call_stateless(ch, "completion/complete", params.clone(), meta(STATELESS))
+            .await;
         match reply.result() {
             Some(result) => completion_problems(&mut problems, label, result),
             None => problems.push(format!("completing the {label} got {}", reply.describe())),

@@ -9,14 +9,12 @@
 //! (`--client-id`/`--client-secret` on the command line); without them they
 //! are skipped with that reason.
 
-use crate::check::Checked;
-use crate::probe::Probe;
-
 #[cfg(not(feature = "http"))]
 mod checks {
     //! Without the `http` feature no server is reached over HTTP, and these
     //! checks (for Streamable HTTP only) never run.
-    use super::*;
+    use crate::model::Checked;
+    use crate::support::probe::Probe;
 
     fn never() -> Checked {
         unreachable!("HTTP checks run only over HTTP, which needs the http feature")
@@ -44,8 +42,6 @@ mod checks {
 
 #[cfg(feature = "http")]
 mod checks {
-    use super::*;
-
     use base64::Engine as _;
     use mcptest_core::{
         __support::oauth::{ClientCredentials, Discovery, challenge_param},
@@ -53,7 +49,8 @@ mod checks {
     };
     use serde_json::Value;
 
-    use crate::check::{CannotApply, Observed, Problems};
+    use crate::model::{CannotApply, Checked, Observed, Problems};
+    use crate::support::probe::Probe;
 
     /// The body every request here sends: a ping, which a protected server
     /// must refuse before reading it unless the token is good.

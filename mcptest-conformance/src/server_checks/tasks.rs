@@ -25,12 +25,14 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::{
-    check::{CannotApply, Checked, Observed, Problems, Transport},
-    mrtr::{self, describe_result, meta_with, send},
-    probe::{self, Ch, Probe, Reply, meta, stateless},
-    stateless::{StatelessFacts, VERSION},
-};
+use super::facts::StatelessFacts;
+use super::listing::{INPUT_WORDS, callable_unnamed, list_items, mentions};
+use crate::model::{CannotApply, Checked, Observed, Problems, Transport};
+use crate::support::input_answers::{INPUT_METHODS, responses_for};
+use crate::support::message::{self, meta, meta_with, stateless};
+use crate::support::probe::{Ch, Probe};
+use crate::support::received::Received;
+use crate::support::revision::STATELESS;
 
 /// The extension's identifier, a key of `capabilities.extensions`.
 pub(crate) const EXTENSION: &str = "io.modelcontextprotocol/tasks";
@@ -137,7 +139,7 @@ fn task_support(tool: &Value) -> Option<&str> {
 }
 
 fn declares_required(tool: &Value) -> bool {
-    task_support(tool) == Some("required") || mrtr::mentions(tool, REQUIRED_WORDS)
+    task_support(tool) == Some("required") || mentions(tool, REQUIRED_WORDS)
 }
 
 /// The tools that may run as a task: the named one, or the listed tools
@@ -148,21 +150,20 @@ async fn candidates(p: &mut Probe, ch: Ch) -> Vec<Candidate> {
     if let Some((name, arguments)) = p.settings.task_tool.clone() {
         return vec![Candidate { name, arguments }];
     }
-    let tools = mrtr::list_items(p, ch, "tools/list", "tools").await;
+    let tools = list_items(p, ch, "tools/list", "tools").await;
     let mut found: Vec<((bool, bool), Candidate)> = tools
         .iter()
-        .filter(|tool| mrtr::callable_unnamed(tool) && task_support(tool) != Some("forbidden"))
+        .filter(|tool| callable_unnamed(tool) && task_support(tool) != Some("forbidden"))
         .filter_map(|tool| {
             let declares = matches!(task_support(tool), Some("optional" | "required"));
-            if !declares && !mrtr::mentions(tool, TASK_WORDS) {
+            if !declares && !mentions(tool, TASK_WORDS) {
                 return None;
             }
             let candidate = Candidate {
                 name: tool.get("name")?.as_str()?.to_owned(),
                 arguments: json!({}),
             };
-            let plain =
-                !mrtr::mentions(tool, mrtr::INPUT_WORDS) && !mrtr::mentions(tool, FAIL_WORDS);
+            let plain = !mentions(tool, INPUT_WORDS) && !mentions(tool, FAIL_WORDS);
             Some(((!declares, !plain), candidate))
         })
         .collect();
@@ -220,7 +221,9 @@ async fn create_task(p: &mut Probe, ch: Ch) -> Result<Created, Observed> {
     let named = p.settings.task_tool.is_some();
     let mut tried = Vec::new();
     for tool in candidates(p, ch).await {
-        let reply = send(p, ch, "tools/call", tool.params(), with_tasks()).await;
+        let reply = p
+            .call_stateless(ch, "tools/call", tool.params(), with_tasks())
+            .await;
         match reply.result() {
             Some(result) if is_task(result) => {
                 return Ok(Created {
@@ -231,7 +234,7 @@ async fn create_task(p: &mut Probe, ch: Ch) -> Result<Created, Observed> {
             _ => tried.push(format!(
                 "tool {:?} got {}",
                 tool.name,
-                describe_result(&reply)
+                reply.describe_with_type()
             )),
         }
     }
@@ -276,15 +279,9 @@ async fn release(p: &mut Probe, ch: Ch, task_id: Option<&str>) {
 }
 
 /// `tasks/get` for `task_id`, with the extension declared (recorded).
-async fn get(p: &mut Probe, ch: Ch, task_id: &str) -> Reply {
-    send(
-        p,
-        ch,
-        "tasks/get",
-        json!({ "taskId": task_id }),
-        with_tasks(),
-    )
-    .await
+async fn get(p: &mut Probe, ch: Ch, task_id: &str) -> Received {
+    p.call_stateless(ch, "tasks/get", json!({ "taskId": task_id }), with_tasks())
+        .await
 }
 
 /// What polling `tasks/get` saw.
@@ -399,7 +396,9 @@ fn field_problems(what: &str, task: &Value, problems: &mut Problems) {
 
 pub(crate) async fn extension_declared(p: &mut Probe) -> Checked {
     let ch = p.open().await?;
-    let reply = send(p, ch, "server/discover", Value::Null, meta(VERSION)).await;
+    let reply = p
+        .call_stateless(ch, "server/discover", Value::Null, meta(STATELESS))
+        .await;
     let Some(result) = reply.result() else {
         return Ok(Observed::NotApplicable(format!(
             "server/discover got {}, so no declaration could be read",
@@ -608,7 +607,7 @@ pub(crate) async fn completes(p: &mut Probe, _facts: &StatelessFacts) -> Checked
 }
 
 /// The problems of a `tasks/cancel` answer.
-fn ack_problems(what: &str, reply: &Reply, problems: &mut Problems) {
+fn ack_problems(what: &str, reply: &Received, problems: &mut Problems) {
     let Some(ack) = reply.result() else {
         problems.push(format!("{what} got {}", reply.describe()));
         return;
@@ -638,7 +637,9 @@ pub(crate) async fn cancel(p: &mut Probe, _facts: &StatelessFacts) -> Checked {
     let task_id = created.require_id()?;
     let mut problems = Problems::default();
     let params = json!({ "taskId": task_id });
-    let reply = send(p, ch, "tasks/cancel", params.clone(), with_tasks()).await;
+    let reply = p
+        .call_stateless(ch, "tasks/cancel", params.clone(), with_tasks())
+        .await;
     ack_problems("tasks/cancel", &reply, &mut problems);
     if reply.result().is_none() {
         return Ok(problems.into_finding());
@@ -654,7 +655,9 @@ pub(crate) async fn cancel(p: &mut Probe, _facts: &StatelessFacts) -> Checked {
         return Ok(problems.into_finding());
     };
     // Cancelling a finished task is acknowledged the same way.
-    let again = send(p, ch, "tasks/cancel", params, with_tasks()).await;
+    let again = p
+        .call_stateless(ch, "tasks/cancel", params, with_tasks())
+        .await;
     ack_problems("tasks/cancel of the finished task", &again, &mut problems);
     Ok(if problems.is_empty() {
         Observed::Holds(Some(format!(
@@ -670,18 +673,13 @@ pub(crate) async fn unknown_task(p: &mut Probe) -> Checked {
     let ch = p.open().await?;
     let mut problems = Problems::default();
     for method in ["tasks/get", "tasks/cancel"] {
-        let reply = send(
-            p,
-            ch,
-            method,
-            json!({ "taskId": UNKNOWN_TASK }),
-            with_tasks(),
-        )
-        .await;
+        let reply = p
+            .call_stateless(ch, method, json!({ "taskId": UNKNOWN_TASK }), with_tasks())
+            .await;
         if reply.code() != Some(-32602) {
             problems.push(format!(
                 "{method} of the unknown task {UNKNOWN_TASK:?} got {}, not error -32602",
-                describe_result(&reply)
+                reply.describe_with_type()
             ));
         }
     }
@@ -695,12 +693,12 @@ pub(crate) async fn removed_methods(p: &mut Probe) -> Checked {
         ("tasks/result", json!({ "taskId": UNKNOWN_TASK })),
         ("tasks/list", json!({})),
     ] {
-        let reply = send(p, ch, method, params, with_tasks()).await;
+        let reply = p.call_stateless(ch, method, params, with_tasks()).await;
         if reply.code() != Some(-32601) {
             problems.push(format!(
                 "{method} (removed: tasks/get inlines the result, and tasks are not listed) \
                  got {}, not error -32601",
-                describe_result(&reply)
+                reply.describe_with_type()
             ));
         }
     }
@@ -717,12 +715,14 @@ pub(crate) async fn methods_need_extension(p: &mut Probe, _facts: &StatelessFact
     };
     let mut problems = Problems::default();
     for method in ["tasks/get", "tasks/cancel"] {
-        let reply = send(p, ch, method, json!({ "taskId": task_id }), meta(VERSION)).await;
+        let reply = p
+            .call_stateless(ch, method, json!({ "taskId": task_id }), meta(STATELESS))
+            .await;
         if reply.code() != Some(-32021) {
             problems.push(format!(
                 "{method} from a request that does not declare the tasks extension got {}, \
                  not error -32021",
-                describe_result(&reply)
+                reply.describe_with_type()
             ));
         }
     }
@@ -750,7 +750,9 @@ pub(crate) async fn no_task_without_extension(p: &mut Probe, _facts: &StatelessF
             params
         }),
     ] {
-        let reply = send(p, ch, "tools/call", params, meta(VERSION)).await;
+        let reply = p
+            .call_stateless(ch, "tools/call", params, meta(STATELESS))
+            .await;
         let stray = reply
             .result()
             .and_then(|r| r.get("taskId"))
@@ -785,7 +787,7 @@ pub(crate) async fn required_task_error(p: &mut Probe, _facts: &StatelessFacts) 
     // Whether or not a task tool is named, every listed tool that runs only
     // as a task (with the named arguments when it is the named one).
     let named = p.settings.task_tool.clone();
-    let required: Vec<Candidate> = mrtr::list_items(p, ch, "tools/list", "tools")
+    let required: Vec<Candidate> = list_items(p, ch, "tools/list", "tools")
         .await
         .iter()
         .filter(|tool| declares_required(tool))
@@ -793,7 +795,7 @@ pub(crate) async fn required_task_error(p: &mut Probe, _facts: &StatelessFacts) 
             let name = tool.get("name")?.as_str()?.to_owned();
             let arguments = match &named {
                 Some((named, arguments)) if *named == name => arguments.clone(),
-                _ if mrtr::callable_unnamed(tool) => json!({}),
+                _ if callable_unnamed(tool) => json!({}),
                 _ => return None,
             };
             Some(Candidate { name, arguments })
@@ -809,13 +811,15 @@ pub(crate) async fn required_task_error(p: &mut Probe, _facts: &StatelessFacts) 
     }
     let mut problems = Problems::default();
     for tool in required {
-        let reply = send(p, ch, "tools/call", tool.params(), meta(VERSION)).await;
+        let reply = p
+            .call_stateless(ch, "tools/call", tool.params(), meta(STATELESS))
+            .await;
         if reply.code() != Some(-32021) {
             problems.push(format!(
                 "tool {:?}, which runs only as a task, called without the tasks extension \
                  declared got {}, not error -32021",
                 tool.name,
-                describe_result(&reply)
+                reply.describe_with_type()
             ));
             continue;
         }
@@ -845,12 +849,14 @@ pub(crate) async fn tool_error_completed(p: &mut Probe, _facts: &StatelessFacts)
     let tools = task_tools_mentioning(p, ch, FAIL_WORDS).await;
     let mut tried = Vec::new();
     for tool in tools {
-        let reply = send(p, ch, "tools/call", tool.params(), with_tasks()).await;
+        let reply = p
+            .call_stateless(ch, "tools/call", tool.params(), with_tasks())
+            .await;
         let Some(result) = reply.result().filter(|r| is_task(r)).cloned() else {
             tried.push(format!(
                 "tool {:?} got {}",
                 tool.name,
-                describe_result(&reply)
+                reply.describe_with_type()
             ));
             continue;
         };
@@ -913,10 +919,11 @@ pub(crate) async fn routing_headers(p: &mut Probe, _facts: &StatelessFacts) -> C
     for (what, name) in cases {
         let id = p.id();
         let message = stateless(id, "tasks/get", json!({ "taskId": task_id }), with_tasks());
-        let mut headers: Vec<(String, String)> = probe::routing_headers(Some(VERSION), &message)
-            .into_iter()
-            .filter(|(header, _)| !header.eq_ignore_ascii_case("mcp-name"))
-            .collect();
+        let mut headers: Vec<(String, String)> =
+            message::routing_headers(Some(STATELESS), &message)
+                .into_iter()
+                .filter(|(header, _)| !header.eq_ignore_ascii_case("mcp-name"))
+                .collect();
         if let Some(name) = name {
             headers.push(("Mcp-Name".to_owned(), name.to_owned()));
         }
@@ -935,7 +942,7 @@ pub(crate) async fn routing_headers(p: &mut Probe, _facts: &StatelessFacts) -> C
                     Some(_) => format!("Mcp-Name {what}"),
                     None => what.to_owned(),
                 },
-                describe_result(&reply)
+                reply.describe_with_type()
             ));
         }
     }
@@ -954,12 +961,12 @@ async fn task_tools_mentioning(p: &mut Probe, ch: Ch, words: &[&str]) -> Vec<Can
         Some((name, arguments)) => vec![Candidate { name, arguments }],
         None => Vec::new(),
     };
-    for tool in mrtr::list_items(p, ch, "tools/list", "tools").await {
+    for tool in list_items(p, ch, "tools/list", "tools").await {
         let speaks_of_tasks = matches!(task_support(&tool), Some("optional" | "required"))
-            || mrtr::mentions(&tool, TASK_WORDS);
-        if mrtr::callable_unnamed(&tool)
+            || mentions(&tool, TASK_WORDS);
+        if callable_unnamed(&tool)
             && speaks_of_tasks
-            && mrtr::mentions(&tool, words)
+            && mentions(&tool, words)
             && let Some(name) = tool.get("name").and_then(Value::as_str)
             && !tools.iter().any(|t| t.name == name)
         {
@@ -977,15 +984,17 @@ async fn task_tools_mentioning(p: &mut Probe, ch: Ch, words: &[&str]) -> Vec<Can
 /// speaks of input (or the named task tool): its tool, the task, and the
 /// `tasks/get` answer with status `input_required`.
 async fn input_task(p: &mut Probe, ch: Ch) -> Result<(Created, Value), Observed> {
-    let tools = task_tools_mentioning(p, ch, mrtr::INPUT_WORDS).await;
+    let tools = task_tools_mentioning(p, ch, INPUT_WORDS).await;
     let mut tried = Vec::new();
     for tool in tools {
-        let reply = send(p, ch, "tools/call", tool.params(), with_tasks()).await;
+        let reply = p
+            .call_stateless(ch, "tools/call", tool.params(), with_tasks())
+            .await;
         let Some(result) = reply.result().filter(|r| is_task(r)).cloned() else {
             tried.push(format!(
                 "tool {:?} got {}",
                 tool.name,
-                describe_result(&reply)
+                reply.describe_with_type()
             ));
             continue;
         };
@@ -1032,18 +1041,20 @@ pub(crate) async fn input_required(p: &mut Probe, _facts: &StatelessFacts) -> Ch
         };
         for (key, request) in &requests {
             match request.get("method").and_then(Value::as_str) {
-                Some(method) if mrtr::INPUT_METHODS.contains(&method) => {}
+                Some(method) if INPUT_METHODS.contains(&method) => {}
                 other => problems.push(format!(
                     "inputRequests[{key:?}] asks with method {other:?}, none of {}",
-                    mrtr::INPUT_METHODS.join(", ")
+                    INPUT_METHODS.join(", ")
                 )),
             }
         }
         let params = json!({
             "taskId": task_id,
-            "inputResponses": mrtr::responses_for(&requests),
+            "inputResponses": responses_for(&requests),
         });
-        let reply = send(p, ch, "tasks/update", params, with_tasks()).await;
+        let reply = p
+            .call_stateless(ch, "tasks/update", params, with_tasks())
+            .await;
         ack_problems("tasks/update", &reply, &mut problems);
         if !problems.is_empty() {
             return Ok(problems.into_finding());

@@ -6,48 +6,18 @@
 use base64::Engine as _;
 use serde_json::{Value, json};
 
-use super::{
-    check::{Checked, Observed, Problems},
-    classic::declares,
-    mrtr::{callable_unnamed, describe_result, list_items, mentions, send},
-    probe::{Ch, Probe, meta},
-    stateless::{StatelessFacts, VERSION},
-};
+use super::facts::StatelessFacts;
+use super::listing::tools_mentioning;
+use crate::model::{Checked, Observed, Problems};
+use crate::support::message::{META_LOG_LEVEL, meta};
+use crate::support::probe::Probe;
+use crate::support::revision::STATELESS;
+use mcptest_core::LogLevel;
 
-/// `_meta` key of the per-request log level.
-const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
-/// The most discovered tools a check calls.
-const MAX_CANDIDATES: usize = 4;
-const LOG_LEVELS: &[&str] = &[
-    "debug",
-    "info",
-    "notice",
-    "warning",
-    "error",
-    "critical",
-    "alert",
-    "emergency",
-];
-
-/// Tools without required arguments, not marked destructive, whose name or
-/// description mentions one of `words`: `(name, {})`.
-async fn tools_mentioning(
-    p: &mut Probe,
-    ch: Ch,
-    facts: &StatelessFacts,
-    words: &[&str],
-) -> Vec<(String, Value)> {
-    let capabilities = facts.capabilities();
-    if facts.discover.is_some() && !declares(&capabilities, "tools") {
-        return Vec::new();
-    }
-    list_items(p, ch, "tools/list", "tools")
-        .await
-        .into_iter()
-        .filter(|tool| callable_unnamed(tool) && mentions(tool, words))
-        .filter_map(|tool| Some((tool.get("name")?.as_str()?.to_owned(), json!({}))))
-        .take(MAX_CANDIDATES)
-        .collect()
+/// Whether `level` names a log level (RFC 5424, as the core's
+/// [`LogLevel`] reads them).
+fn is_log_level(level: &str) -> bool {
+    serde_json::from_value::<LogLevel>(Value::from(level)).is_ok()
 }
 
 fn call(name: &str, arguments: &Value) -> Value {
@@ -131,7 +101,9 @@ pub(crate) async fn content_types(p: &mut Probe, facts: &StatelessFacts) -> Chec
     let mut judged = 0;
     let mut tried = Vec::new();
     for (name, arguments) in &candidates {
-        let reply = send(p, ch, "tools/call", call(name, arguments), meta(VERSION)).await;
+        let reply = p
+            .call_stateless(ch, "tools/call", call(name, arguments), meta(STATELESS))
+            .await;
         let blocks = reply
             .result()
             .and_then(|r| r.get("content"))
@@ -148,7 +120,7 @@ pub(crate) async fn content_types(p: &mut Probe, facts: &StatelessFacts) -> Chec
             })
             .count();
         if media == 0 {
-            tried.push(format!("tool {name:?} got {}", describe_result(&reply)));
+            tried.push(format!("tool {name:?} got {}", reply.describe_with_type()));
             continue;
         }
         judged += media;
@@ -184,9 +156,11 @@ pub(crate) async fn progress(p: &mut Probe, facts: &StatelessFacts) -> Checked {
     let token = "mcptest-progress-token";
     let mut tried = Vec::new();
     for (name, arguments) in &candidates {
-        let mut request_meta = meta(VERSION);
+        let mut request_meta = meta(STATELESS);
         request_meta["progressToken"] = json!(token);
-        let reply = send(p, ch, "tools/call", call(name, arguments), request_meta).await;
+        let reply = p
+            .call_stateless(ch, "tools/call", call(name, arguments), request_meta)
+            .await;
         let notifications: Vec<&Value> = reply
             .others
             .iter()
@@ -195,7 +169,7 @@ pub(crate) async fn progress(p: &mut Probe, facts: &StatelessFacts) -> Checked {
         if notifications.is_empty() {
             tried.push(format!(
                 "tool {name:?} got {} and no notifications/progress before it",
-                describe_result(&reply)
+                reply.describe_with_type()
             ));
             continue;
         }
@@ -260,9 +234,11 @@ pub(crate) async fn log_with_level(p: &mut Probe, facts: &StatelessFacts) -> Che
     }
     let mut tried = Vec::new();
     for (name, arguments) in &candidates {
-        let mut request_meta = meta(VERSION);
-        request_meta[META_LOG_LEVEL] = json!("debug");
-        let reply = send(p, ch, "tools/call", call(name, arguments), request_meta).await;
+        let mut request_meta = meta(STATELESS);
+        request_meta[META_LOG_LEVEL] = json!(LogLevel::Debug);
+        let reply = p
+            .call_stateless(ch, "tools/call", call(name, arguments), request_meta)
+            .await;
         let mut messages = reply.others.clone();
         let late = p.listen(ch).await;
         p.append_to_last(&late);
@@ -274,7 +250,7 @@ pub(crate) async fn log_with_level(p: &mut Probe, facts: &StatelessFacts) -> Che
         if logs.is_empty() {
             tried.push(format!(
                 "tool {name:?} called with logLevel \"debug\" got {} and no notifications/message",
-                describe_result(&reply)
+                reply.describe_with_type()
             ));
             continue;
         }
@@ -282,7 +258,7 @@ pub(crate) async fn log_with_level(p: &mut Probe, facts: &StatelessFacts) -> Che
         for log in logs {
             let params = log.get("params").cloned().unwrap_or(Value::Null);
             match params.get("level").and_then(Value::as_str) {
-                Some(level) if LOG_LEVELS.contains(&level) => {}
+                Some(level) if is_log_level(level) => {}
                 other => problems.push(format!(
                     "a log message of tool {name:?} has level {}, not a syslog level",
                     other
