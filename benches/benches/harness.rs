@@ -10,7 +10,13 @@
 //!   versus a hand-written exchange;
 //! - the check of every message against the MCP schema (on by default)
 //!   against the same harness with it off (`wire_schema(Off)`), in the
-//!   spawn and in-process runs (target: at most 5 % slower).
+//!   spawn and in-process runs (target: at most 5 % slower);
+//! - `in-process-throughput` against rmcp's own client (target: at most
+//!   5 % slower);
+//! - `spawn`: starting a child alone (three pipes, a process group of its
+//!   own) and reaping it, std's `posix_spawn` path (no parent-death signal)
+//!   versus std forking for a `pre_exec` hook that sets it versus mcptest's
+//!   spawn, which sets it without a fork.
 //!
 //! Run: `cargo bench -p mcptest-benches --bench harness`. The ratios are
 //! printed after criterion's own output, followed by the spawn variants run
@@ -299,7 +305,12 @@ fn main() {
 
     println!("\nagainst the baselines measured in this run:");
     report_ratio("spawn-call-teardown", "mcptest", "hand-written", Some(1.10));
-    report_ratio("in-process-throughput", "mcptest", "rmcp-client", None);
+    report_ratio(
+        "in-process-throughput",
+        "mcptest",
+        "rmcp-client",
+        Some(1.05),
+    );
     report_ratio(
         "in-process-throughput",
         "mcptest",
@@ -310,4 +321,88 @@ fn main() {
     report_rate("in-process-throughput", "rmcp-client", None);
     report_ratio("stdio-round-trip", "mcptest", "hand-written", None);
     spawn_ratios_interleaved();
+    spawn_alone_interleaved();
+    println!(
+        "\nload average at the end: {}",
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .trim()
+    );
+}
+
+/// Rounds of the spawn-alone comparison.
+const SPAWN_ROUNDS: usize = 200;
+
+/// Starting a child alone, three ways in turn, round after round: what the
+/// parent-death signal costs through std's fork path, and what mcptest's
+/// spawn costs instead. The child is `true`, so the spawn dominates.
+fn spawn_alone_interleaved() {
+    use std::os::unix::process::CommandExt;
+
+    use mcptest_core::__support::process::{ChildProcess, Launch};
+
+    let rt = runtime();
+    let launch = Launch::command("true").expect("a command line");
+    let std_command = || {
+        let mut command = Command::new("true");
+        command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        command
+    };
+    let mut samples: [Vec<Duration>; 3] = Default::default();
+    for _ in 0..SPAWN_ROUNDS {
+        let started = Instant::now();
+        let mut child = std_command().spawn().expect("spawns");
+        child.wait().expect("reaped");
+        samples[0].push(started.elapsed());
+
+        let started = Instant::now();
+        let mut command = std_command();
+        // SAFETY: one async-signal-safe system call in the forked child.
+        unsafe {
+            command.pre_exec(|| {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            });
+        }
+        let mut child = command.spawn().expect("spawns");
+        child.wait().expect("reaped");
+        samples[1].push(started.elapsed());
+
+        let started = Instant::now();
+        rt.block_on(async {
+            let spawned = ChildProcess::spawn(&launch).expect("spawns");
+            let status = spawned.process.wait_for_exit(Duration::from_secs(10)).await;
+            assert!(status.is_some_and(|s| s.success()));
+        });
+        samples[2].push(started.elapsed());
+    }
+    let [posix_spawn, fork, mcptest] = samples.map(|mut times| {
+        times.sort();
+        times[times.len() / 2]
+    });
+    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    println!(
+        "spawn alone (`true`, three pipes, own group, reaped), median of {SPAWN_ROUNDS} interleaved rounds:"
+    );
+    println!(
+        "  std posix_spawn, no parent-death signal {:>8.1} µs",
+        us(posix_spawn)
+    );
+    println!(
+        "  std fork + pre_exec(PR_SET_PDEATHSIG)    {:>8.1} µs = {:.2}x",
+        us(fork),
+        us(fork) / us(posix_spawn)
+    );
+    println!(
+        "  mcptest (clone, parent-death signal)     {:>8.1} µs = {:.2}x",
+        us(mcptest),
+        us(mcptest) / us(posix_spawn)
+    );
 }

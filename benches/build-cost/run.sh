@@ -2,16 +2,27 @@
 # What mcptest costs a new user's build: a small rmcp server crate
 # (template/: the server, three test files with #[mcp_test], checks, a
 # snapshot and an in-process `handler =` test), built cold in its own target
-# dir twice — the server alone (no tests/, no mcptest) and with mcptest's
-# default features — then, with mcptest, a no-op rebuild, a touched test
-# file and a touched src/lib.rs. Prints the figures and the ratios.
+# dir three times —
+#   alone:   the server alone (no tests/, no mcptest);
+#   default: with mcptest's default features and those tests;
+#   schema:  the same plus the checks a tool author reaches for first
+#            (template/tests-schema/: `input_schemas_valid`,
+#            `matches_output_schema`), with whatever feature of mcptest they
+#            need beyond the default (read from mcptest's Cargo.toml, so the
+#            variant builds whether or not they join the default)
+# — then, on each mcptest copy, a no-op rebuild, a touched test file and a
+# touched src/lib.rs. Prints the figures and the ratios.
 #
 #   bash benches/build-cost/run.sh          # ROUNDS=1 by default
 #
-# Each round builds both copies cold (same machine, one after the other, the
-# order alternating), so each ratio is taken against a baseline of the same
-# round. The load average is printed with each round: a busy machine
-# stretches both builds, not always equally.
+# Each round builds the three copies cold one after the other (the order
+# rotating between rounds), so each ratio is taken against a baseline of the
+# same round. Beside wall seconds, each build's CPU seconds (user + system of
+# cargo and every rustc it ran) are printed with their ratios: on a machine
+# shared with other work the CPU ratio moves much less than the wall one,
+# and the load average is printed before and after every build. The targets
+# (<= 1.7x default, <= 2.0x schema, <= 3 s touched src/lib.rs) are judged on
+# the wall figures of a quiet machine.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 ROUNDS="${ROUNDS:-1}"
@@ -20,68 +31,92 @@ TEMPLATE="$ROOT/benches/build-cost/template"
 RMCP=$(awk '/^name = "rmcp"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$ROOT/Cargo.lock")
 
 log() { printf '[build-cost] %s\n' "$*" >&2; }
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 load() { cut -d' ' -f1 /proc/loadavg; }
 
-# copy NAME WITH_MCPTEST: a fresh copy of the template, with the same
-# dependency versions as this workspace (its Cargo.lock).
+# The features of mcptest the schema checks need beyond its default: the
+# `json-schema` feature while it exists and is not a default one, else none.
+SCHEMA_FEATURES=$(python3 - "$ROOT/mcptest/Cargo.toml" <<'PY'
+import sys, tomllib
+features = tomllib.load(open(sys.argv[1], "rb")).get("features", {})
+default = set(features.get("default", []))
+print("json-schema" if "json-schema" in features and "json-schema" not in default else "")
+PY
+)
+
+# copy NAME: a fresh copy of the template, with the same dependency versions
+# as this workspace (its Cargo.lock).
 copy() {
-  local dir="$WORK/$1"
+  local dir="$WORK/$1" features=""
   rm -rf "$dir"
   mkdir -p "$dir"
   cp -r "$TEMPLATE/src" "$dir/"
-  sed -e "s|@RMCP@|=$RMCP|" -e "s|@MCPTEST@|$ROOT/mcptest|" "$TEMPLATE/Cargo.toml.in" > "$dir/Cargo.toml"
+  [ "$1" = schema ] && [ -n "$SCHEMA_FEATURES" ] && features=", features = [\"$SCHEMA_FEATURES\"]"
+  sed -e "s|@RMCP@|=$RMCP|" -e "s|@MCPTEST@\"|$ROOT/mcptest\"$features|" \
+    "$TEMPLATE/Cargo.toml.in" > "$dir/Cargo.toml"
   cp "$ROOT/Cargo.lock" "$dir/Cargo.lock"
-  if [ "$2" = yes ]; then
-    cp -r "$TEMPLATE/tests" "$dir/"
-  else
-    sed -i -e '/^\[dev-dependencies\]/,$d' "$dir/Cargo.toml"
-  fi
+  case "$1" in
+    alone) sed -i -e '/^\[dev-dependencies\]/,$d' "$dir/Cargo.toml" ;;
+    default) cp -r "$TEMPLATE/tests" "$dir/" ;;
+    schema) cp -r "$TEMPLATE/tests" "$dir/" && cp "$TEMPLATE"/tests-schema/*.rs "$dir/tests/" ;;
+  esac
   echo "$dir"
 }
 
-# build DIR LOG: seconds and crates compiled of `cargo test --no-run`, its
-# output kept in LOG.
+# build DIR LOG: wall seconds, CPU seconds and crates compiled of
+# `cargo test --no-run`, its output kept in LOG.
 build() {
-  local dir="$1" start end log="$2"
-  start=$(now)
-  (cd "$dir" && CARGO_TARGET_DIR="$dir/target" cargo test --no-run --color never) > "$log" 2>&1 \
-    || { cat "$log" >&2; log "build failed in $dir"; exit 1; }
-  end=$(now)
-  echo "$(secs "$start" "$end") $(grep -c '^ *Compiling ' "$log")"
+  local dir="$1" log="$2" times
+  times=$(mktemp)
+  (cd "$dir" && CARGO_TARGET_DIR="$dir/target" /usr/bin/time -o "$times" -f '%e %U %S' \
+    cargo test --no-run --color never) > "$log" 2>&1 \
+    || { cat "$log" >&2; rm -f "$times"; log "build failed in $dir"; exit 1; }
+  read -r wall user sys < "$times"
+  rm -f "$times"
+  echo "$wall $(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.1f", u + s }') $(grep -c '^ *Compiling ' "$log")"
 }
 
 size() { du -sm "$1/target" | cut -f1; }
 
+declare -A WALL CPU CRATES LOADS
 for round in $(seq 1 "$ROUNDS"); do
-  log "round $round/$ROUNDS (rmcp $RMCP, load $(load))"
-  alone=$(copy alone no)
-  with=$(copy with yes)
+  log "round $round/$ROUNDS (rmcp $RMCP; schema checks need: ${SCHEMA_FEATURES:-the default})"
   rm -f "$WORK"/*.log
-  if [ $((round % 2)) -eq 1 ]; then
-    read -r alone_s alone_n <<<"$(build "$alone" "$alone.cold.log")"
-    read -r with_s with_n <<<"$(build "$with" "$with.cold.log")"
-  else
-    read -r with_s with_n <<<"$(build "$with" "$with.cold.log")"
-    read -r alone_s alone_n <<<"$(build "$alone" "$alone.cold.log")"
-  fi
-  noop_s=$(build "$with" "$with.noop.log" | cut -d' ' -f1)
-  touch "$with/tests/tools.rs"
-  test_s=$(build "$with" "$with.test.log" | cut -d' ' -f1)
-  touch "$with/src/lib.rs"
-  lib_s=$(build "$with" "$with.lib.log" | cut -d' ' -f1)
-  printf '\nround %s, load average at the end %s\n' "$round" "$(load)"
-  printf '| build | server alone | with mcptest | ratio | target |\n|---|---|---|---|---|\n'
-  printf '| cold `cargo test --no-run` | %s s | %s s | %sx | <= 2.0x |\n' "$alone_s" "$with_s" "$(ratio "$with_s" "$alone_s")"
-  printf '| crates compiled | %s | %s | %sx | <= 1.6x |\n' "$alone_n" "$with_n" "$(ratio "$with_n" "$alone_n")"
-  printf '| target directory | %s MB | %s MB | %sx | |\n' "$(size "$alone")" "$(size "$with")" "$(ratio "$(size "$with")" "$(size "$alone")")"
-  printf '| no-op rebuild | | %s s | | |\n' "$noop_s"
-  printf '| touched tests/tools.rs | | %s s | | |\n' "$test_s"
-  printf '| touched src/lib.rs | | %s s | | <= 3 s |\n' "$lib_s"
-  printf '\nwhat mcptest adds (packages compiled only with it): '
-  comm -13 <(grep -o 'Compiling [^ ]*' "$alone.cold.log" | sort -u) \
-           <(grep -o 'Compiling [^ ]*' "$with.cold.log" | sort -u) | cut -d' ' -f2 | tr '\n' ' '
+  order=(alone default schema)
+  for _ in $(seq 2 "$round"); do order=("${order[@]:1}" "${order[0]}"); done
+  for name in "${order[@]}"; do
+    dir=$(copy "$name")
+    before=$(load)
+    read -r WALL[$name] CPU[$name] CRATES[$name] <<<"$(build "$dir" "$dir.cold.log")"
+    LOADS[$name]="$before → $(load)"
+    log "$name: ${WALL[$name]} s wall, ${CPU[$name]} s CPU (load ${LOADS[$name]})"
+  done
+  printf '\nround %s\n' "$round"
+  printf '| cold `cargo test --no-run` | wall | ratio | CPU | ratio | crates | ratio | target | load before → after |\n'
+  printf '|---|---|---|---|---|---|---|---|---|\n'
+  for name in alone default schema; do
+    case $name in default) target='<= 1.7x' ;; schema) target='<= 2.0x' ;; *) target='' ;; esac
+    printf '| %s | %s s | %sx | %s s | %sx | %s | %sx | %s | %s |\n' "$name" \
+      "${WALL[$name]}" "$(ratio "${WALL[$name]}" "${WALL[alone]}")" \
+      "${CPU[$name]}" "$(ratio "${CPU[$name]}" "${CPU[alone]}")" \
+      "${CRATES[$name]}" "$(ratio "${CRATES[$name]}" "${CRATES[alone]}")" "$target" "${LOADS[$name]}"
+  done
+  printf '\n| rebuild | copy | wall | target | load |\n|---|---|---|---|---|\n'
+  for name in default schema; do
+    dir="$WORK/$name"
+    printf '| no-op | %s | %s s | | %s |\n' "$name" "$(build "$dir" "$dir.noop.log" | cut -d' ' -f1)" "$(load)"
+    touch "$dir/tests/tools.rs"
+    printf '| touched tests/tools.rs | %s | %s s | | %s |\n' "$name" "$(build "$dir" "$dir.test.log" | cut -d' ' -f1)" "$(load)"
+    touch "$dir/src/lib.rs"
+    printf '| touched src/lib.rs | %s | %s s | <= 3 s | %s |\n' "$name" "$(build "$dir" "$dir.lib.log" | cut -d' ' -f1)" "$(load)"
+  done
+  printf '\ntarget directories: alone %s MB, default %s MB, schema %s MB\n' \
+    "$(size "$WORK/alone")" "$(size "$WORK/default")" "$(size "$WORK/schema")"
+  printf 'what mcptest adds by default (packages compiled only with it): '
+  comm -13 <(grep -o 'Compiling [^ ]*' "$WORK/alone.cold.log" | sort -u) \
+           <(grep -o 'Compiling [^ ]*' "$WORK/default.cold.log" | sort -u) | cut -d' ' -f2 | tr '\n' ' '
+  printf '\nwhat the schema checks add to that: '
+  comm -13 <(grep -o 'Compiling [^ ]*' "$WORK/default.cold.log" | sort -u) \
+           <(grep -o 'Compiling [^ ]*' "$WORK/schema.cold.log" | sort -u) | cut -d' ' -f2 | tr '\n' ' '
   echo
 done

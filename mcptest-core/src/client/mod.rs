@@ -856,6 +856,13 @@ impl McpClient {
             };
         let elapsed = started.elapsed();
         let raw = self.inner.inbound.take_raw(&id);
+        if let Some(reason) = self.inner.inbound.take_refused(&id) {
+            return Err(Error::Protocol {
+                method: method.to_owned(),
+                reason,
+                output: self.inner.inbound.output(),
+            });
+        }
         if let Some(violation) = self.inner.inbound.schema.take_violation(&id) {
             return Err(Error::SchemaViolation {
                 method: method.to_owned(),

@@ -15,7 +15,7 @@ use crate::{
     transport::{
         endpoint::Endpoint,
         inbound::Inbound,
-        lines::{LineReader, WriteHandle},
+        lines::{Incoming, LineReader, WriteHandle},
     },
 };
 
@@ -263,7 +263,12 @@ impl RawConnection {
 
     async fn next_message(&mut self, timeout: Duration) -> Result<Value, Error> {
         match tokio::time::timeout(timeout, self.reader.next()).await {
-            Ok(Some(message)) => Ok(message),
+            Ok(Some(Incoming::Json(message))) => Ok(message),
+            Ok(Some(Incoming::Refused(refused))) => Err(Error::Protocol {
+                method: "the next message".into(),
+                reason: refused.reason,
+                output: self.inbound().output(),
+            }),
             Ok(None) => Err(connection_lost(None, self.inbound()).await),
             Err(_) => Err(Error::Timeout {
                 method: "the next message".into(),

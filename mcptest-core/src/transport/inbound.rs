@@ -10,7 +10,7 @@ use std::{
 use rmcp::model::{ClientJsonRpcMessage, RequestId, ServerJsonRpcMessage};
 use serde_json::Value;
 
-use super::{process::ChildProcess, stderr::StderrTail};
+use super::{lines::Refused, process::ChildProcess, stderr::StderrTail};
 use crate::{error::ServerOutput, server_messages::ServerMessages, wire_schema::SchemaWatch};
 
 use crate::limits::{NOISE_KEPT, NOISE_LINE_CHARS, SERVER_REQUESTS_IN_FLIGHT, STRAY_KEPT};
@@ -46,6 +46,9 @@ struct WireState {
     answering: HashSet<RequestId>,
     /// Requests not answered because too many answers were waiting.
     unanswered: usize,
+    /// Answers refused unread (too deep to parse), by the request they
+    /// answer, until its caller takes the reason.
+    refused: HashMap<RequestId, String>,
     closed: Option<String>,
     fatal: Option<String>,
     /// When the write in progress began (writes take turns).
@@ -154,6 +157,31 @@ impl Inbound {
         state.raw.insert(id.clone(), raw);
     }
 
+    /// A line refused unread: when it answers a request in flight, its
+    /// reason is kept for that request's caller and its id returned (so
+    /// the caller is woken); anything else is noise, with the reason.
+    pub(crate) fn refuse(&self, refused: Refused) -> Option<RequestId> {
+        let mut state = self.state();
+        match refused.id {
+            Some(id) if state.sent.contains(&id) => {
+                state.refused.insert(id.clone(), refused.reason);
+                drop(state);
+                self.schema.forget(&id);
+                Some(id)
+            }
+            _ => {
+                drop(state);
+                self.noise(refused.reason.as_bytes());
+                None
+            }
+        }
+    }
+
+    /// Why the answer to request `id` was refused unread, if it was.
+    pub(crate) fn take_refused(&self, id: &RequestId) -> Option<String> {
+        self.state().refused.remove(id)
+    }
+
     /// Takes the raw JSON of the answer to request `id` (its `result`, or the
     /// whole error object for an error answer).
     pub(crate) fn take_raw(&self, id: &RequestId) -> Option<Value> {
@@ -167,6 +195,7 @@ impl Inbound {
     /// Forget a request that will never be answered (timed out, cancelled).
     pub(crate) fn forget(&self, id: &RequestId) {
         let mut state = self.state();
+        state.refused.remove(id);
         state.raw.remove(id);
         state.raw_order.retain(|x| x != id);
     }

@@ -203,8 +203,18 @@ impl Transport<RoleClient> for LineTransport {
             if let Some(message) = self.parsed.pop_front() {
                 return Some(message);
             }
-            let value = self.reader.next().await?;
-            self.parsed.extend(typed_messages(value, &self.inbound));
+            match self.reader.next().await? {
+                Incoming::Json(value) => {
+                    self.parsed.extend(typed_messages(value, &self.inbound));
+                }
+                Incoming::Refused(refused) => {
+                    // The caller waiting for this answer is woken at once,
+                    // and finds the refusal in place of a result.
+                    if let Some(id) = self.inbound.refuse(refused) {
+                        self.parsed.push_back(placeholder(id));
+                    }
+                }
+            }
         }
     }
 
@@ -214,17 +224,57 @@ impl Transport<RoleClient> for LineTransport {
     }
 }
 
+/// What a line of the server's stdout turned out to be.
+pub(crate) enum Incoming {
+    /// A JSON value.
+    Json(Value),
+    /// Valid JSON that mcptest does not read, and why.
+    Refused(Refused),
+}
+
+/// A line refused at once, with what arrived and why, rather than set
+/// aside as noise while a caller waits out its time-out for the answer it
+/// held.
+pub(crate) struct Refused {
+    /// The id it carries at its top level, when it is an answer.
+    pub(crate) id: Option<RequestId>,
+    /// What arrived and why it was refused, in words.
+    pub(crate) reason: String,
+}
+
+/// How long the reader keeps reading after the server process exited, for
+/// what it wrote before: a quiet pipe for this long ends the stream...
+const DRAIN_QUIET: std::time::Duration = std::time::Duration::from_millis(100);
+/// ...and so does this long in all (a grandchild that keeps writing).
+const DRAIN_MAX: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Newline-delimited JSON read from a byte stream: anything that is not JSON
 /// is recorded as noise, an unterminated line is visible on the wire, and a
-/// line over the size limit ends the stream with a reason.
+/// line over the size limit ends the stream with a reason. For a child's
+/// stdout, the child's exit ends the stream too (after what it wrote is
+/// read), even when a process it started keeps the pipe open.
 pub(crate) struct LineReader {
     read: Box<dyn AsyncRead + Send + Unpin>,
     inbound: Arc<Inbound>,
     max_message: usize,
     pending: Vec<u8>,
     chunk: Vec<u8>,
-    ready: VecDeque<Value>,
+    ready: VecDeque<Incoming>,
     done: bool,
+    exit: ExitState,
+}
+
+/// The reader's view of the server process.
+enum ExitState {
+    /// Not looked at yet (the watch is taken inside the runtime, on the
+    /// first read).
+    Unwatched,
+    /// No process, or no way to watch it: the end of file alone ends the stream.
+    Unwatchable,
+    #[cfg(target_os = "linux")]
+    Watching(super::process::ExitWatch),
+    /// The process exited at this instant: what is left in the pipe is read.
+    Exited(std::time::Instant),
 }
 
 impl LineReader {
@@ -241,13 +291,14 @@ impl LineReader {
             chunk: vec![0u8; 64 * 1024],
             ready: VecDeque::new(),
             done: false,
+            exit: ExitState::Unwatched,
         }
     }
 
-    /// The next JSON value, or `None` once the stream has ended (the reason is
-    /// on the wire). Cancel-safe: every byte read is split into lines before
-    /// the next await.
-    pub(crate) async fn next(&mut self) -> Option<Value> {
+    /// The next JSON value (or a line refused with a reason), or `None` once
+    /// the stream has ended (the reason is on the wire). Cancel-safe: every
+    /// byte read is split into lines before the next await.
+    pub(crate) async fn next(&mut self) -> Option<Incoming> {
         loop {
             if let Some(value) = self.ready.pop_front() {
                 return Some(value);
@@ -255,7 +306,11 @@ impl LineReader {
             if self.done {
                 return None;
             }
-            let n = match self.read.read(&mut self.chunk).await {
+            let read = match self.read_some().await {
+                Some(read) => read,
+                None => continue,
+            };
+            let n = match read {
                 Ok(0) => {
                     self.inbound.closed("the server closed its stdout");
                     self.done = true;
@@ -273,6 +328,52 @@ impl LineReader {
         }
     }
 
+    /// One read of the stream, raced against the server's exit; `None`
+    /// when the exit came first or the stream was ended meanwhile.
+    async fn read_some(&mut self) -> Option<std::io::Result<usize>> {
+        if let ExitState::Unwatched = self.exit {
+            self.exit = ExitState::Unwatchable;
+            #[cfg(target_os = "linux")]
+            if let Some(watch) = self.inbound.process.as_ref().and_then(|p| p.exit_watch()) {
+                self.exit = ExitState::Watching(watch);
+            }
+        }
+        let read = self.read.read(&mut self.chunk);
+        match &self.exit {
+            ExitState::Unwatched | ExitState::Unwatchable => Some(read.await),
+            #[cfg(target_os = "linux")]
+            ExitState::Watching(watch) => {
+                tokio::select! {
+                    biased;
+                    read = read => Some(read),
+                    () = watch.exited() => {
+                        self.exit = ExitState::Exited(std::time::Instant::now());
+                        // Reaping the leader kills its process group: the
+                        // grandchildren that stayed in it close the pipe.
+                        if let Some(process) = &self.inbound.process {
+                            process.try_status();
+                        }
+                        None
+                    }
+                }
+            }
+            ExitState::Exited(at) => {
+                let left = DRAIN_MAX.saturating_sub(at.elapsed()).min(DRAIN_QUIET);
+                match tokio::time::timeout(left, read).await {
+                    Ok(read) => Some(read),
+                    Err(_) => {
+                        self.inbound.closed(
+                            "the server exited, and a process it started still holds its \
+                             stdout open",
+                        );
+                        self.done = true;
+                        None
+                    }
+                }
+            }
+        }
+    }
+
     fn split(&mut self, n: usize) {
         let mut rest = &self.chunk[..n];
         while let Some(end) = rest.iter().position(|&b| b == b'\n') {
@@ -287,8 +388,8 @@ impl LineReader {
                 self.done = true;
                 return;
             }
-            if let Some(value) = parse_json(line, &self.inbound) {
-                self.ready.push_back(value);
+            if let Some(incoming) = parse_json(line, &self.inbound) {
+                self.ready.push_back(incoming);
             }
             self.pending.clear();
             rest = &rest[end + 1..];
@@ -325,18 +426,53 @@ pub(crate) fn human_bytes(n: usize) -> String {
 }
 
 /// One line → its JSON value; a line that is not JSON is recorded as noise,
-/// a blank line ignored.
-fn parse_json(line: &[u8], inbound: &Inbound) -> Option<Value> {
+/// a blank line ignored. JSON nested deeper than the parser reads is
+/// refused with what arrived.
+fn parse_json(line: &[u8], inbound: &Inbound) -> Option<Incoming> {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     if line.iter().all(u8::is_ascii_whitespace) {
         return None;
     }
     match serde_json::from_slice::<Value>(line) {
-        Ok(value) => Some(value),
+        Ok(value) => Some(Incoming::Json(value)),
+        Err(error) if error.to_string().starts_with("recursion limit exceeded") => {
+            Some(Incoming::Refused(too_deep(line)))
+        }
         Err(_) => {
             inbound.noise(line);
             None
         }
+    }
+}
+
+/// How deep the JSON parser reads (serde_json's fixed limit).
+const DEPTH_READ: usize = 128;
+/// How much of a refused line is shown.
+const REFUSED_SHOWN: usize = 200;
+
+/// A line of valid-looking JSON nested deeper than [`DEPTH_READ`] levels:
+/// its top-level id, read without descending into the deep part (skipping
+/// a value is not bounded by the depth), and what arrived.
+fn too_deep(line: &[u8]) -> Refused {
+    #[derive(Deserialize)]
+    struct Frame {
+        #[serde(default)]
+        id: Option<RequestId>,
+        #[serde(default)]
+        method: Option<String>,
+    }
+    let frame = serde_json::from_slice::<Frame>(line).ok();
+    let id = frame.and_then(|f| f.id.filter(|_| f.method.is_none()));
+    let text = String::from_utf8_lossy(line);
+    let shown: String = text.chars().take(REFUSED_SHOWN).collect();
+    let cut = if shown.len() < text.len() { "…" } else { "" };
+    Refused {
+        id,
+        reason: format!(
+            "the server sent JSON nested deeper than {DEPTH_READ} levels, which mcptest \
+             does not read (a line of {} bytes: {shown}{cut})",
+            line.len()
+        ),
     }
 }
 
@@ -406,11 +542,18 @@ fn answer_placeholder(value: &Value, inbound: &Inbound) -> Option<ServerJsonRpcM
         return None;
     }
     let id = RequestId::deserialize(value.get("id")?).ok()?;
-    Some(ServerJsonRpcMessage::Response(JsonRpcResponse {
+    Some(placeholder(id))
+}
+
+/// An answer to `id` in rmcp's typed form with an empty result, for rmcp
+/// to route by its id; the client reads what the answer really was from
+/// the wire.
+fn placeholder(id: RequestId) -> ServerJsonRpcMessage {
+    ServerJsonRpcMessage::Response(JsonRpcResponse {
         jsonrpc: JsonRpcVersion2_0,
         id,
         result: ServerResult::CustomResult(CustomResult(Value::Null)),
-    }))
+    })
 }
 
 #[cfg(test)]

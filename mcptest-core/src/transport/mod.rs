@@ -5,4 +5,6 @@ pub(crate) mod endpoint;
 pub(crate) mod inbound;
 pub(crate) mod lines;
 pub(crate) mod process;
+#[cfg(target_os = "linux")]
+mod spawn_linux;
 pub(crate) mod stderr;

@@ -1,5 +1,6 @@
-//! The server's child process: spawned in its own process group, and always
-//! killed and reaped — on close, on drop, and when a test panics.
+//! The server's child process: spawned in its own process group (on Linux
+//! without a fork, see `spawn_linux`), and always killed and reaped — on
+//! close, on drop, and when a test panics.
 
 use std::{
     collections::BTreeSet,
@@ -113,13 +114,51 @@ fn kill_group_of(pid: u32) {
 #[cfg(not(unix))]
 fn kill_group_of(_pid: u32) {}
 
+/// How the child is reaped: through tokio's handle, or by pid for a child
+/// spawned without it.
+enum Handle {
+    Tokio(Child),
+    #[cfg(target_os = "linux")]
+    Pid(u32),
+}
+
+impl Handle {
+    fn try_wait(&mut self) -> std::io::Result<Option<ExitStatus>> {
+        match self {
+            Handle::Tokio(child) => child.try_wait(),
+            #[cfg(target_os = "linux")]
+            Handle::Pid(pid) => {
+                use std::os::unix::process::ExitStatusExt;
+                let mut status = 0;
+                // SAFETY: waitpid on our own child, with a status the call fills in.
+                match unsafe { libc::waitpid(*pid as libc::pid_t, &mut status, libc::WNOHANG) } {
+                    0 => Ok(None),
+                    n if n > 0 => Ok(Some(ExitStatus::from_raw(status))),
+                    _ => Err(std::io::Error::last_os_error()),
+                }
+            }
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn start_kill(&mut self) -> std::io::Result<()> {
+        match self {
+            Handle::Tokio(child) => child.start_kill(),
+        }
+    }
+}
+
 /// A child in a process group of its own, killed (the whole group) and
 /// reaped when it is shut down or dropped, also when the thread is
 /// panicking.
 pub struct ChildProcess {
-    child: Mutex<Option<Child>>,
+    child: Mutex<Option<Handle>>,
     pid: Option<u32>,
     status: Mutex<Option<ExitStatus>>,
+    /// A pidfd of the child, opened at spawn (before anything can reap it,
+    /// so it names our child and no later process with its pid).
+    #[cfg(target_os = "linux")]
+    pidfd: Option<std::os::fd::OwnedFd>,
 }
 
 impl std::fmt::Debug for ChildProcess {
@@ -156,6 +195,30 @@ impl ChildProcess {
     /// Spawns `launch` with all three pipes requested, killed and reaped
     /// like every child (and tied to its spawning thread, as [`spawn`](Self::spawn)).
     pub fn spawn_parts(launch: &Launch) -> Result<SpawnedParts, Error> {
+        let spawn_error = |source: std::io::Error| Error::Spawn {
+            program: launch.program.clone(),
+            searched: searched_path(&launch.program, &source),
+            source,
+        };
+        // Without fork: a large test process is not copied for each server.
+        #[cfg(target_os = "linux")]
+        if let Some(child) = super::spawn_linux::spawn(launch).map_err(spawn_error)? {
+            let stdin = ChildStdin::from_std(std::process::ChildStdin::from(child.stdin));
+            let stdout = ChildStdout::from_std(std::process::ChildStdout::from(child.stdout));
+            let stderr = ChildStderr::from_std(std::process::ChildStderr::from(child.stderr));
+            let process = ChildProcess::started(Handle::Pid(child.pid), Some(child.pid));
+            return match (stdin, stdout, stderr) {
+                (Ok(stdin), Ok(stdout), Ok(stderr)) => Ok(SpawnedParts {
+                    process,
+                    stdin: Some(stdin),
+                    stdout: Some(stdout),
+                    stderr: Some(stderr),
+                }),
+                // `process` is killed and reaped as it drops.
+                (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(spawn_error(e)),
+            };
+        }
+
         let mut command = Command::new(&launch.program);
         command
             .args(&launch.args)
@@ -172,6 +235,7 @@ impl ChildProcess {
         // starts in turn (`npx` → `node`, shell wrappers, workers).
         #[cfg(unix)]
         command.process_group(0);
+        // Where the system refused the clone of `spawn_linux`: a fork.
         #[cfg(target_os = "linux")]
         {
             // SAFETY: the closure runs in the forked child before exec and only
@@ -187,31 +251,34 @@ impl ChildProcess {
             }
         }
 
-        let mut child = command.spawn().map_err(|source| Error::Spawn {
-            program: launch.program.clone(),
-            searched: searched_path(&launch.program, &source),
-            source,
-        })?;
+        let mut child = command.spawn().map_err(spawn_error)?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take();
         let stderr = child.stderr.take();
         let pid = child.id();
+        Ok(SpawnedParts {
+            process: ChildProcess::started(Handle::Tokio(child), pid),
+            stdin,
+            stdout,
+            stderr,
+        })
+    }
+
+    /// A child just started: remembered for [`kill_all`] until reaped.
+    fn started(handle: Handle, pid: Option<u32>) -> ChildProcess {
         if let Some(pid) = pid {
             LIVE_GROUPS
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
                 .insert(pid);
         }
-        Ok(SpawnedParts {
-            process: ChildProcess {
-                child: Mutex::new(Some(child)),
-                pid,
-                status: Mutex::new(None),
-            },
-            stdin,
-            stdout,
-            stderr,
-        })
+        ChildProcess {
+            child: Mutex::new(Some(handle)),
+            #[cfg(target_os = "linux")]
+            pidfd: pid.and_then(pidfd_open),
+            pid,
+            status: Mutex::new(None),
+        }
     }
 
     /// The operating system's id of the server process.
@@ -241,8 +308,8 @@ impl ChildProcess {
         }
         let deadline = Instant::now() + limit;
         #[cfg(target_os = "linux")]
-        if let Some(pid) = self.pid
-            && exit_event(pid, limit).await
+        if let Some(watch) = self.exit_watch()
+            && tokio::time::timeout(limit, watch.exited()).await.is_ok()
         {
             // The event fires at exit; the status can be collected at once.
             return self.try_status();
@@ -386,26 +453,51 @@ impl Drop for ChildProcess {
     }
 }
 
-/// Waits for process `pid` to exit without reaping it, through a pidfd
-/// (Linux 5.3+): an event, not a poll, so teardown costs no timer ticks.
-/// False when pidfds are unavailable or the time ran out.
+/// An event at the child's exit, without reaping it: a pidfd (Linux 5.3+)
+/// in the runtime's reactor, so waiting costs no timer ticks. Taken by the
+/// reader of the server's stdout, which must not wait for an end of file
+/// that a grandchild holding the pipe would never give.
 #[cfg(target_os = "linux")]
-async fn exit_event(pid: u32, limit: Duration) -> bool {
-    use std::os::fd::{FromRawFd, OwnedFd};
-    use tokio::io::{Interest, unix::AsyncFd};
+pub(crate) struct ExitWatch(tokio::io::unix::AsyncFd<std::os::fd::OwnedFd>);
 
+#[cfg(target_os = "linux")]
+impl ExitWatch {
+    /// Resolves once the process has exited (at once if it has).
+    pub(crate) async fn exited(&self) {
+        if self.0.readable().await.is_err() {
+            // The reactor refused the descriptor: never resolve, as if
+            // there were no event (the caller's own bounds apply).
+            std::future::pending::<()>().await;
+        }
+    }
+}
+
+impl ChildProcess {
+    /// A watch on the child's exit, where the system offers one (and a
+    /// runtime is running).
+    #[cfg(target_os = "linux")]
+    pub(crate) fn exit_watch(&self) -> Option<ExitWatch> {
+        use tokio::io::{Interest, unix::AsyncFd};
+        let fd = self.pidfd.as_ref()?.try_clone().ok()?;
+        tokio::runtime::Handle::try_current().ok()?;
+        AsyncFd::with_interest(fd, Interest::READABLE)
+            .ok()
+            .map(ExitWatch)
+    }
+}
+
+/// A pidfd of process `pid`; `None` where pidfds are unavailable.
+#[cfg(target_os = "linux")]
+fn pidfd_open(pid: u32) -> Option<std::os::fd::OwnedFd> {
+    use std::os::fd::FromRawFd;
     // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor
     // (or -1); ownership of that descriptor passes to `OwnedFd` below.
     let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid as libc::pid_t, 0) };
     if fd < 0 {
-        return false;
+        return None;
     }
     // SAFETY: `fd` was just returned by pidfd_open and is owned by nobody else.
-    let fd = unsafe { OwnedFd::from_raw_fd(fd as i32) };
-    let Ok(fd) = AsyncFd::with_interest(fd, Interest::READABLE) else {
-        return false;
-    };
-    matches!(tokio::time::timeout(limit, fd.readable()).await, Ok(Ok(_)))
+    Some(unsafe { std::os::fd::OwnedFd::from_raw_fd(fd as i32) })
 }
 
 /// The `PATH` directories searched for a bare program name that was not found.

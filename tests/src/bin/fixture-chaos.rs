@@ -48,6 +48,11 @@ A minimal stdio MCP server (one tool, `poke`) that misbehaves as the flags say:
   --notification-flood N    send N notifications before answering tools/call
   --stray-flood N           send N answers with ids nobody sent before
                             answering tools/call
+  --deep-answer N           answer tools/call with valid JSON whose result nests
+                            N arrays deep (100000 is far past any parser's limit)
+  --exit-leaving-grandchild start `sleep 30` in a process group of its own
+                            that holds stdout open (its pid on stderr), then
+                            exit 7 on tools/call without answering
   --hostile-text            answer tools/call with text holding terminal escapes
                             (clear screen, a forged PASS line, hidden text) and
                             the XML-invalid U+FFFE, U+FFFF and NUL";
@@ -86,6 +91,8 @@ struct Chaos {
     notification_flood: Option<u64>,
     stray_flood: Option<u64>,
     hostile_text: bool,
+    deep_answer: Option<u64>,
+    exit_leaving_grandchild: bool,
 }
 
 /// What `--hostile-text` answers: wipes the screen and scrollback, forges a
@@ -126,6 +133,11 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Chaos, String> {
             }
             "--stop-reading" => &mut chaos.stop_reading,
             "--hostile-text" => &mut chaos.hostile_text,
+            "--exit-leaving-grandchild" => &mut chaos.exit_leaving_grandchild,
+            "--deep-answer" => {
+                chaos.deep_answer = Some(count(&mut args, "--deep-answer")?);
+                continue;
+            }
             "--ping-flood" => {
                 chaos.ping_flood = Some(count(&mut args, "--ping-flood")?);
                 continue;
@@ -174,6 +186,9 @@ fn main() {
     if chaos.spawn_grandchild {
         spawn_grandchild();
     }
+    if chaos.exit_leaving_grandchild {
+        spawn_stdout_holder();
+    }
     let flood = chaos.stderr_flood.then(|| thread::spawn(flood_stderr));
     if chaos.exit_before_initialize {
         eprintln!("chaos: exiting before initialize");
@@ -208,6 +223,23 @@ fn spawn_grandchild() {
         // Dropping the handle neither waits for nor kills the child.
         Ok(child) => eprintln!("chaos: grandchild pid {}", child.id()),
         Err(error) => eprintln!("chaos: cannot spawn grandchild: {error}"),
+    }
+}
+
+/// A grandchild that escapes the server's process group (so killing the
+/// group misses it) and keeps the server's stdout open after the server
+/// exits; bounded in time so that a failed test cannot leave it for long.
+fn spawn_stdout_holder() {
+    use std::os::unix::process::CommandExt;
+    let spawned = Command::new("sleep")
+        .arg("30")
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn();
+    match spawned {
+        Ok(child) => eprintln!("chaos: stdout holder pid {}", child.id()),
+        Err(error) => eprintln!("chaos: cannot spawn the stdout holder: {error}"),
     }
 }
 
@@ -299,6 +331,23 @@ fn serve(chaos: &Chaos) {
 }
 
 fn call_tool(chaos: &Chaos, out: &mut io::Stdout, id: Value, params: &Value) {
+    if chaos.exit_leaving_grandchild {
+        eprintln!("chaos: exiting mid-call, the stdout holder stays");
+        std::process::exit(7);
+    }
+    if let Some(depth) = chaos.deep_answer {
+        let depth = usize::try_from(depth).unwrap_or(usize::MAX);
+        let mut out = out.lock();
+        let _ = write!(
+            out,
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[],"deep":"#
+        );
+        let _ = out.write_all("[".repeat(depth).as_bytes());
+        let _ = out.write_all("]".repeat(depth).as_bytes());
+        let _ = out.write_all(b"}}\n");
+        let _ = out.flush();
+        return;
+    }
     if chaos.exit_mid_call {
         eprintln!("chaos: exiting mid-call");
         std::process::exit(7);

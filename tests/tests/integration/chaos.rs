@@ -369,6 +369,10 @@ async fn a_result_that_breaks_the_schema_is_a_schema_violation_with_its_path() {
             assert_eq!(violation.path, "result.tools", "{err}");
             assert_eq!(violation.revision, "2025-11-25");
             assert!(violation.message.contains("\"not a list\""), "{err}");
+            assert_eq!(
+                violation.requirement, "`tools` must be an array, not the string \"not a list\"",
+                "{err}"
+            );
         }
         other => panic!("expected SchemaViolation, got {other:?}"),
     }
@@ -383,7 +387,12 @@ async fn an_input_schema_rmcp_accepts_but_the_schema_does_not_fails_list_tools()
         panic!("expected SchemaViolation, got {err:?}");
     };
     assert_eq!(violation.path, "result.tools[0].inputSchema.type", "{err}");
-    assert!(violation.requirement.contains("'object'"), "{err}");
+    // In the schema's words: the JSON member and what the schema requires,
+    // not the generated types' Rust (`type_`, `ToolInputSchema`).
+    assert_eq!(
+        violation.requirement, "`type` must be \"object\", not \"array\"",
+        "{err}"
+    );
     assert!(err.to_string().starts_with("tools/list: the answer to tools/list breaks the MCP 2025-11-25 schema (ListToolsResult) at result.tools[0].inputSchema.type: "), "{err}");
     // Warned, the list goes through as rmcp read it.
     let warned = chaos(&["--array-input-schema"])

@@ -152,3 +152,87 @@ fn every_server_dies_with_the_thread_that_spawned_it() {
         std::thread::sleep(Duration::from_millis(10));
     }
 }
+
+#[tokio::test]
+async fn an_answer_nested_past_the_parser_s_limit_is_refused_saying_what_arrived() {
+    bounded(async {
+        let mcp = chaos(&["--deep-answer", "100000"]).connect().await.unwrap();
+        // Set aside as noise, the answer would leave the call to its
+        // 20-second timeout; refused, it fails the call at once.
+        let call = mcp.call_tool("poke", json!({})).await;
+        match call.failure() {
+            Some(Error::Protocol { method, reason, .. }) => {
+                assert_eq!(method, "tools/call");
+                assert!(
+                    reason.contains("JSON nested deeper than 128 levels"),
+                    "{reason}"
+                );
+                assert!(reason.contains("a line of 200"), "{reason}");
+                assert!(
+                    reason.contains(r#"{"jsonrpc":"2.0","id":"#),
+                    "what arrived is shown: {reason}"
+                );
+            }
+            other => panic!("expected the answer refused, got {other:?}"),
+        }
+        // The server is still there, and so is the connection.
+        mcp.ping().await.expect("ping after the refused answer");
+        close_and_check(mcp).await;
+    })
+    .await;
+}
+
+/// Kills a process this test caused, when dropped.
+#[cfg(target_os = "linux")]
+struct KillOnDrop(u32);
+
+#[cfg(target_os = "linux")]
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        // SAFETY: sending a signal has no memory-safety preconditions; the
+        // pid is the stdout holder's, which the test saw alive.
+        unsafe {
+            libc::kill(self.0 as libc::pid_t, libc::SIGKILL);
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_server_that_exits_while_a_grandchild_holds_its_stdout_is_seen_at_once() {
+    bounded(async {
+        let mcp = chaos(&["--exit-leaving-grandchild"])
+            .connect()
+            .await
+            .unwrap();
+        let holder = loop {
+            let pid = mcp
+                .stderr()
+                .lines()
+                .find_map(|l| l.strip_prefix("chaos: stdout holder pid ")?.parse().ok());
+            if let Some(pid) = pid {
+                break KillOnDrop(pid);
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        let server = mcp.pid().unwrap();
+        // The holder keeps the pipe open: the end of file never comes, so
+        // only the server's exit can end the call before its timeout.
+        let call = mcp.call_tool("poke", json!({})).await;
+        match call.failure() {
+            Some(Error::ServerExited { method, status, .. }) => {
+                assert_eq!(method.as_deref(), Some("tools/call"));
+                assert_eq!(status.and_then(|s| s.code()), Some(7));
+            }
+            other => panic!("expected the server's exit, got {other:?}"),
+        }
+        assert!(
+            procs::process(holder.0).is_some_and(|row| row.state != 'Z'),
+            "the holder was still running, so the exit was seen without an end of file"
+        );
+        drop(mcp);
+        procs::assert_gone(server, super::chaos::PROMPT);
+        drop(holder);
+    })
+    .await;
+}

@@ -5,7 +5,10 @@ use std::sync::{Arc, Mutex};
 
 use rmcp::{
     ServerHandler,
-    handler::server::{router::tool::ToolRouter, wrapper::Parameters},
+    handler::server::{
+        router::tool::ToolRouter,
+        wrapper::{Json, Parameters},
+    },
     model::{
         CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
         ListPromptsResult, PaginatedRequestParams, Prompt, PromptArgument, PromptMessage, Role,
@@ -14,7 +17,14 @@ use rmcp::{
     service::RequestContext,
     tool, tool_handler, tool_router, ErrorData, RoleServer,
 };
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+
+/// What `stats` answers: its output schema is declared from this type.
+#[derive(Debug, Serialize, rmcp::schemars::JsonSchema)]
+pub struct Stats {
+    open: usize,
+    done: usize,
+}
 
 #[derive(Debug, Clone, PartialEq)]
 struct Todo {
@@ -101,10 +111,10 @@ impl TodoServer {
     }
 
     #[tool(description = "Counts open and done items.")]
-    fn stats(&self) -> CallToolResult {
+    fn stats(&self) -> Json<Stats> {
         let todos = self.todos.lock().unwrap();
         let done = todos.iter().filter(|t| t.done).count();
-        CallToolResult::structured(serde_json::json!({"open": todos.len() - done, "done": done}))
+        Json(Stats { open: todos.len() - done, done })
     }
 }
 
