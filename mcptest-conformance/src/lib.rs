@@ -73,6 +73,8 @@ pub use check::{
     Applies, CannotApply, CheckResult, Exchange, Level, RawRequest, RawResponse, Role, Rule,
     Transport,
 };
+#[doc(hidden)]
+pub use client::NeedsHttpMock;
 pub use client::{ClientConformance, MockLink, URL_PLACEHOLDER};
 pub use official::{official_ids, ours_for_official};
 pub use report::ConformanceReport;

@@ -32,6 +32,6 @@ impl<T: ?Sized> Junit for T {}
     label = "needs the `json-schema` feature",
     note = "turn it on in Cargo.toml: mcptest = {{ ..., features = [\"json-schema\"] }}"
 )]
-pub trait JsonSchema {}
+pub trait JsonSchemaChecks {}
 #[cfg(feature = "json-schema")]
-impl<T: ?Sized> JsonSchema for T {}
+impl<T: ?Sized> JsonSchemaChecks for T {}

@@ -286,7 +286,7 @@ fluent! {
 }
 
 fluent_needs! {
-    feature = "json-schema", needs = JsonSchema;
+    feature = "json-schema", needs = JsonSchemaChecks;
 
     /// The fluent checks against a schema.
     impl [] ToolCall {

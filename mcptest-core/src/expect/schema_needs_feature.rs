@@ -20,13 +20,13 @@ impl<S: ?Sized> Check<S> for NeedsJsonSchema {
 }
 
 fn unavailable() -> NeedsJsonSchema {
-    unreachable!("no type implements needs::JsonSchema without the `json-schema` feature")
+    unreachable!("no type implements needs::JsonSchemaChecks without the `json-schema` feature")
 }
 
 #[doc(hidden)]
 pub fn matches_output_schema<'a>() -> impl Check<ToolCall>
 where
-    &'a (): needs::JsonSchema,
+    &'a (): needs::JsonSchemaChecks,
 {
     unavailable()
 }
@@ -34,7 +34,7 @@ where
 #[doc(hidden)]
 pub fn matches_schema<'a>(_schema: Value) -> impl Check<ToolCall>
 where
-    &'a (): needs::JsonSchema,
+    &'a (): needs::JsonSchemaChecks,
 {
     unavailable()
 }
@@ -42,7 +42,7 @@ where
 #[doc(hidden)]
 pub fn input_schemas_valid<'a>() -> impl Check<Reply<Vec<rmcp::model::Tool>>>
 where
-    &'a (): needs::JsonSchema,
+    &'a (): needs::JsonSchemaChecks,
 {
     unavailable()
 }
@@ -50,7 +50,7 @@ where
 #[doc(hidden)]
 pub fn validate_schema<'a>(_schema: &Value, _instance: &Value) -> Result<(), String>
 where
-    &'a (): needs::JsonSchema,
+    &'a (): needs::JsonSchemaChecks,
 {
-    unreachable!("no type implements needs::JsonSchema without the `json-schema` feature")
+    unreachable!("no type implements needs::JsonSchemaChecks without the `json-schema` feature")
 }
