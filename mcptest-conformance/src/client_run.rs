@@ -102,6 +102,18 @@ pub struct ClientConformance {
     selection: Selection,
 }
 
+/// Marks what needs the `http-mock` feature: without it no type meets the
+/// bound, and the compiler says what to turn on.
+#[diagnostic::on_unimplemented(
+    message = "client conformance over Streamable HTTP needs mcptest's `http-mock` feature",
+    label = "needs the `http-mock` feature",
+    note = "turn it on in Cargo.toml: mcptest = {{ ..., features = [\"http-mock\"] }}"
+)]
+#[doc(hidden)]
+pub trait NeedsHttpMock {}
+#[cfg(feature = "http-mock")]
+impl<T: ?Sized> NeedsHttpMock for T {}
+
 impl ClientConformance {
     /// Checks a client over stdio.
     pub fn stdio() -> Self {
@@ -120,6 +132,17 @@ impl ClientConformance {
             transport: Transport::Http,
             ..ClientConformance::stdio()
         }
+    }
+
+    /// Without the `http-mock` feature: a compile error that says to turn it
+    /// on (the bound is checked where `http()` is called).
+    #[cfg(not(feature = "http-mock"))]
+    #[doc(hidden)]
+    pub fn http<'a>() -> Self
+    where
+        &'a (): NeedsHttpMock,
+    {
+        unreachable!("no type implements NeedsHttpMock without the `http-mock` feature")
     }
 
     /// The longest the client's session may last (default 30 s); a command

@@ -62,6 +62,8 @@ pub use model::{
     Applies, CannotApply, CheckResult, EVIDENCE_KEPT, Exchange, Level, RawRequest, RawResponse,
     Role, Rule, Transport,
 };
+#[doc(hidden)]
+pub use client_run::NeedsHttpMock;
 pub use official::{official_ids, ours_for_official};
 pub use report::ConformanceReport;
 pub use server_run::Conformance;

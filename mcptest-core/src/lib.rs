@@ -23,6 +23,8 @@ mod error;
 pub mod expect;
 mod fixture;
 pub mod limits;
+#[doc(hidden)]
+pub mod needs;
 #[cfg(feature = "http")]
 mod oauth;
 pub mod plugin;

@@ -427,7 +427,8 @@ macro_rules! __mcptest_redact {
     ($settings:ident, $selector:expr, $replacement:expr) => {
         ::core::compile_error!(
             "insta redactions in braces (`{ \".id\" => \"[id]\" }`) need mcptest's `redactions` \
-             feature; the named redactions (`timestamps`, `uuids`, ...) need nothing"
+             feature (the named redactions, `timestamps`, `uuids`, ..., need nothing): turn it on \
+             in Cargo.toml: mcptest = { ..., features = [\"redactions\"] }"
         )
     };
 }

@@ -19,6 +19,7 @@ use mcptest_core::expect;
 use mcptest_core::expect::Check;
 use mcptest_core::expect::Evidence;
 use mcptest_core::expect::Miss;
+use mcptest_core::expect::Polarity;
 use mcptest_core::expect::Shown;
 use mcptest_core::expect::Verdict;
 use mcptest_suite_format::assertion::{
@@ -36,11 +37,8 @@ struct Keyed<C> {
 }
 
 impl<S: ?Sized, C: Check<S>> Check<S> for Keyed<C> {
-    fn describe(&self) -> String {
-        format!("{} ({})", self.check.describe(), self.key)
-    }
-    fn describe_negated(&self) -> String {
-        format!("{} ({})", self.check.describe_negated(), self.key)
+    fn describe(&self, polarity: Polarity) -> String {
+        format!("{} ({})", self.check.describe(polarity), self.key)
     }
     fn evaluate(&self, subject: &S) -> Verdict {
         self.check.evaluate(subject)
@@ -98,7 +96,10 @@ pub(crate) fn notifications(block: &NotificationsBlock) -> Vec<LogCheck> {
         checks.push(keyed_log("methods", expect::seen(method.clone())));
     }
     for method in &block.not_methods {
-        checks.push(keyed_log("not_methods", expect::not_seen(method.clone())));
+        checks.push(keyed_log(
+            "not_methods",
+            expect::not(expect::seen(method.clone())),
+        ));
     }
     for needle in &block.contains_data {
         checks.push(keyed_log(
@@ -145,13 +146,13 @@ mod build {
 
     pub(super) fn not_error(e: &Expect, out: &mut Vec<AnswerCheck>) {
         if e.not_error {
-            out.push(keyed("not_error", IsError(false)));
+            out.push(keyed("not_error", expect::not(IsError)));
         }
     }
 
     pub(super) fn is_error(e: &Expect, out: &mut Vec<AnswerCheck>) {
         if e.is_error {
-            out.push(keyed("is_error", IsError(true)));
+            out.push(keyed("is_error", IsError));
         }
     }
 
@@ -190,17 +191,15 @@ mod build {
         for needle in &e.not_contains {
             out.push(keyed(
                 "not_contains",
-                expect::text_not_contains(needle.clone()),
+                expect::not(expect::text_contains(needle.clone())),
             ));
         }
     }
 
     pub(super) fn matches_regex(e: &Expect, out: &mut Vec<AnswerCheck>) {
         for (_, regex) in &e.matches_regex {
-            out.push(keyed(
-                "matches_regex",
-                expect::TextMatches::from_regex(regex.clone()),
-            ));
+            // The loader compiled it already; this compiles the same pattern.
+            out.push(keyed("matches_regex", expect::text_matches(regex.as_str())));
         }
     }
 
@@ -249,7 +248,6 @@ mod build {
                 FileText {
                     path: path.clone(),
                     needle: needle.clone(),
-                    present: true,
                 },
             ));
         }
@@ -259,11 +257,10 @@ mod build {
         for (path, needle) in &e.file_not_contains {
             out.push(keyed(
                 "file_not_contains",
-                FileText {
+                expect::not(FileText {
                     path: path.clone(),
                     needle: needle.clone(),
-                    present: false,
-                },
+                }),
             ));
         }
     }
@@ -310,7 +307,7 @@ pub(crate) fn first_miss<S: ?Sized, C: Check<S>>(checks: &[C], subject: &S) -> R
     for check in checks {
         let verdict = check.evaluate(subject);
         if !verdict.holds() {
-            let mut misses = verdict.into_misses(|| check.describe());
+            let mut misses = verdict.into_misses(|| check.describe(Polarity::Positive));
             if !misses.is_empty() {
                 return Err(misses.remove(0));
             }
@@ -324,15 +321,27 @@ pub(crate) fn first_miss<S: ?Sized, C: Check<S>>(checks: &[C], subject: &S) -> R
 pub(crate) struct Traced<'a>(pub(crate) &'a TrajectoryCheck);
 
 impl Check<[TraceEntry]> for Traced<'_> {
-    fn describe(&self) -> String {
+    fn describe(&self, polarity: Polarity) -> String {
+        let not = polarity.pick("", "not ");
         match self.0 {
             TrajectoryCheck::Order(tools) => {
-                format!("the tools {tools:?} called in this order (order)")
+                format!("the tools {tools:?} {not}called in this order (order)")
             }
-            TrajectoryCheck::Presence(tools) => format!("calls of {tools:?} (presence)"),
-            TrajectoryCheck::Absence(tools) => format!("no calls of {tools:?} (absence)"),
+            TrajectoryCheck::Presence(tools) => {
+                format!(
+                    "{}calls of {tools:?} (presence)",
+                    polarity.pick("", "not all ")
+                )
+            }
+            TrajectoryCheck::Absence(tools) => {
+                format!(
+                    "{} calls of {tools:?} (absence)",
+                    polarity.pick("no", "some")
+                )
+            }
             TrajectoryCheck::ArgsContain { tool, args } => format!(
-                "a call of {tool:?} with arguments {} (args_contain)",
+                "{} call of {tool:?} with arguments {} (args_contain)",
+                polarity.pick("a", "no"),
                 Value::Object(args.iter().cloned().collect())
             ),
         }
@@ -412,23 +421,21 @@ pub(crate) fn file_path(path: &str, fixture: Option<&Path>) -> PathBuf {
     PathBuf::from(super::substitute::fixture(path, fixture))
 }
 
-/// `is_error: true` (`IsError(true)`) or `not_error: true`.
-struct IsError(bool);
+/// `is_error: true`; `not_error: true` is its negation.
+struct IsError;
 
 impl Check<Judged<'_>> for IsError {
-    fn describe(&self) -> String {
-        if self.0 {
-            "a result with isError: true".into()
-        } else {
-            "a result without isError".into()
-        }
+    fn describe(&self, polarity: Polarity) -> String {
+        polarity
+            .pick("a result with isError: true", "a result without isError")
+            .into()
     }
     /// What the tool said is the evidence: its text is why it failed (or
     /// what it answered instead of failing).
     fn evaluate(&self, answer: &Judged<'_>) -> Verdict {
         let label = format!("isError: {} with text", answer.is_error);
         let evidence = Evidence::new().actual(Shown::text(label, answer.text));
-        Verdict::from_bool(answer.is_error == self.0, evidence)
+        Verdict::from_bool(answer.is_error, evidence)
     }
 }
 
@@ -436,14 +443,18 @@ impl Check<Judged<'_>> for IsError {
 struct HasSomeText(Vec<String>);
 
 impl Check<Judged<'_>> for HasSomeText {
-    fn describe(&self) -> String {
-        format!("text not containing {}", quoted_list(&self.0))
+    fn describe(&self, polarity: Polarity) -> String {
+        let verb = polarity.pick("not containing", "containing");
+        format!("text {verb} {}", quoted_list(&self.0))
     }
     fn evaluate(&self, answer: &Judged<'_>) -> Verdict {
-        Verdict::from_bool(
-            !answer.text.is_empty(),
-            Evidence::new().note("the result has no text, so there is nothing to check"),
-        )
+        if answer.text.is_empty() {
+            Verdict::cannot_judge(
+                Evidence::new().note("the result has no text, so there is nothing to check"),
+            )
+        } else {
+            Verdict::pass(Evidence::new().actual(Shown::text("text", answer.text)))
+        }
     }
 }
 
@@ -454,24 +465,25 @@ struct JsonPathText {
 }
 
 impl Check<Judged<'_>> for JsonPathText {
-    fn describe(&self) -> String {
+    fn describe(&self, polarity: Polarity) -> String {
         format!(
-            "{} = {}, compared as text",
+            "{} {} {}, compared as text",
             self.path,
+            polarity.pick("=", "!="),
             as_compared(&self.want)
         )
     }
     fn evaluate(&self, answer: &Judged<'_>) -> Verdict {
         let shown = Shown::text("text", answer.text);
         let Some(document) = json_document(answer.text) else {
-            return Verdict::fail(
+            return Verdict::cannot_judge(
                 Evidence::new()
                     .actual(shown)
                     .note("neither the text nor any of its lines is JSON"),
             );
         };
         match lookup(&document, &self.path) {
-            Err(why) => Verdict::fail(Evidence::new().actual(shown).note(why)),
+            Err(why) => Verdict::cannot_judge(Evidence::new().actual(shown).note(why)),
             Ok(found) => {
                 let found = as_compared(found);
                 let holds = found == as_compared(&self.want);
@@ -491,18 +503,22 @@ struct ResultCount {
 }
 
 impl Check<Judged<'_>> for ResultCount {
-    fn describe(&self) -> String {
-        match (self.min, self.max) {
-            (Some(min), Some(max)) => format!("between {min} and {max} results"),
-            (Some(min), None) => format!("at least {min} results"),
-            (None, Some(max)) => format!("at most {max} results"),
-            (None, None) => "any number of results".into(),
+    fn describe(&self, polarity: Polarity) -> String {
+        match (self.min, self.max, polarity) {
+            (Some(min), Some(max), p) => {
+                format!("{}between {min} and {max} results", p.pick("", "not "))
+            }
+            (Some(min), None, p) => format!("{} {min} results", p.pick("at least", "fewer than")),
+            (None, Some(max), p) => format!("{} {max} results", p.pick("at most", "more than")),
+            (None, None, p) => p
+                .pick("any number of results", "no number of results")
+                .into(),
         }
     }
     fn evaluate(&self, answer: &Judged<'_>) -> Verdict {
         let evidence = Evidence::new().actual(Shown::text("text", answer.text));
         let Some(count) = result_count(answer.text) else {
-            return Verdict::fail(evidence.note(
+            return Verdict::cannot_judge(evidence.note(
                 "the text is neither a JSON array nor an object with an array under locations, \
                  items, results, references or symbols",
             ));
@@ -517,8 +533,8 @@ impl Check<Judged<'_>> for ResultCount {
 struct NetDelta(i64);
 
 impl Check<Judged<'_>> for NetDelta {
-    fn describe(&self) -> String {
-        format!("net_delta = {}", self.0)
+    fn describe(&self, polarity: Polarity) -> String {
+        format!("net_delta {} {}", polarity.pick("=", "!="), self.0)
     }
     fn evaluate(&self, answer: &Judged<'_>) -> Verdict {
         let evidence = Evidence::new().actual(Shown::text("text", answer.text));
@@ -526,7 +542,7 @@ impl Check<Judged<'_>> for NetDelta {
             .ok()
             .and_then(|v| v.get("net_delta").and_then(Value::as_f64));
         match found {
-            None => Verdict::fail(
+            None => Verdict::cannot_judge(
                 evidence.note("the text is not a JSON object with a numeric net_delta"),
             ),
             Some(found) => Verdict::from_bool(
@@ -537,32 +553,25 @@ impl Check<Judged<'_>> for NetDelta {
     }
 }
 
-/// `file_contains` (`present`) / `file_not_contains`: a file that cannot be
-/// read fails either way.
+/// `file_contains`; `file_not_contains` is its negation. A file that cannot
+/// be read fails either way.
 struct FileText {
     path: String,
     needle: String,
-    present: bool,
 }
 
 impl Check<Judged<'_>> for FileText {
-    fn describe(&self) -> String {
-        format!(
-            "{} {} {}",
-            self.path,
-            if self.present {
-                "to contain"
-            } else {
-                "not to contain"
-            },
-            quoted(&self.needle)
-        )
+    fn describe(&self, polarity: Polarity) -> String {
+        let verb = polarity.pick("to contain", "not to contain");
+        format!("{} {verb} {}", self.path, quoted(&self.needle))
     }
     fn evaluate(&self, answer: &Judged<'_>) -> Verdict {
         let resolved = file_path(&self.path, answer.fixture);
         let label = resolved.display().to_string();
         match std::fs::read(&resolved) {
-            Err(e) => Verdict::fail(Evidence::new().note(format!("{label} cannot be read: {e}"))),
+            Err(e) => {
+                Verdict::cannot_judge(Evidence::new().note(format!("{label} cannot be read: {e}")))
+            }
             Ok(bytes) => {
                 let text = String::from_utf8_lossy(&bytes).into_owned();
                 let found = text.find(self.needle.as_str());
@@ -570,10 +579,7 @@ impl Check<Judged<'_>> for FileText {
                 if let Some(at) = found {
                     evidence = evidence.note(format!("it is there, at byte {at}"));
                 }
-                Verdict::from_bool(
-                    found.is_some() == self.present,
-                    evidence.actual(Shown::text(label, text)),
-                )
+                Verdict::from_bool(found.is_some(), evidence.actual(Shown::text(label, text)))
             }
         }
     }
@@ -583,8 +589,8 @@ impl Check<Judged<'_>> for FileText {
 struct FileAbsent(String);
 
 impl Check<Judged<'_>> for FileAbsent {
-    fn describe(&self) -> String {
-        format!("{} not to exist", self.0)
+    fn describe(&self, polarity: Polarity) -> String {
+        format!("{} {} exist", self.0, polarity.pick("not to", "to"))
     }
     fn evaluate(&self, answer: &Judged<'_>) -> Verdict {
         let resolved = file_path(&self.0, answer.fixture);
@@ -594,9 +600,9 @@ impl Check<Judged<'_>> for FileAbsent {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 Verdict::pass(Evidence::new().actual(Shown::plain(label, "does not exist")))
             }
-            Err(e) => {
-                Verdict::fail(Evidence::new().note(format!("{label} cannot be checked: {e}")))
-            }
+            Err(e) => Verdict::cannot_judge(
+                Evidence::new().note(format!("{label} cannot be checked: {e}")),
+            ),
         }
     }
 }
@@ -606,13 +612,14 @@ impl Check<Judged<'_>> for FileAbsent {
 struct FileUnchanged(String);
 
 impl Check<Judged<'_>> for FileUnchanged {
-    fn describe(&self) -> String {
-        format!("{} to be unchanged by the call", self.0)
+    fn describe(&self, polarity: Polarity) -> String {
+        let verb = polarity.pick("unchanged", "changed");
+        format!("{} to be {verb} by the call", self.0)
     }
     fn evaluate(&self, answer: &Judged<'_>) -> Verdict {
         let resolved = file_path(&self.0, answer.fixture);
         let Some(before) = answer.snapshots.get(&self.0).cloned().flatten() else {
-            return Verdict::fail(Evidence::new().note(format!(
+            return Verdict::cannot_judge(Evidence::new().note(format!(
                 "{} did not exist before the call, so there is nothing to compare",
                 resolved.display()
             )));
@@ -640,8 +647,9 @@ impl Check<Judged<'_>> for FileUnchanged {
 struct MinProgress(usize);
 
 impl Check<Judged<'_>> for MinProgress {
-    fn describe(&self) -> String {
-        format!("at least {} progress notifications", self.0)
+    fn describe(&self, polarity: Polarity) -> String {
+        let bound = polarity.pick("at least", "fewer than");
+        format!("{bound} {} progress notifications", self.0)
     }
     fn evaluate(&self, answer: &Judged<'_>) -> Verdict {
         let count = answer.progress.unwrap_or_default();
@@ -679,8 +687,9 @@ fn log_data(data: &Value) -> String {
 struct MinLogMessages(usize);
 
 impl Check<ServerMessages> for MinLogMessages {
-    fn describe(&self) -> String {
-        format!("at least {} log messages", self.0)
+    fn describe(&self, polarity: Polarity) -> String {
+        let bound = polarity.pick("at least", "fewer than");
+        format!("{bound} {} log messages", self.0)
     }
     fn evaluate(&self, log: &ServerMessages) -> Verdict {
         let (count, shown) = log_lines(log);
@@ -698,8 +707,9 @@ impl Check<ServerMessages> for MinLogMessages {
 struct LogDataContains(String);
 
 impl Check<ServerMessages> for LogDataContains {
-    fn describe(&self) -> String {
-        format!("a log message whose data contains {}", quoted(&self.0))
+    fn describe(&self, polarity: Polarity) -> String {
+        let some = polarity.pick("a", "no");
+        format!("{some} log message whose data contains {}", quoted(&self.0))
     }
     fn evaluate(&self, log: &ServerMessages) -> Verdict {
         let found = log

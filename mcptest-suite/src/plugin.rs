@@ -11,6 +11,7 @@ use mcptest_core::expect;
 use mcptest_core::expect::Check;
 use mcptest_core::expect::Evidence;
 use mcptest_core::expect::PluginSubject;
+use mcptest_core::expect::Polarity;
 use mcptest_core::expect::Shown;
 use mcptest_core::expect::Verdict;
 use mcptest_core::plugin::DEFAULT_TIMEOUT;
@@ -44,10 +45,12 @@ pub(crate) fn check(entry: &PluginExpect) -> PluginEntryCheck {
 }
 
 impl<'a> Check<Judged<'a>> for PluginEntryCheck {
-    fn describe(&self) -> String {
+    fn describe(&self, polarity: Polarity) -> String {
         let mut words = format!(
-            "plugin `{}` {:?} passes",
-            self.entry.command, self.entry.method
+            "plugin `{}` {:?} {}",
+            self.entry.command,
+            self.entry.method,
+            polarity.pick("passes", "fails")
         );
         if !self.entry.args.is_null() {
             words.push_str(&format!(" with {}", self.entry.args));
@@ -63,10 +66,11 @@ impl<'a> Check<Judged<'a>> for PluginEntryCheck {
         });
         match started {
             Ok(plugin) => {
-                expect::plugin(plugin, self.entry.method.clone(), self.entry.args.clone())
-                    .evaluate(answer)
+                let check =
+                    expect::plugin(plugin, self.entry.method.clone(), self.entry.args.clone());
+                Check::<Judged<'a>>::evaluate(&check, answer)
             }
-            Err(error) => Verdict::fail(
+            Err(error) => Verdict::cannot_judge(
                 Evidence::new()
                     .actual(Shown::plain("plugin failure", error.to_string()))
                     .note("the plugin did not start, so it did not judge the result"),

@@ -17,6 +17,7 @@ use mcptest_core::RawConnection;
 use mcptest_core::expect::Check;
 use mcptest_core::expect::Evidence;
 use mcptest_core::expect::Failure;
+use mcptest_core::expect::Polarity;
 use mcptest_core::expect::Shown;
 use mcptest_core::expect::Verdict;
 use mcptest_core::report::Outcome;
@@ -173,8 +174,11 @@ fn judged(pattern: &Pattern, message: &Value) -> Result<(), Failure> {
 struct OutMatches<'a>(&'a Pattern);
 
 impl Check<Value> for OutMatches<'_> {
-    fn describe(&self) -> String {
-        self.0.describe_json()
+    fn describe(&self, polarity: Polarity) -> String {
+        match polarity {
+            Polarity::Positive => self.0.describe_json(),
+            Polarity::Negative => format!("not {}", self.0.describe_json()),
+        }
     }
     fn evaluate(&self, actual: &Value) -> Verdict {
         let mut evidence = Evidence::new().actual(Shown::json("answer", actual.clone()));

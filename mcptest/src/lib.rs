@@ -46,13 +46,18 @@
 // What a test author uses, named one by one: the core's other public items
 // serve the crates built on it and stay out of a user's namespace.
 // `public-api.txt` beside this crate pins the whole list (see `.ci/run`).
+//
+// A module or type behind a feature has the Cargo.toml line on its `cfg`
+// line: naming it without the feature, the compiler's note ("found an item
+// that was configured out") quotes that line. A method or macro behind one
+// is a compile error of its own that says the same (`needs`, `suite!`).
 
 // Reaching the server and the client it gives.
 pub use mcptest_core::{
     CassetteMode, DEFAULT_PROTOCOL_VERSION, Elicitation, Fixture, RawConnection, Roots,
     STATELESS_PROTOCOL_VERSION, Sampling, Server, WireSchema,
 };
-#[cfg(feature = "http")]
+#[cfg(feature = "http")] // Cargo.toml: mcptest = { ..., features = ["http"] }
 pub use mcptest_core::{ClientCredentials, HttpReply, RawHttp};
 // What comes back: results, what the server sent on its own, errors.
 pub use mcptest_core::{
@@ -78,7 +83,7 @@ pub mod __private {
     pub use mcptest_suite::__private as suite;
 }
 
-#[cfg(feature = "suite")]
+#[cfg(feature = "suite")] // Cargo.toml: mcptest = { ..., features = ["suite"] }
 pub use mcptest_suite as suite;
 
 /// One `#[test]` per suite file (mcp-assert) or case (MCP Cases), generated
@@ -105,11 +110,25 @@ pub use mcptest_suite as suite;
 /// same configuration), `crate = path` (where mcptest is, when renamed).
 /// Every mistake in the arguments is reported at once, on its tokens. See
 /// [`mod@suite`].
-#[cfg(feature = "suite")]
+#[cfg(feature = "suite")] // Cargo.toml: mcptest = { ..., features = ["suite"] }
 pub use mcptest_macros::suite;
 
-#[cfg(feature = "conformance")]
+/// Without the `suite` feature, `suite!` is a compile error that says to
+/// turn it on.
+#[cfg(not(feature = "suite"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! suite {
+    ($($input:tt)*) => {
+        ::core::compile_error!(
+            "`mcptest::suite!` needs mcptest's `suite` feature: turn it on in Cargo.toml: \
+             mcptest = { ..., features = [\"suite\"] }"
+        );
+    };
+}
+
+#[cfg(feature = "conformance")] // Cargo.toml: mcptest = { ..., features = ["conformance"] }
 pub use mcptest_conformance as conformance;
 
-#[cfg(feature = "scan")]
+#[cfg(feature = "scan")] // Cargo.toml: mcptest = { ..., features = ["scan"] }
 pub use mcptest_scan as scan;

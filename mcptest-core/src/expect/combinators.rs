@@ -1,15 +1,18 @@
 //! Checks made of checks: all of several (a tuple), `not`, `any_of`, and
 //! soft checks that collect failures across results.
 
-use super::{Check, Evidence, Failure, Subject, Verdict};
+use super::{Check, Evidence, Failure, Polarity, Subject, Verdict};
 
 /// The negation of a check. See [`not`].
 #[derive(Debug, Clone)]
 pub struct Not<C>(C);
 
 /// Passes when `check` fails, and fails when it passes. It reads as the
-/// negation (`text does not contain "error"`) and keeps what the check saw
-/// (the text, where a needle was found), leaving out only an equality diff.
+/// negation (`text does not contain "error"`: every check describes itself
+/// both ways) and keeps what the check saw (the text, where a needle was
+/// found), leaving out only an equality diff. A check that cannot judge
+/// (the result has no text to look at) fails under `not` too: nothing
+/// passes vacuously.
 ///
 /// ```
 /// # use mcptest::{ToolCall, ToolOutcome, rmcp::model::{CallToolResult, ContentBlock}};
@@ -33,22 +36,12 @@ pub fn not<C>(check: C) -> Not<C> {
 }
 
 impl<S: ?Sized, C: Check<S>> Check<S> for Not<C> {
-    fn describe(&self) -> String {
-        self.0.describe_negated()
-    }
-
-    fn describe_negated(&self) -> String {
-        self.0.describe()
+    fn describe(&self, polarity: Polarity) -> String {
+        self.0.describe(!polarity)
     }
 
     fn evaluate(&self, subject: &S) -> Verdict {
-        let (holds, evidence) = self.0.evaluate(subject).into_parts();
-        let evidence = evidence.without_diff();
-        if holds {
-            Verdict::fail(evidence)
-        } else {
-            Verdict::pass(evidence)
-        }
+        self.0.evaluate(subject).negated()
     }
 }
 
@@ -96,25 +89,32 @@ impl<S: ?Sized> CheckGroup<S> for Vec<Box<dyn Check<S>>> {
 }
 
 impl<S: ?Sized> Check<S> for Vec<Box<dyn Check<S>>> {
-    fn describe(&self) -> String {
-        describe_all(self)
+    fn describe(&self, polarity: Polarity) -> String {
+        describe_all(self, polarity)
     }
     fn evaluate(&self, subject: &S) -> Verdict {
         evaluate_all(self, subject)
     }
 }
 
-fn describe_all<S: ?Sized>(group: &dyn CheckGroup<S>) -> String {
+/// `all of: a; b`, and its negation by De Morgan: `any of: not a; or not b`.
+fn describe_all<S: ?Sized>(group: &dyn CheckGroup<S>, polarity: Polarity) -> String {
     let mut parts = Vec::new();
-    group.each(&mut |c| parts.push(c.describe()));
-    format!("all of: {}", parts.join("; "))
+    group.each(&mut |c| parts.push(c.describe(polarity)));
+    match polarity {
+        Polarity::Positive => format!("all of: {}", parts.join("; ")),
+        Polarity::Negative => format!("any of: {}", parts.join("; or ")),
+    }
 }
 
 /// Runs every check and keeps every miss.
 fn evaluate_all<S: ?Sized>(group: &dyn CheckGroup<S>, subject: &S) -> Verdict {
-    let mut misses = Vec::new();
-    group.each(&mut |c| misses.extend(c.evaluate(subject).into_misses(|| c.describe())));
-    Verdict::from_misses(misses)
+    let mut verdicts = Vec::new();
+    group.each(&mut |c| {
+        let describe = c.describe(Polarity::Positive);
+        verdicts.push((c.evaluate(subject), describe));
+    });
+    Verdict::all(verdicts)
 }
 
 macro_rules! tuple_checks {
@@ -127,8 +127,8 @@ macro_rules! tuple_checks {
 
         /// All of the checks; a failure reports every one that did not hold.
         impl<S: ?Sized, $($name: Check<S>),+> Check<S> for ($($name,)+) {
-            fn describe(&self) -> String {
-                describe_all(self)
+            fn describe(&self, polarity: Polarity) -> String {
+                describe_all(self, polarity)
             }
             fn evaluate(&self, subject: &S) -> Verdict {
                 evaluate_all(self, subject)
@@ -146,14 +146,21 @@ tuple_checks!(A.0, B.1, C.2, D.3, E.4, F.5, G.6);
 tuple_checks!(A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7);
 
 impl<S: ?Sized, T: CheckGroup<S>> Check<S> for AnyOf<T> {
-    fn describe(&self) -> String {
+    /// `any of: a; or b`, and its negation: `all of: not a; not b`.
+    fn describe(&self, polarity: Polarity) -> String {
         let mut parts = Vec::new();
-        self.0.each(&mut |c| parts.push(c.describe()));
-        format!("any of: {}", parts.join("; or "))
+        self.0.each(&mut |c| parts.push(c.describe(polarity)));
+        match polarity {
+            Polarity::Positive => format!("any of: {}", parts.join("; or ")),
+            Polarity::Negative => format!("all of: {}", parts.join("; ")),
+        }
     }
 
+    /// Passes on the first check that holds; otherwise fails, unless one of
+    /// them could not judge (then neither can this).
     fn evaluate(&self, subject: &S) -> Verdict {
         let mut passed = None;
+        let mut judged = true;
         let mut first_actual = None;
         let mut notes = Vec::new();
         self.0.each(&mut |c| {
@@ -161,14 +168,16 @@ impl<S: ?Sized, T: CheckGroup<S>> Check<S> for AnyOf<T> {
                 return;
             }
             let (holds, evidence) = c.evaluate(subject).into_parts();
-            if holds {
+            if holds == Some(true) {
                 passed = Some(evidence);
                 return;
             }
+            judged &= holds.is_some();
+            let describe = c.describe(Polarity::Positive);
             let why = evidence.explanation().map(|w| w.replace('\n', "; "));
             notes.push(match why {
-                Some(why) => format!("- {} ({why})", c.describe()),
-                None => format!("- {}", c.describe()),
+                Some(why) => format!("- {describe} ({why})"),
+                None => format!("- {describe}"),
             });
             if first_actual.is_none() {
                 first_actual = evidence.shown().cloned();
@@ -182,7 +191,11 @@ impl<S: ?Sized, T: CheckGroup<S>> Check<S> for AnyOf<T> {
         if let Some(actual) = first_actual {
             evidence = evidence.actual(actual);
         }
-        Verdict::fail(evidence)
+        if judged {
+            Verdict::fail(evidence)
+        } else {
+            Verdict::cannot_judge(evidence)
+        }
     }
 }
 
@@ -305,7 +318,7 @@ fn render_failures(failures: &[Failure], color: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::expect::{self, samples::echo_call};
+    use crate::expect::{self, Polarity, samples::echo_call};
 
     #[test]
     fn not_reads_as_the_negation_and_keeps_the_evidence() {
@@ -317,13 +330,13 @@ mod tests {
         assert_eq!(miss.expected(), r#"text does not contain "good""#);
         assert_eq!(miss.evidence().explanation(), Some("found at byte 4"));
         assert!(miss.evidence().shown().is_some());
-        let cases: [(Box<dyn Check<crate::client::ToolCall>>, &str); 5] = [
+        let cases: [(Box<dyn Check<crate::client::ToolCall>>, &str); 6] = [
             (
                 Box::new(not(expect::text_eq("x"))),
                 r#"text does not equal "x""#,
             ),
             (
-                Box::new(not(expect::text_not_contains("x"))),
+                Box::new(not(not(expect::text_contains("x")))),
                 r#"text contains "x""#,
             ),
             (
@@ -335,22 +348,53 @@ mod tests {
                 "the tool does not succeed",
             ),
             (
-                Box::new(not(not(expect::text_contains("x")))),
-                r#"text contains "x""#,
+                Box::new(not((expect::success(), expect::text_eq("5")))),
+                r#"any of: the tool does not succeed; or text does not equal "5""#,
+            ),
+            (
+                Box::new(not(any_of((expect::tool_error(), expect::text_eq("5"))))),
+                r#"all of: the tool does not report an error (isError: true); text does not equal "5""#,
             ),
         ];
         for (check, words) in cases {
-            assert_eq!(check.describe(), words);
+            assert_eq!(check.describe(Polarity::Positive), words);
         }
-        // A check without words of its own for the negation says `not (..)`.
-        assert_eq!(
-            not(expect::duration_under(std::time::Duration::from_secs(1))).describe(),
-            format!(
-                "not ({})",
-                Check::<crate::client::ToolCall>::describe(&expect::duration_under(
-                    std::time::Duration::from_secs(1)
-                ))
-            )
+    }
+
+    /// A check that cannot look at its subject fails either way: `not` of
+    /// a text check on a call without text does not pass.
+    #[test]
+    fn not_of_a_check_that_cannot_judge_fails_too() {
+        let rpc = expect::samples::rpc_error_call();
+        for check in [
+            Box::new(expect::text_contains("x")) as Box<dyn Check<crate::client::ToolCall>>,
+            Box::new(not(expect::text_contains("x"))),
+            Box::new(not((expect::text_eq("x"), expect::text_contains("y")))),
+            Box::new(not(any_of((
+                expect::text_eq("x"),
+                expect::text_contains("y"),
+            )))),
+        ] {
+            let failure = rpc.check(check).unwrap_err();
+            assert!(
+                failure
+                    .to_string()
+                    .contains("actual:   JSON-RPC error -32602"),
+                "{failure}"
+            );
+        }
+        // One check that fails is enough for "not all of": it is judged.
+        assert!(
+            rpc.check(not((expect::success(), expect::text_contains("x"))))
+                .is_ok()
+        );
+        let call = echo_call("x");
+        let invalid = call.check(not(expect::text_matches("(")));
+        assert!(
+            invalid
+                .unwrap_err()
+                .to_string()
+                .contains("not a valid regex")
         );
     }
 }

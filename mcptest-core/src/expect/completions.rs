@@ -2,7 +2,7 @@
 
 use rmcp::model::CompleteResult;
 
-use super::{Check, Evidence, Shown, Verdict};
+use super::{Check, Evidence, Polarity, Shown, Verdict};
 use crate::client::Reply;
 use crate::wording::{quoted, quoted_list};
 
@@ -19,10 +19,6 @@ fn values_shown(done: &CompleteResult) -> Shown {
     Shown::plain(format!("{label}:"), format!("[{}]", quoted_list(&c.values)))
 }
 
-/// The completion's values are exactly these. See [`values_eq`].
-#[derive(Debug, Clone)]
-pub struct ValuesEq(Vec<String>);
-
 /// The completion's values are exactly `values`, in this order.
 ///
 /// ```
@@ -34,13 +30,18 @@ pub struct ValuesEq(Vec<String>);
 /// # let done = mcptest::expect::samples::completion_reply();
 /// done.values_eq(["rust"]);
 /// ```
-pub fn values_eq<S: Into<String>>(values: impl IntoIterator<Item = S>) -> ValuesEq {
+pub fn values_eq(
+    values: impl IntoIterator<Item = impl Into<String>>,
+) -> impl Check<Reply<CompleteResult>> + 'static {
     ValuesEq(values.into_iter().map(Into::into).collect())
 }
 
+struct ValuesEq(Vec<String>);
+
 impl Check<Reply<CompleteResult>> for ValuesEq {
-    fn describe(&self) -> String {
-        format!("completion values [{}]", quoted_list(&self.0))
+    fn describe(&self, polarity: Polarity) -> String {
+        let other = polarity.pick("", "other than ");
+        format!("completion values {other}[{}]", quoted_list(&self.0))
     }
     fn evaluate(&self, done: &Reply<CompleteResult>) -> Verdict {
         Verdict::from_bool(
@@ -49,10 +50,6 @@ impl Check<Reply<CompleteResult>> for ValuesEq {
         )
     }
 }
-
-/// The completion offers a value. See [`values_contain`].
-#[derive(Debug, Clone)]
-pub struct ValuesContain(String);
 
 /// The completion's values include `value`.
 ///
@@ -65,13 +62,16 @@ pub struct ValuesContain(String);
 /// # let done = mcptest::expect::samples::completion_reply();
 /// done.values_contain("python");
 /// ```
-pub fn values_contain(value: impl Into<String>) -> ValuesContain {
+pub fn values_contain(value: impl Into<String>) -> impl Check<Reply<CompleteResult>> + 'static {
     ValuesContain(value.into())
 }
 
+struct ValuesContain(String);
+
 impl Check<Reply<CompleteResult>> for ValuesContain {
-    fn describe(&self) -> String {
-        format!("completion values include {}", quoted(&self.0))
+    fn describe(&self, polarity: Polarity) -> String {
+        let verb = polarity.pick("include", "do not include");
+        format!("completion values {verb} {}", quoted(&self.0))
     }
     fn evaluate(&self, done: &Reply<CompleteResult>) -> Verdict {
         Verdict::from_bool(
@@ -80,10 +80,6 @@ impl Check<Reply<CompleteResult>> for ValuesContain {
         )
     }
 }
-
-/// The completion says whether there are more values. See [`has_more`].
-#[derive(Debug, Clone)]
-pub struct HasMore(bool);
 
 /// The completion's `hasMore` is `more` (a missing `hasMore` counts as
 /// `false`).
@@ -97,39 +93,21 @@ pub struct HasMore(bool);
 /// # let done = mcptest::expect::samples::completion_reply();
 /// done.has_more(true);
 /// ```
-pub fn has_more(more: bool) -> HasMore {
+pub fn has_more(more: bool) -> impl Check<Reply<CompleteResult>> {
     HasMore(more)
 }
 
+struct HasMore(bool);
+
 impl Check<Reply<CompleteResult>> for HasMore {
-    fn describe(&self) -> String {
-        format!("completion hasMore is {}", self.0)
+    fn describe(&self, polarity: Polarity) -> String {
+        let is = polarity.pick("is", "is not");
+        format!("completion hasMore {is} {}", self.0)
     }
     fn evaluate(&self, done: &Reply<CompleteResult>) -> Verdict {
         Verdict::from_bool(
             done.completion.has_more.unwrap_or(false) == self.0,
             Evidence::new().actual(values_shown(done)),
         )
-    }
-}
-
-/// The fluent completion checks; each panics with the failure message.
-impl Reply<CompleteResult> {
-    /// Checks the values. See [`expect::values_eq`](crate::expect::values_eq).
-    #[track_caller]
-    pub fn values_eq<S: Into<String>>(&self, values: impl IntoIterator<Item = S>) -> &Self {
-        self.assert(values_eq(values))
-    }
-
-    /// Checks a value is offered. See [`expect::values_contain`](crate::expect::values_contain).
-    #[track_caller]
-    pub fn values_contain(&self, value: impl Into<String>) -> &Self {
-        self.assert(values_contain(value))
-    }
-
-    /// Checks `hasMore`. See [`expect::has_more`](crate::expect::has_more).
-    #[track_caller]
-    pub fn has_more(&self, more: bool) -> &Self {
-        self.assert(has_more(more))
     }
 }

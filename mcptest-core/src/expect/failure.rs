@@ -148,27 +148,58 @@ impl Evidence {
     }
 }
 
-/// The judgement of one check: it holds (with what was seen), it does not,
-/// or — for a group of checks — which of them did not.
+/// The judgement of one check: it holds, it does not, or it could not be
+/// made (the check had nothing to look at) — with what was seen; for a
+/// group of checks, which of them did not hold.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Verdict(VerdictKind);
+pub struct Verdict {
+    truth: Truth,
+    detail: Detail,
+}
+
+/// Three-valued: a check that could not look at its subject neither holds
+/// nor fails, so that [`not`](super::not) of it cannot pass vacuously.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Truth {
+    Holds,
+    Fails,
+    Unjudged,
+}
 
 #[derive(Debug, Clone, PartialEq)]
-enum VerdictKind {
-    Pass(Evidence),
-    Fail(Evidence),
+enum Detail {
+    Evidence(Evidence),
+    /// A group's misses (never empty).
     Misses(Vec<Miss>),
 }
 
 impl Verdict {
     /// The expectation holds.
     pub fn pass(evidence: Evidence) -> Self {
-        Verdict(VerdictKind::Pass(evidence))
+        Verdict {
+            truth: Truth::Holds,
+            detail: Detail::Evidence(evidence),
+        }
     }
 
     /// The expectation does not hold.
     pub fn fail(evidence: Evidence) -> Self {
-        Verdict(VerdictKind::Fail(evidence))
+        Verdict {
+            truth: Truth::Fails,
+            detail: Detail::Evidence(evidence),
+        }
+    }
+
+    /// The check could not judge: what it looks at is not there (a result
+    /// without text, a call without a fixture directory, a tool without an
+    /// `outputSchema`) or the check itself is malformed (a pattern that does
+    /// not compile). It fails whichever way the check is meant: `not(..)` of
+    /// it fails too, with the same evidence, instead of passing on nothing.
+    pub fn cannot_judge(evidence: Evidence) -> Self {
+        Verdict {
+            truth: Truth::Unjudged,
+            detail: Detail::Evidence(evidence),
+        }
     }
 
     /// Pass when `holds`, fail otherwise, with the same evidence.
@@ -182,51 +213,115 @@ impl Verdict {
 
     /// The verdict of a group of checks: passes when `misses` is empty.
     pub fn from_misses(misses: Vec<Miss>) -> Self {
+        Verdict::of_group(misses, Truth::Fails)
+    }
+
+    /// A group's verdict: `misses` are those of its checks that failed or
+    /// could not be judged; `truth` is the group's when there are any.
+    fn of_group(misses: Vec<Miss>, truth: Truth) -> Self {
         if misses.is_empty() {
             Verdict::pass(Evidence::new())
         } else {
-            Verdict(VerdictKind::Misses(misses))
+            Verdict {
+                truth,
+                detail: Detail::Misses(misses),
+            }
         }
+    }
+
+    /// All of several verdicts, each with its check's expectation in words:
+    /// it fails when one fails, else it cannot be judged when one cannot,
+    /// else it holds.
+    pub(crate) fn all(verdicts: Vec<(Verdict, String)>) -> Verdict {
+        let mut misses = Vec::new();
+        let mut truth = Truth::Holds;
+        for (verdict, describe) in verdicts {
+            truth = match (truth, verdict.truth) {
+                (Truth::Fails, _) | (_, Truth::Fails) => Truth::Fails,
+                (Truth::Unjudged, _) | (_, Truth::Unjudged) => Truth::Unjudged,
+                _ => Truth::Holds,
+            };
+            misses.extend(verdict.into_misses(|| describe));
+        }
+        Verdict::of_group(misses, truth)
     }
 
     /// True when the expectation holds.
     pub fn holds(&self) -> bool {
-        matches!(self.0, VerdictKind::Pass(_))
+        self.truth == Truth::Holds
+    }
+
+    /// False when the check could not judge (see
+    /// [`cannot_judge`](Verdict::cannot_judge)): it neither holds nor fails.
+    pub fn is_judged(&self) -> bool {
+        self.truth != Truth::Unjudged
     }
 
     /// The evidence of a single check (`None` for a failed group).
     pub fn evidence(&self) -> Option<&Evidence> {
-        match &self.0 {
-            VerdictKind::Pass(e) | VerdictKind::Fail(e) => Some(e),
-            VerdictKind::Misses(_) => None,
+        match &self.detail {
+            Detail::Evidence(e) => Some(e),
+            Detail::Misses(_) => None,
         }
     }
 
     /// Each expectation that did not hold; `describe` names this check's own.
     pub fn into_misses(self, describe: impl FnOnce() -> String) -> Vec<Miss> {
-        match self.0 {
-            VerdictKind::Pass(_) => Vec::new(),
-            VerdictKind::Fail(evidence) => vec![Miss {
+        match (self.truth, self.detail) {
+            (Truth::Holds, _) => Vec::new(),
+            (_, Detail::Evidence(evidence)) => vec![Miss {
                 expected: describe(),
                 evidence,
             }],
-            VerdictKind::Misses(misses) => misses,
+            (_, Detail::Misses(misses)) => misses,
         }
     }
 
-    pub(crate) fn into_parts(self) -> (bool, Evidence) {
-        match self.0 {
-            VerdictKind::Pass(e) => (true, e),
-            VerdictKind::Fail(e) => (false, e),
-            VerdictKind::Misses(misses) => {
+    /// The opposite verdict, for [`not`](super::not): a pass fails and a
+    /// failure passes, with what the check saw but no equality diff (the
+    /// two sides are no longer what was expected and what came back); one
+    /// that could not be judged still cannot.
+    pub(crate) fn negated(self) -> Verdict {
+        let truth = match self.truth {
+            Truth::Holds => Truth::Fails,
+            Truth::Fails => Truth::Holds,
+            Truth::Unjudged => Truth::Unjudged,
+        };
+        Verdict {
+            truth,
+            detail: Detail::Evidence(self.into_evidence().without_diff()),
+        }
+    }
+
+    /// Whether it holds (`Some(true)`), fails (`Some(false)`) or could not
+    /// be judged (`None`), and the evidence: a group's misses folded into
+    /// one note.
+    pub(crate) fn into_parts(self) -> (Option<bool>, Evidence) {
+        let holds = match self.truth {
+            Truth::Holds => Some(true),
+            Truth::Fails => Some(false),
+            Truth::Unjudged => None,
+        };
+        (holds, self.into_evidence())
+    }
+
+    fn into_evidence(self) -> Evidence {
+        match self.detail {
+            Detail::Evidence(evidence) => evidence,
+            Detail::Misses(misses) => {
                 let notes: Vec<String> = misses.iter().map(|m| m.expected.clone()).collect();
                 let mut evidence = misses
                     .into_iter()
                     .next()
                     .map(|m| m.evidence.without_diff())
                     .unwrap_or_default();
-                evidence.note = Some(format!("these did not hold: {}", notes.join("; ")));
-                (false, evidence)
+                let which = if self.truth == Truth::Unjudged {
+                    "these could not be judged"
+                } else {
+                    "these did not hold"
+                };
+                evidence.note = Some(format!("{which}: {}", notes.join("; ")));
+                evidence
             }
         }
     }

@@ -7,7 +7,7 @@ use std::{
     path::{Component, Path, PathBuf},
 };
 
-use super::{Check, Evidence, Miss, Shown, Verdict};
+use super::{Check, Evidence, Miss, Polarity, Shown, Verdict};
 use crate::wording::quoted;
 use crate::{client::McpClient, client::ToolCall};
 
@@ -83,15 +83,10 @@ fn read_in(call: &ToolCall, relative: &str) -> Result<FileState, Evidence> {
     }
 }
 
-/// A file contains a substring. See [`file_contains`].
-#[derive(Debug, Clone)]
-pub struct FileContains {
-    path: String,
-    text: String,
-}
-
 /// The file at `path` (relative to the fixture directory) exists and
-/// contains `text`.
+/// contains `text`. Under [`not`](super::not) (and in the fluent
+/// `file_not_contains`) it does not: a file that does not exist passes, one
+/// that cannot be read fails either way.
 ///
 /// ```
 /// # let dir = tempfile::tempdir().unwrap();
@@ -99,7 +94,8 @@ pub struct FileContains {
 /// # let call = mcptest::expect::samples::add_call()
 /// #     .with_origin(mcptest::Origin::with_fixture_dir(dir.path()));
 /// // after a call that wrote notes.txt into the fixture directory:
-/// call.file_contains("notes.txt", "milk");
+/// call.file_contains("notes.txt", "milk")
+///     .file_not_contains("notes.txt", "password");
 /// ```
 ///
 /// ```should_panic
@@ -109,49 +105,6 @@ pub struct FileContains {
 /// #     .with_origin(mcptest::Origin::with_fixture_dir(dir.path()));
 /// call.file_contains("notes.txt", "eggs");
 /// ```
-pub fn file_contains(path: &str, text: &str) -> FileContains {
-    FileContains {
-        path: path.to_owned(),
-        text: text.to_owned(),
-    }
-}
-
-impl Check<ToolCall> for FileContains {
-    fn describe(&self) -> String {
-        format!("file {} contains {}", self.path, quoted(&self.text))
-    }
-    fn describe_negated(&self) -> String {
-        format!("file {} does not contain {}", self.path, quoted(&self.text))
-    }
-    fn evaluate(&self, call: &ToolCall) -> Verdict {
-        match read_in(call, &self.path) {
-            Ok(state) => {
-                let holds = matches!(&state, FileState::Bytes(b)
-                    if String::from_utf8_lossy(b).contains(&self.text));
-                Verdict::from_bool(holds, Evidence::new().actual(state.shown(&self.path)))
-            }
-            Err(evidence) => Verdict::fail(evidence),
-        }
-    }
-}
-
-/// A file does not contain a substring. See [`file_not_contains`].
-#[derive(Debug, Clone)]
-pub struct FileNotContains {
-    path: String,
-    text: String,
-}
-
-/// The file at `path` (relative to the fixture directory) does not contain
-/// `text`; a file that does not exist passes.
-///
-/// ```
-/// # let dir = tempfile::tempdir().unwrap();
-/// # std::fs::write(dir.path().join("notes.txt"), "buy milk").unwrap();
-/// # let call = mcptest::expect::samples::add_call()
-/// #     .with_origin(mcptest::Origin::with_fixture_dir(dir.path()));
-/// call.file_not_contains("notes.txt", "password");
-/// ```
 ///
 /// ```should_panic
 /// # let dir = tempfile::tempdir().unwrap();
@@ -160,19 +113,22 @@ pub struct FileNotContains {
 /// #     .with_origin(mcptest::Origin::with_fixture_dir(dir.path()));
 /// call.file_not_contains("notes.txt", "password");
 /// ```
-pub fn file_not_contains(path: &str, text: &str) -> FileNotContains {
-    FileNotContains {
+pub fn file_contains(path: &str, text: &str) -> impl Check<ToolCall> {
+    FileContains {
         path: path.to_owned(),
         text: text.to_owned(),
     }
 }
 
-impl Check<ToolCall> for FileNotContains {
-    fn describe(&self) -> String {
-        format!("file {} does not contain {}", self.path, quoted(&self.text))
-    }
-    fn describe_negated(&self) -> String {
-        format!("file {} contains {}", self.path, quoted(&self.text))
+struct FileContains {
+    path: String,
+    text: String,
+}
+
+impl Check<ToolCall> for FileContains {
+    fn describe(&self, polarity: Polarity) -> String {
+        let verb = polarity.pick("contains", "does not contain");
+        format!("file {} {verb} {}", self.path, quoted(&self.text))
     }
     fn evaluate(&self, call: &ToolCall) -> Verdict {
         match read_in(call, &self.path) {
@@ -185,26 +141,23 @@ impl Check<ToolCall> for FileNotContains {
                 if let Some(at) = found {
                     evidence = evidence.note(format!("found at byte {at}"));
                 }
-                Verdict::from_bool(found.is_none(), evidence)
+                Verdict::from_bool(found.is_some(), evidence)
             }
-            Err(evidence) => Verdict::fail(evidence),
+            Err(evidence) => Verdict::cannot_judge(evidence),
         }
     }
 }
 
-/// A file does not exist. See [`file_not_exists`].
-#[derive(Debug, Clone)]
-pub struct FileNotExists {
-    path: String,
-}
-
-/// Nothing exists at `path` (relative to the fixture directory).
+/// Something exists at `path` (relative to the fixture directory): a file,
+/// a directory, a symlink. Under [`not`](super::not) (and in the fluent
+/// `file_not_exists`), nothing does.
 ///
 /// ```
 /// # let dir = tempfile::tempdir().unwrap();
+/// # std::fs::write(dir.path().join("notes.txt"), "buy milk").unwrap();
 /// # let call = mcptest::expect::samples::add_call()
 /// #     .with_origin(mcptest::Origin::with_fixture_dir(dir.path()));
-/// call.file_not_exists("deleted.txt");
+/// call.file_exists("notes.txt").file_not_exists("deleted.txt");
 /// ```
 ///
 /// ```should_panic
@@ -214,30 +167,32 @@ pub struct FileNotExists {
 /// #     .with_origin(mcptest::Origin::with_fixture_dir(dir.path()));
 /// call.file_not_exists("deleted.txt");
 /// ```
-pub fn file_not_exists(path: &str) -> FileNotExists {
-    FileNotExists {
+pub fn file_exists(path: &str) -> impl Check<ToolCall> {
+    FileExists {
         path: path.to_owned(),
     }
 }
 
-impl Check<ToolCall> for FileNotExists {
-    fn describe(&self) -> String {
-        format!("file {} does not exist", self.path)
-    }
-    fn describe_negated(&self) -> String {
-        format!("file {} exists", self.path)
+struct FileExists {
+    path: String,
+}
+
+impl Check<ToolCall> for FileExists {
+    fn describe(&self, polarity: Polarity) -> String {
+        let verb = polarity.pick("exists", "does not exist");
+        format!("file {} {verb}", self.path)
     }
     fn evaluate(&self, call: &ToolCall) -> Verdict {
         let Some(dir) = call.fixture_dir() else {
-            return Verdict::fail(Evidence::new().note(NO_FIXTURE_DIR));
+            return Verdict::cannot_judge(Evidence::new().note(NO_FIXTURE_DIR));
         };
         let path = match resolve(dir, &self.path) {
             Ok(path) => path,
-            Err(why) => return Verdict::fail(Evidence::new().note(why)),
+            Err(why) => return Verdict::cannot_judge(Evidence::new().note(why)),
         };
         // A directory or a dangling symlink is "something" too.
         if fs::symlink_metadata(&path).is_err() {
-            return Verdict::pass(Evidence::new().actual(FileState::Missing.shown(&self.path)));
+            return Verdict::fail(Evidence::new().actual(FileState::Missing.shown(&self.path)));
         }
         let state = FileState::read(Ok(path.clone()));
         let shown = match state {
@@ -246,7 +201,7 @@ impl Check<ToolCall> for FileNotExists {
             }
             state => state.shown(&self.path),
         };
-        Verdict::fail(Evidence::new().actual(shown))
+        Verdict::pass(Evidence::new().actual(shown))
     }
 }
 
@@ -318,10 +273,6 @@ impl fmt::Debug for FileSnapshot {
     }
 }
 
-/// Files are as they were in a snapshot. See [`files_unchanged`].
-#[derive(Debug, Clone)]
-pub struct FilesUnchanged<'a>(&'a FileSnapshot);
-
 /// Every file in `before` is as it was when the snapshot was taken: same
 /// bytes, or still missing. Each changed file is reported, with a diff.
 ///
@@ -346,22 +297,22 @@ pub struct FilesUnchanged<'a>(&'a FileSnapshot);
 /// std::fs::write(dir.path().join("config.toml"), "debug = true").unwrap();
 /// call.files_unchanged(&before);
 /// ```
-pub fn files_unchanged(before: &FileSnapshot) -> FilesUnchanged<'_> {
+pub fn files_unchanged(before: &FileSnapshot) -> impl Check<ToolCall> + '_ {
     FilesUnchanged(before)
 }
 
+struct FilesUnchanged<'a>(&'a FileSnapshot);
+
 impl Check<ToolCall> for FilesUnchanged<'_> {
-    fn describe(&self) -> String {
+    fn describe(&self, polarity: Polarity) -> String {
         let paths: Vec<&str> = self.0.paths().collect();
-        format!(
-            "files unchanged since before the call: {}",
-            paths.join(", ")
-        )
+        let which = polarity.pick("files unchanged", "some of these files changed");
+        format!("{which} since before the call: {}", paths.join(", "))
     }
     fn evaluate(&self, _call: &ToolCall) -> Verdict {
         let dir = match &self.0.dir {
             Ok(dir) => dir,
-            Err(why) => return Verdict::fail(Evidence::new().note(why.clone())),
+            Err(why) => return Verdict::cannot_judge(Evidence::new().note(why.clone())),
         };
         let mut misses = Vec::new();
         for (path, before) in &self.0.files {

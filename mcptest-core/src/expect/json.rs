@@ -9,7 +9,7 @@ use std::fmt;
 use serde_json::Value;
 use serde_json_path::JsonPath;
 
-use super::{Check, Count, Evidence, Shown, Verdict, outcome::outcome_shown};
+use super::{Check, Count, Evidence, Polarity, Shown, Verdict, outcome::outcome_shown};
 use crate::client::ToolCall;
 
 /// The JSON the checks look at: structured content, else the text as JSON.
@@ -100,10 +100,6 @@ pub(crate) fn contains(actual: &Value, expected: &Value) -> Result<(), String> {
     json_contains(actual, expected, "$")
 }
 
-/// `structuredContent` equals a value. See [`structured_eq`].
-#[derive(Debug, Clone)]
-pub struct StructuredEq(Value);
-
 /// `structuredContent` equals `expected` exactly (numbers compare by value,
 /// so `5` equals `5.0`); a failure shows a line diff.
 ///
@@ -118,13 +114,16 @@ pub struct StructuredEq(Value);
 /// # let call = mcptest::expect::samples::weather_call();
 /// call.structured_eq(json!({"city": "Rome", "temperature": 21.5, "conditions": "sunny"}));
 /// ```
-pub fn structured_eq(expected: Value) -> StructuredEq {
+pub fn structured_eq(expected: Value) -> impl Check<ToolCall> {
     StructuredEq(expected)
 }
 
+struct StructuredEq(Value);
+
 impl Check<ToolCall> for StructuredEq {
-    fn describe(&self) -> String {
-        format!("structuredContent equals {}", self.0)
+    fn describe(&self, polarity: Polarity) -> String {
+        let verb = polarity.pick("equals", "does not equal");
+        format!("structuredContent {verb} {}", self.0)
     }
     fn evaluate(&self, call: &ToolCall) -> Verdict {
         match structured_of(call) {
@@ -134,14 +133,10 @@ impl Check<ToolCall> for StructuredEq {
                     .diff(pretty(&self.0), pretty(&actual))
                     .actual(Shown::json("structuredContent", actual)),
             ),
-            Err(evidence) => Verdict::fail(evidence),
+            Err(evidence) => Verdict::cannot_judge(evidence),
         }
     }
 }
-
-/// `structuredContent` contains a value. See [`structured_contains`].
-#[derive(Debug, Clone)]
-pub struct StructuredContains(Value);
 
 /// `structuredContent` contains `expected`: every key of an expected object
 /// is present with a containing value (recursively), every element of an
@@ -159,13 +154,16 @@ pub struct StructuredContains(Value);
 /// # let call = mcptest::expect::samples::weather_call();
 /// call.structured_contains(json!({"city": "Paris", "humidity": 40}));
 /// ```
-pub fn structured_contains(expected: Value) -> StructuredContains {
+pub fn structured_contains(expected: Value) -> impl Check<ToolCall> {
     StructuredContains(expected)
 }
 
+struct StructuredContains(Value);
+
 impl Check<ToolCall> for StructuredContains {
-    fn describe(&self) -> String {
-        format!("structuredContent contains {}", self.0)
+    fn describe(&self, polarity: Polarity) -> String {
+        let verb = polarity.pick("contains", "does not contain");
+        format!("structuredContent {verb} {}", self.0)
     }
     fn evaluate(&self, call: &ToolCall) -> Verdict {
         match structured_of(call) {
@@ -177,7 +175,7 @@ impl Check<ToolCall> for StructuredContains {
                 }
                 Verdict::from_bool(outcome.is_ok(), evidence)
             }
-            Err(evidence) => Verdict::fail(evidence),
+            Err(evidence) => Verdict::cannot_judge(evidence),
         }
     }
 }
@@ -226,10 +224,6 @@ fn nodes_note(path: &str, nodes: &[Value]) -> String {
     }
 }
 
-/// A JSONPath matches at least one node. See [`json_path_exists`].
-#[derive(Debug, Clone)]
-pub struct JsonPathExists(Path);
-
 /// The JSONPath `path` (RFC 9535, e.g. `$.items[0].id`) matches at least
 /// one node.
 ///
@@ -242,13 +236,16 @@ pub struct JsonPathExists(Path);
 /// # let call = mcptest::expect::samples::weather_call();
 /// call.json_path_exists("$.humidity");
 /// ```
-pub fn json_path_exists(path: &str) -> JsonPathExists {
+pub fn json_path_exists(path: &str) -> impl Check<ToolCall> {
     JsonPathExists(Path::new(path))
 }
 
+struct JsonPathExists(Path);
+
 impl Check<ToolCall> for JsonPathExists {
-    fn describe(&self) -> String {
-        format!("{} exists", self.0.text)
+    fn describe(&self, polarity: Polarity) -> String {
+        let verb = polarity.pick("exists", "does not exist");
+        format!("{} {verb}", self.0.text)
     }
     fn evaluate(&self, call: &ToolCall) -> Verdict {
         match self.0.query(call) {
@@ -256,14 +253,10 @@ impl Check<ToolCall> for JsonPathExists {
                 !nodes.is_empty(),
                 evidence.note(nodes_note(&self.0.text, &nodes)),
             ),
-            Err(evidence) => Verdict::fail(evidence),
+            Err(evidence) => Verdict::cannot_judge(evidence),
         }
     }
 }
-
-/// The value at a JSONPath equals a value. See [`json_path_eq`].
-#[derive(Debug, Clone)]
-pub struct JsonPathEq(Path, Value);
 
 /// The JSONPath `path` selects exactly one node, equal to `expected`; or,
 /// when it selects several, the list of them equals `expected` (an array).
@@ -279,13 +272,16 @@ pub struct JsonPathEq(Path, Value);
 /// # let call = mcptest::expect::samples::weather_call();
 /// call.json_path_eq("$.city", json!("Rome"));
 /// ```
-pub fn json_path_eq(path: &str, expected: Value) -> JsonPathEq {
+pub fn json_path_eq(path: &str, expected: Value) -> impl Check<ToolCall> {
     JsonPathEq(Path::new(path), expected)
 }
 
+struct JsonPathEq(Path, Value);
+
 impl Check<ToolCall> for JsonPathEq {
-    fn describe(&self) -> String {
-        format!("{} equals {}", self.0.text, self.1)
+    fn describe(&self, polarity: Polarity) -> String {
+        let verb = polarity.pick("equals", "does not equal");
+        format!("{} {verb} {}", self.0.text, self.1)
     }
     fn evaluate(&self, call: &ToolCall) -> Verdict {
         match self.0.query(call) {
@@ -302,14 +298,10 @@ impl Check<ToolCall> for JsonPathEq {
                 }
                 Verdict::from_bool(holds, evidence)
             }
-            Err(evidence) => Verdict::fail(evidence),
+            Err(evidence) => Verdict::cannot_judge(evidence),
         }
     }
 }
-
-/// A JSONPath matches a number of nodes. See [`json_path_count`].
-#[derive(Debug, Clone)]
-pub struct JsonPathCount(Path, Count);
 
 /// The JSONPath `path` selects `count` nodes (a number or a range).
 ///
@@ -323,13 +315,15 @@ pub struct JsonPathCount(Path, Count);
 /// # let call = mcptest::expect::samples::echo_call(r#"{"items": [1, 2, 3]}"#);
 /// call.json_path_count("$.items[*]", 4..);
 /// ```
-pub fn json_path_count(path: &str, count: impl Into<Count>) -> JsonPathCount {
+pub fn json_path_count(path: &str, count: impl Into<Count>) -> impl Check<ToolCall> + 'static {
     JsonPathCount(Path::new(path), count.into())
 }
 
+struct JsonPathCount(Path, Count);
+
 impl Check<ToolCall> for JsonPathCount {
-    fn describe(&self) -> String {
-        format!("{} matches {}", self.0.text, self.1.of("node"))
+    fn describe(&self, polarity: Polarity) -> String {
+        format!("{} matches {}", self.0.text, self.1.words("node", polarity))
     }
     fn evaluate(&self, call: &ToolCall) -> Verdict {
         match self.0.query(call) {
@@ -337,14 +331,10 @@ impl Check<ToolCall> for JsonPathCount {
                 self.1.contains(nodes.len()),
                 evidence.note(nodes_note(&self.0.text, &nodes)),
             ),
-            Err(evidence) => Verdict::fail(evidence),
+            Err(evidence) => Verdict::cannot_judge(evidence),
         }
     }
 }
-
-/// The result is a JSON array of a length. See [`array_len`].
-#[derive(Debug, Clone)]
-pub struct ArrayLen(Count);
 
 /// The result (`structuredContent`, or the text as JSON) is an array with
 /// `count` elements (a number or a range: `1..`, `..=10`).
@@ -358,13 +348,16 @@ pub struct ArrayLen(Count);
 /// # let call = mcptest::expect::samples::echo_call("[1, 2, 3]");
 /// call.array_len(..3);
 /// ```
-pub fn array_len(count: impl Into<Count>) -> ArrayLen {
+pub fn array_len(count: impl Into<Count>) -> impl Check<ToolCall> + 'static {
     ArrayLen(count.into())
 }
 
+struct ArrayLen(Count);
+
 impl Check<ToolCall> for ArrayLen {
-    fn describe(&self) -> String {
-        format!("an array of {}", self.0.of("element"))
+    fn describe(&self, polarity: Polarity) -> String {
+        let array = polarity.pick("an array", "not an array");
+        format!("{array} of {}", self.0.of("element"))
     }
     fn evaluate(&self, call: &ToolCall) -> Verdict {
         match json_of(call) {
@@ -379,7 +372,7 @@ impl Check<ToolCall> for ArrayLen {
                     Evidence::new().actual(Shown::json(label, value)).note(note),
                 )
             }
-            Err(evidence) => Verdict::fail(evidence),
+            Err(evidence) => Verdict::cannot_judge(evidence),
         }
     }
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use rmcp::model::{Prompt, Resource, ResourceTemplate, Tool};
 use serde_json::Value;
 
-use super::{Check, Evidence, Shown, Verdict};
+use super::{Check, Evidence, Polarity, Shown, Verdict};
 use crate::client::Reply;
 use crate::wording::{quoted, quoted_list};
 
@@ -82,29 +82,34 @@ pub(super) fn keys_shown<T: Listed>(items: &[T]) -> Shown {
     }
 }
 
-/// The list has an item. See [`has`].
-#[derive(Debug, Clone)]
-pub struct Has(String);
-
 /// The list has an item with this key: a tool or prompt by name, a
-/// resource by URI, a resource template by URI template.
+/// resource by URI, a resource template by URI template. Under
+/// [`not`](super::not) (and in the fluent `lacks`), it has none.
 ///
 /// ```
 /// # let tools = mcptest::expect::samples::tool_list();
-/// tools.has("add");
+/// tools.has("add").lacks("delete_everything");
 /// ```
 ///
 /// ```should_panic
 /// # let tools = mcptest::expect::samples::tool_list();
 /// tools.has("subtract");
 /// ```
-pub fn has(key: impl Into<String>) -> Has {
+///
+/// ```should_panic
+/// # let tools = mcptest::expect::samples::tool_list();
+/// tools.lacks("add");
+/// ```
+pub fn has<T: Listed>(key: impl Into<String>) -> impl Check<Reply<Vec<T>>> + 'static {
     Has(key.into())
 }
 
+struct Has(String);
+
 impl<T: Listed> Check<Reply<Vec<T>>> for Has {
-    fn describe(&self) -> String {
-        format!("the list has {} {}", T::KIND, quoted(&self.0))
+    fn describe(&self, polarity: Polarity) -> String {
+        let has = polarity.pick("has", "has no");
+        format!("the list {has} {} {}", T::KIND, quoted(&self.0))
     }
     fn evaluate(&self, list: &Reply<Vec<T>>) -> Verdict {
         let found = list.iter().any(|item| item.key() == self.0);
@@ -120,39 +125,6 @@ impl<T: Listed> Check<Reply<Vec<T>>> for Has {
     }
 }
 
-/// The list lacks an item. See [`lacks`].
-#[derive(Debug, Clone)]
-pub struct Lacks(String);
-
-/// The list has no item with this key.
-///
-/// ```
-/// # let tools = mcptest::expect::samples::tool_list();
-/// tools.lacks("delete_everything");
-/// ```
-///
-/// ```should_panic
-/// # let tools = mcptest::expect::samples::tool_list();
-/// tools.lacks("add");
-/// ```
-pub fn lacks(key: impl Into<String>) -> Lacks {
-    Lacks(key.into())
-}
-
-impl<T: Listed> Check<Reply<Vec<T>>> for Lacks {
-    fn describe(&self) -> String {
-        format!("the list has no {} {}", T::KIND, quoted(&self.0))
-    }
-    fn evaluate(&self, list: &Reply<Vec<T>>) -> Verdict {
-        let found = list.iter().any(|item| item.key() == self.0);
-        Verdict::from_bool(!found, Evidence::new().actual(keys_shown(list)))
-    }
-}
-
-/// The list has exactly these items. See [`has_exactly`].
-#[derive(Debug, Clone)]
-pub struct HasExactly(Vec<String>);
-
 /// The list has exactly these items, in any order: none missing, none
 /// more. A failure names the missing and the unexpected ones.
 ///
@@ -165,14 +137,19 @@ pub struct HasExactly(Vec<String>);
 /// # let tools = mcptest::expect::samples::tool_list();
 /// tools.has_exactly(["echo", "add", "subtract"]);
 /// ```
-pub fn has_exactly<S: Into<String>>(keys: impl IntoIterator<Item = S>) -> HasExactly {
+pub fn has_exactly<T: Listed>(
+    keys: impl IntoIterator<Item = impl Into<String>>,
+) -> impl Check<Reply<Vec<T>>> + 'static {
     HasExactly(keys.into_iter().map(Into::into).collect())
 }
 
+struct HasExactly(Vec<String>);
+
 impl<T: Listed> Check<Reply<Vec<T>>> for HasExactly {
-    fn describe(&self) -> String {
+    fn describe(&self, polarity: Polarity) -> String {
+        let has = polarity.pick("has", "does not have");
         format!(
-            "the list has exactly the {}s {}",
+            "the list {has} exactly the {}s {}",
             T::KIND,
             quoted_list(&self.0)
         )
@@ -197,13 +174,10 @@ impl<T: Listed> Check<Reply<Vec<T>>> for HasExactly {
     }
 }
 
-/// An item's annotations contain a value. See [`annotations_contain`].
-#[derive(Debug, Clone)]
-pub struct AnnotationsContain(String, Value);
-
 /// The item with this key has annotations containing `expected` (a JSON
 /// object such as `{"readOnlyHint": true}`, compared like
-/// [`structured_contains`](crate::expect::structured_contains)).
+/// [`structured_contains`](crate::expect::structured_contains)). A list
+/// without the item fails, also under [`not`](super::not).
 ///
 /// ```
 /// use serde_json::json;
@@ -216,14 +190,20 @@ pub struct AnnotationsContain(String, Value);
 /// # let tools = mcptest::expect::samples::tool_list();
 /// tools.annotations_contain("weather", json!({"destructiveHint": true}));
 /// ```
-pub fn annotations_contain(key: impl Into<String>, expected: Value) -> AnnotationsContain {
+pub fn annotations_contain<T: Listed>(
+    key: impl Into<String>,
+    expected: Value,
+) -> impl Check<Reply<Vec<T>>> + 'static {
     AnnotationsContain(key.into(), expected)
 }
 
+struct AnnotationsContain(String, Value);
+
 impl<T: Listed> Check<Reply<Vec<T>>> for AnnotationsContain {
-    fn describe(&self) -> String {
+    fn describe(&self, polarity: Polarity) -> String {
+        let verb = polarity.pick("containing", "not containing");
         format!(
-            "{} {} has annotations containing {}",
+            "{} {} has annotations {verb} {}",
             T::KIND,
             quoted(&self.0),
             self.1
@@ -231,7 +211,7 @@ impl<T: Listed> Check<Reply<Vec<T>>> for AnnotationsContain {
     }
     fn evaluate(&self, list: &Reply<Vec<T>>) -> Verdict {
         let Some(item) = list.iter().find(|item| item.key() == self.0) else {
-            return Verdict::fail(Evidence::new().actual(keys_shown(list)).note(format!(
+            return Verdict::cannot_judge(Evidence::new().actual(keys_shown(list)).note(format!(
                 "there is no {} {}",
                 T::KIND,
                 quoted(&self.0)
@@ -249,36 +229,5 @@ impl<T: Listed> Check<Reply<Vec<T>>> for AnnotationsContain {
                 Verdict::from_bool(holds.is_ok(), evidence)
             }
         }
-    }
-}
-
-super::subject_methods!(Reply<T>, T);
-
-/// The fluent list checks; each panics with the failure message.
-impl<T: Listed> Reply<Vec<T>> {
-    /// Checks the list has an item. See [`expect::has`](crate::expect::has).
-    #[track_caller]
-    pub fn has(&self, key: impl Into<String>) -> &Self {
-        self.assert(has(key))
-    }
-
-    /// Checks the list lacks an item. See [`expect::lacks`](crate::expect::lacks).
-    #[track_caller]
-    pub fn lacks(&self, key: impl Into<String>) -> &Self {
-        self.assert(lacks(key))
-    }
-
-    /// Checks the list has exactly these items. See
-    /// [`expect::has_exactly`](crate::expect::has_exactly).
-    #[track_caller]
-    pub fn has_exactly<S: Into<String>>(&self, keys: impl IntoIterator<Item = S>) -> &Self {
-        self.assert(has_exactly(keys))
-    }
-
-    /// Checks an item's annotations. See
-    /// [`expect::annotations_contain`](crate::expect::annotations_contain).
-    #[track_caller]
-    pub fn annotations_contain(&self, key: impl Into<String>, expected: Value) -> &Self {
-        self.assert(annotations_contain(key, expected))
     }
 }

@@ -16,14 +16,14 @@
 //!
 //! # One convention, two forms
 //!
-//! Each check exists as a value in this module — `expect::text_eq("5")` — that
-//! implements [`Check`]. The fluent method of the same name (`call.text_eq("5")`)
-//! runs that value and panics when it fails; `.check(value)` runs it and returns
-//! `Result<&Self, Failure>` instead, for composing or for tests that return
-//! `Result`. The outcome checks are the one exception to "same name":
-//! their fluent forms are `assert_success()`, `assert_tool_error()` and
-//! `assert_rpc_error(code)`, because `is_success()` and friends are already the
-//! plain boolean getters.
+//! Each check is a function in this module that returns a value
+//! implementing [`Check`] — `expect::text_eq("5")`. The fluent method of the
+//! same name (`call.text_eq("5")`) runs that value and panics when it fails;
+//! `.check(value)` runs it and returns `Result<&Self, Failure>` instead, for
+//! composing or for tests that return `Result`. The outcome checks are the
+//! one exception to "same name": their fluent forms are `assert_success()`,
+//! `assert_tool_error()` and `assert_rpc_error(code)`, because `is_success()`
+//! and friends are already the plain boolean getters.
 //!
 //! ```
 //! # use mcptest::{ToolCall, ToolOutcome, rmcp::model::{CallToolResult, ContentBlock}};
@@ -36,13 +36,31 @@
 //! assert!(failure.to_string().contains(r#"expected: text equals "6""#));
 //! ```
 //!
+//! # Negation
+//!
+//! [`not`] turns any check over, and every check says in its own words what
+//! the opposite expects: `not(text_contains("error"))` fails with `expected:
+//! text does not contain "error"`. The fluent negations are that and nothing
+//! else: `text_not_contains`, `file_not_contains`, `file_not_exists`, `lacks`
+//! and `not_seen`. A check that cannot look at what it judges (a text check
+//! on a call that got a JSON-RPC error, a file check without a fixture
+//! directory) fails under `not` too, saying why: nothing passes vacuously.
+//!
+//! ```
+//! # let call = mcptest::expect::samples::rpc_error_call();
+//! use mcptest::expect::{not, text_contains};
+//!
+//! let failure = call.check(not(text_contains("error"))).unwrap_err();
+//! assert!(failure.to_string().contains("actual:   JSON-RPC error -32602"));
+//! ```
+//!
 //! # Several checks, every failure at once
 //!
 //! A tuple of checks is a check that runs all of them and reports every one
 //! that failed, not just the first: `call.assert((expect::success(),
 //! expect::text_eq("5"), expect::duration_under(Duration::from_secs(1))))`.
-//! [`not`] negates a check, [`any_of`] passes when one of several does, and
-//! [`SoftChecks`] collects failures across different results.
+//! [`any_of`] passes when one of several does, and [`SoftChecks`] collects
+//! failures across different results.
 //!
 //! # The failure message
 //!
@@ -57,12 +75,8 @@ mod combinators;
 mod completions;
 pub(crate) mod failure;
 mod files;
+mod fluent;
 pub(crate) mod json;
-#[cfg(feature = "json-schema")]
-pub use schema::{
-    InputSchemasValid, MatchesOutputSchema, MatchesSchema, input_schemas_valid,
-    matches_output_schema, matches_schema, validate_schema,
-};
 mod lists;
 mod outcome;
 mod plugin;
@@ -73,6 +87,8 @@ mod resources;
 pub mod samples;
 #[cfg(feature = "json-schema")]
 mod schema;
+#[cfg(not(feature = "json-schema"))]
+mod schema_needs_feature;
 mod server_messages;
 mod text;
 mod tool_call;
@@ -83,60 +99,87 @@ use std::{
 };
 
 pub use combinators::{AnyOf, CheckGroup, Not, SoftChecks, any_of, not};
-pub use completions::{HasMore, ValuesContain, ValuesEq, has_more, values_contain, values_eq};
+pub use completions::{has_more, values_contain, values_eq};
 pub use failure::{Evidence, Failure, Miss, Shown, Verdict};
-pub use files::{
-    FileContains, FileNotContains, FileNotExists, FileSnapshot, FilesUnchanged, file_contains,
-    file_not_contains, file_not_exists, files_unchanged,
-};
+pub use files::{FileSnapshot, file_contains, file_exists, files_unchanged};
 pub use json::{
-    ArrayLen, JsonPathCount, JsonPathEq, JsonPathExists, StructuredContains, StructuredEq,
     array_len, json_path_count, json_path_eq, json_path_exists, structured_contains, structured_eq,
 };
-pub use lists::{
-    AnnotationsContain, Has, HasExactly, Lacks, Listed, annotations_contain, has, has_exactly,
-    lacks,
-};
-pub use plugin::{PluginCheck, PluginSubject, plugin};
-pub use prompts::{MessageCount, RolesEq, message_count, roles_eq};
-pub use resources::{
-    BlobOnly, ContentsCount, MimeTypeEq, TextOnly, blob_only, contents_count, mime_type_eq,
-    text_only,
+pub use lists::{Listed, annotations_contain, has, has_exactly};
+pub use plugin::{PluginSubject, plugin};
+pub use prompts::{message_count, roles_eq};
+pub use resources::{blob_only, contents_count, mime_type_eq, text_only};
+#[cfg(feature = "json-schema")]
+pub use schema::{input_schemas_valid, matches_output_schema, matches_schema, validate_schema};
+#[cfg(not(feature = "json-schema"))]
+pub use schema_needs_feature::{
+    input_schemas_valid, matches_output_schema, matches_schema, validate_schema,
 };
 pub use server_messages::{
-    LogLevelSeen, NotificationCount, ParamsContain, ProgressCount, Seen, any_params_contain,
-    log_level_seen, not_seen, notification_count, params_contain, progress_count, seen,
+    any_params_contain, log_level_seen, notification_count, params_contain, progress_count, seen,
 };
 pub use text::{
-    HasText, LabelledText, NotEmpty, TextContains, TextContainsAny, TextEq, TextInOrder,
-    TextMatches, TextNotContains, not_empty, text_contains, text_contains_any, text_eq,
-    text_in_order, text_matches, text_not_contains,
+    HasText, LabelledText, TextCheck, not_empty, text_contains, text_contains_any, text_eq,
+    text_in_order, text_matches,
 };
 pub use tool_call::{
-    ContentKind, DurationUnder, HasContent, OutcomeIs, duration_under, failed, has_content,
-    rpc_error, success, tool_error,
+    ContentKind, duration_under, failed, has_content, rpc_error, success, tool_error,
 };
 
 use serde_json::Value;
 
 use crate::{client::Reply, client::Request, error::ServerOutput};
 
-/// One expectation about a result of type `S`: it can say what it expects in
-/// words and judge a result.
+/// Which way a check is meant: as its function says (`text contains
+/// "Paris"`), or the opposite, as [`not`] asks for it (`text does not
+/// contain "Paris"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Polarity {
+    /// The expectation as the check states it.
+    Positive,
+    /// Its opposite.
+    Negative,
+}
+
+impl Polarity {
+    /// `positive` or `negative`, whichever way this is.
+    ///
+    /// ```
+    /// use mcptest::expect::Polarity;
+    /// assert_eq!(Polarity::Negative.pick("is", "is not"), "is not");
+    /// ```
+    pub fn pick<T>(self, positive: T, negative: T) -> T {
+        match self {
+            Polarity::Positive => positive,
+            Polarity::Negative => negative,
+        }
+    }
+}
+
+impl std::ops::Not for Polarity {
+    type Output = Polarity;
+    fn not(self) -> Polarity {
+        self.pick(Polarity::Negative, Polarity::Positive)
+    }
+}
+
+/// One expectation about a result of type `S`: it says in words what it
+/// expects, either way (for [`not`]), and judges a result.
 ///
-/// Implement it to write your own check; every fluent method in mcptest is a
-/// [`Check`] value run through `assert` / `check`.
+/// Every check in this module is a function returning a `Check` value,
+/// and every fluent method runs one through `assert` / `check`. Implement it
+/// to write your own:
 ///
 /// ```
-/// use mcptest::expect::{Check, Evidence, Shown, Verdict};
+/// use mcptest::expect::{Check, Evidence, Polarity, Shown, Verdict, not};
 /// use mcptest::ToolCall;
 ///
 /// /// The text is a palindrome.
 /// struct Palindrome;
 ///
 /// impl Check<ToolCall> for Palindrome {
-///     fn describe(&self) -> String {
-///         "text is a palindrome".into()
+///     fn describe(&self, polarity: Polarity) -> String {
+///         polarity.pick("text is a palindrome", "text is not a palindrome").into()
 ///     }
 ///     fn evaluate(&self, call: &ToolCall) -> Verdict {
 ///         let text = call.text();
@@ -144,40 +187,37 @@ use crate::{client::Reply, client::Request, error::ServerOutput};
 ///         Verdict::from_bool(text.chars().eq(text.chars().rev()), evidence)
 ///     }
 /// }
+/// # let call = mcptest::expect::samples::echo_call("level");
+/// call.assert(Palindrome);
+/// let failure = call.check(not(Palindrome)).unwrap_err();
+/// assert!(failure.to_string().contains("expected: text is not a palindrome"));
 /// ```
 pub trait Check<S: ?Sized> {
-    /// The expectation in words, e.g. `text contains "Paris"`.
-    fn describe(&self) -> String;
-    /// Judges `subject`: whether the expectation holds, and what was seen.
+    /// The expectation in words: with [`Polarity::Positive`] as the check
+    /// states it (`text contains "Paris"`), with [`Polarity::Negative`] its
+    /// opposite (`text does not contain "Paris"`), which is what a failure
+    /// of [`not`] of it shows.
+    fn describe(&self, polarity: Polarity) -> String;
+    /// Judges `subject`: whether the expectation holds, and what was seen
+    /// (the same either way: [`not`] turns the verdict over).
     fn evaluate(&self, subject: &S) -> Verdict;
-    /// The opposite expectation in words, for [`not`]: `text does not
-    /// contain "Paris"`. By default `not (<describe>)`.
-    fn describe_negated(&self) -> String {
-        format!("not ({})", self.describe())
-    }
 }
 
 impl<S: ?Sized, C: Check<S> + ?Sized> Check<S> for &C {
-    fn describe(&self) -> String {
-        (**self).describe()
+    fn describe(&self, polarity: Polarity) -> String {
+        (**self).describe(polarity)
     }
     fn evaluate(&self, subject: &S) -> Verdict {
         (**self).evaluate(subject)
-    }
-    fn describe_negated(&self) -> String {
-        (**self).describe_negated()
     }
 }
 
 impl<S: ?Sized, C: Check<S> + ?Sized> Check<S> for Box<C> {
-    fn describe(&self) -> String {
-        (**self).describe()
+    fn describe(&self, polarity: Polarity) -> String {
+        (**self).describe(polarity)
     }
     fn evaluate(&self, subject: &S) -> Verdict {
         (**self).evaluate(subject)
-    }
-    fn describe_negated(&self) -> String {
-        (**self).describe_negated()
     }
 }
 
@@ -197,7 +237,9 @@ pub fn run<S: Subject + ?Sized, C: Check<S> + ?Sized>(
     subject: &S,
     check: &C,
 ) -> Result<(), Failure> {
-    let misses = check.evaluate(subject).into_misses(|| check.describe());
+    let misses = check
+        .evaluate(subject)
+        .into_misses(|| check.describe(Polarity::Positive));
     if misses.is_empty() {
         Ok(())
     } else {
@@ -284,33 +326,6 @@ fn shorten_strings(value: Value) -> Value {
     }
 }
 
-/// Adds `check` / `assert` to a result type.
-macro_rules! subject_methods {
-    ($ty:ty $(, $gen:ident)?) => {
-        impl$(<$gen>)? $ty {
-            /// Runs a check (or a tuple of checks) and returns the failure
-            /// instead of panicking. See [`expect`](crate::expect).
-            pub fn check<C: $crate::expect::Check<Self>>(
-                &self,
-                check: C,
-            ) -> Result<&Self, $crate::expect::Failure> {
-                $crate::expect::run(self, &check).map(|()| self)
-            }
-
-            /// Runs a check (or a tuple of checks, reporting every failure)
-            /// and panics with the failure message if it does not hold.
-            #[track_caller]
-            pub fn assert<C: $crate::expect::Check<Self>>(&self, check: C) -> &Self {
-                if let Err(failure) = $crate::expect::run(self, &check) {
-                    failure.panic();
-                }
-                self
-            }
-        }
-    };
-}
-pub(crate) use subject_methods;
-
 /// How many of something: an exact number or a range.
 ///
 /// Made from a `usize` (`3`) or any range (`1..`, `..=5`, `2..4`).
@@ -337,6 +352,28 @@ impl Count {
             _ => false,
         };
         format!("{self} {noun}{}", if one { "" } else { "s" })
+    }
+
+    /// The opposite of [`of`](Count::of), as `not(..)` says it: `no
+    /// messages`, `fewer than 2 messages`, `more than 5 messages`, `not
+    /// exactly 3 messages`, `fewer than 2 or more than 4 messages`.
+    pub fn not_of(&self, noun: &str) -> String {
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        match (self.min, self.max) {
+            (min, Some(max)) if min == max => format!("not exactly {min} {noun}{}", plural(min)),
+            (1, None) => format!("no {noun}s"),
+            (min, None) => format!("fewer than {min} {noun}s"),
+            (0, Some(max)) => format!("more than {max} {noun}{}", plural(max)),
+            (min, Some(max)) => format!("fewer than {min} or more than {max} {noun}s"),
+        }
+    }
+
+    /// [`of`](Count::of) or [`not_of`](Count::not_of), as `polarity` asks.
+    pub(crate) fn words(&self, noun: &str, polarity: Polarity) -> String {
+        match polarity {
+            Polarity::Positive => self.of(noun),
+            Polarity::Negative => self.not_of(noun),
+        }
     }
 
     fn from_bounds(range: impl RangeBounds<usize>) -> Self {
@@ -412,5 +449,13 @@ mod tests {
         assert_eq!(Count::from(2).of("message"), "exactly 2 messages");
         assert_eq!(Count::from(0..=1).of("message"), "at most 1 message");
         assert_eq!(Count::from(1..=3).of("message"), "between 1 and 3 messages");
+        assert_eq!(Count::from(1..).not_of("message"), "no messages");
+        assert_eq!(Count::from(2..).not_of("message"), "fewer than 2 messages");
+        assert_eq!(Count::from(..=1).not_of("message"), "more than 1 message");
+        assert_eq!(Count::from(3).not_of("message"), "not exactly 3 messages");
+        assert_eq!(
+            Count::from(2..=4).not_of("message"),
+            "fewer than 2 or more than 4 messages"
+        );
     }
 }

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Check, Evidence, Shown, Verdict};
+use super::{Check, Evidence, Polarity, Shown, Verdict};
 use crate::{
     client::Reply,
     client::Request,
@@ -80,9 +80,8 @@ impl PluginSubject for ServerMessages {
     }
 }
 
-/// The result is judged by a plugin. See [`plugin`].
-#[derive(Debug)]
-pub struct PluginCheck<'a> {
+/// A result judged by a plugin. See [`plugin`].
+struct PluginCheck<'a> {
     plugin: &'a Plugin,
     method: String,
     args: Value,
@@ -96,7 +95,8 @@ pub struct PluginCheck<'a> {
 /// "actual": <what it saw>}` (`message` and `actual` optional). Anything
 /// else fails the check, and so does every plugin error — an error answer,
 /// a crash, a timeout, a malformed line — with the plugin's own message:
-/// a plugin that cannot judge never passes a result.
+/// a plugin that cannot judge never passes a result, also under
+/// [`not`](super::not).
 ///
 /// In an mcp-assert suite file the same check is the `plugin` key of
 /// `expect`, mcptest's one extension to that format (strict loading checks
@@ -128,7 +128,11 @@ pub struct PluginCheck<'a> {
 /// call.assert(expect::plugin(&words, "words_at_most", json!({"max": 50})));
 /// # Ok(()) }
 /// ```
-pub fn plugin<'a>(plugin: &'a Plugin, method: impl Into<String>, args: Value) -> PluginCheck<'a> {
+pub fn plugin<'a, S: PluginSubject + ?Sized>(
+    plugin: &'a Plugin,
+    method: impl Into<String>,
+    args: Value,
+) -> impl Check<S> + 'a {
     PluginCheck {
         plugin,
         method: method.into(),
@@ -145,7 +149,7 @@ impl PluginCheck<'_> {
         let params = json!({"result": result, "request": request, "args": self.args});
         match self.plugin.call_blocking(&self.method, params) {
             Ok(answer) => verdict_of(answer),
-            Err(error) => Verdict::fail(Evidence::new().actual(error_shown(&error)).note(
+            Err(error) => Verdict::cannot_judge(Evidence::new().actual(error_shown(&error)).note(
                 if error.is_plugin_answer() {
                     "the plugin answered with an error, so it did not judge the result"
                 } else {
@@ -199,7 +203,7 @@ fn verdict_of(answer: Value) -> Verdict {
 }
 
 fn not_a_verdict(answer: Value) -> Verdict {
-    Verdict::fail(
+    Verdict::cannot_judge(
         Evidence::new()
             .actual(Shown::json("plugin answer", answer))
             .note(r#"not a verdict: a plugin check answers true, false or {"pass": <bool>, "message": ..}"#),
@@ -207,8 +211,13 @@ fn not_a_verdict(answer: Value) -> Verdict {
 }
 
 impl<S: PluginSubject + ?Sized> Check<S> for PluginCheck<'_> {
-    fn describe(&self) -> String {
-        let mut words = format!("plugin {} {:?} passes", self.plugin.label(), self.method);
+    fn describe(&self, polarity: Polarity) -> String {
+        let mut words = format!(
+            "plugin {} {:?} {}",
+            self.plugin.label(),
+            self.method,
+            polarity.pick("passes", "fails")
+        );
         if !self.args.is_null() {
             words.push_str(&format!(" with {}", self.args));
         }
@@ -240,7 +249,7 @@ mod tests {
             json!({"pass": "true"}),
         ] {
             let v = verdict_of(not_one);
-            assert!(!v.holds());
+            assert!(!v.holds() && !v.is_judged());
             assert!(
                 v.evidence()
                     .unwrap()

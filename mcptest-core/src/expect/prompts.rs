@@ -3,7 +3,7 @@
 use rmcp::model::{GetPromptResult, Role};
 
 use super::{
-    Check, Count, Evidence, Shown, Verdict,
+    Check, Count, Evidence, Polarity, Shown, Verdict,
     text::{HasText, LabelledText},
 };
 use crate::client::Reply;
@@ -55,10 +55,6 @@ fn messages_shown(prompt: &GetPromptResult) -> Shown {
     }
 }
 
-/// The prompt has a number of messages. See [`message_count`].
-#[derive(Debug, Clone)]
-pub struct MessageCount(Count);
-
 /// The prompt has `count` messages (a number or a range).
 ///
 /// ```
@@ -70,13 +66,15 @@ pub struct MessageCount(Count);
 /// # let prompt = mcptest::expect::samples::prompt_reply();
 /// prompt.message_count(3..);
 /// ```
-pub fn message_count(count: impl Into<Count>) -> MessageCount {
+pub fn message_count(count: impl Into<Count>) -> impl Check<Reply<GetPromptResult>> + 'static {
     MessageCount(count.into())
 }
 
+struct MessageCount(Count);
+
 impl Check<Reply<GetPromptResult>> for MessageCount {
-    fn describe(&self) -> String {
-        self.0.of("message")
+    fn describe(&self, polarity: Polarity) -> String {
+        self.0.words("message", polarity)
     }
     fn evaluate(&self, prompt: &Reply<GetPromptResult>) -> Verdict {
         Verdict::from_bool(
@@ -85,10 +83,6 @@ impl Check<Reply<GetPromptResult>> for MessageCount {
         )
     }
 }
-
-/// The messages have these roles, in order. See [`roles_eq`].
-#[derive(Debug, Clone)]
-pub struct RolesEq(Vec<Role>);
 
 /// The prompt's messages have exactly these roles, in this order.
 ///
@@ -103,36 +97,24 @@ pub struct RolesEq(Vec<Role>);
 /// # let prompt = mcptest::expect::samples::prompt_reply();
 /// prompt.roles_eq([Role::User]);
 /// ```
-pub fn roles_eq(roles: impl IntoIterator<Item = Role>) -> RolesEq {
+pub fn roles_eq(
+    roles: impl IntoIterator<Item = Role>,
+) -> impl Check<Reply<GetPromptResult>> + 'static {
     RolesEq(roles.into_iter().collect())
 }
 
+struct RolesEq(Vec<Role>);
+
 impl Check<Reply<GetPromptResult>> for RolesEq {
-    fn describe(&self) -> String {
+    fn describe(&self, polarity: Polarity) -> String {
         let roles: Vec<&str> = self.0.iter().map(role_name).collect();
-        format!("messages with roles [{}]", roles.join(", "))
+        let other = polarity.pick("", "other than ");
+        format!("messages with roles {other}[{}]", roles.join(", "))
     }
     fn evaluate(&self, prompt: &Reply<GetPromptResult>) -> Verdict {
         let actual: Vec<&Role> = prompt.messages.iter().map(|m| &m.role).collect();
         let holds =
             actual.len() == self.0.len() && actual.iter().zip(&self.0).all(|(a, b)| *a == b);
         Verdict::from_bool(holds, Evidence::new().actual(messages_shown(prompt)))
-    }
-}
-
-super::text::text_methods!(Reply<GetPromptResult>);
-
-/// The fluent prompt checks; each panics with the failure message.
-impl Reply<GetPromptResult> {
-    /// Checks the number of messages. See [`expect::message_count`](crate::expect::message_count).
-    #[track_caller]
-    pub fn message_count(&self, count: impl Into<Count>) -> &Self {
-        self.assert(message_count(count))
-    }
-
-    /// Checks the messages' roles. See [`expect::roles_eq`](crate::expect::roles_eq).
-    #[track_caller]
-    pub fn roles_eq(&self, roles: impl IntoIterator<Item = Role>) -> &Self {
-        self.assert(roles_eq(roles))
     }
 }

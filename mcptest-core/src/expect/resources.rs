@@ -4,7 +4,7 @@
 use rmcp::model::{ReadResourceResult, ResourceContents};
 
 use super::{
-    Check, Count, Evidence, Shown, Verdict,
+    Check, Count, Evidence, Polarity, Shown, Verdict,
     text::{HasText, LabelledText},
 };
 use crate::client::Reply;
@@ -103,9 +103,18 @@ fn contents_shown(read: &ReadResourceResult) -> Shown {
     }
 }
 
-/// The read returned a number of content items. See [`contents_count`].
-#[derive(Debug, Clone)]
-pub struct ContentsCount(Count);
+/// Whether every content item is `like` that; a read without contents has
+/// nothing to judge.
+fn each_item(
+    read: &Reply<ReadResourceResult>,
+    like: impl Fn(&ResourceContents) -> bool,
+) -> Verdict {
+    let evidence = Evidence::new().actual(contents_shown(read));
+    if read.contents.is_empty() {
+        return Verdict::cannot_judge(evidence);
+    }
+    Verdict::from_bool(read.contents.iter().all(like), evidence)
+}
 
 /// The read returned `count` content items (a number or a range).
 ///
@@ -118,13 +127,15 @@ pub struct ContentsCount(Count);
 /// # let read = mcptest::expect::samples::resource_reply();
 /// read.contents_count(2..);
 /// ```
-pub fn contents_count(count: impl Into<Count>) -> ContentsCount {
+pub fn contents_count(count: impl Into<Count>) -> impl Check<Reply<ReadResourceResult>> + 'static {
     ContentsCount(count.into())
 }
 
+struct ContentsCount(Count);
+
 impl Check<Reply<ReadResourceResult>> for ContentsCount {
-    fn describe(&self) -> String {
-        self.0.of("content item")
+    fn describe(&self, polarity: Polarity) -> String {
+        self.0.words("content item", polarity)
     }
     fn evaluate(&self, read: &Reply<ReadResourceResult>) -> Verdict {
         Verdict::from_bool(
@@ -133,10 +144,6 @@ impl Check<Reply<ReadResourceResult>> for ContentsCount {
         )
     }
 }
-
-/// Every content item has a MIME type. See [`mime_type_eq`].
-#[derive(Debug, Clone)]
-pub struct MimeTypeEq(String);
 
 /// There are contents, and every item has MIME type `mime_type`.
 ///
@@ -149,27 +156,23 @@ pub struct MimeTypeEq(String);
 /// # let read = mcptest::expect::samples::resource_reply();
 /// read.mime_type_eq("application/json");
 /// ```
-pub fn mime_type_eq(mime_type: impl Into<String>) -> MimeTypeEq {
+pub fn mime_type_eq(
+    mime_type: impl Into<String>,
+) -> impl Check<Reply<ReadResourceResult>> + 'static {
     MimeTypeEq(mime_type.into())
 }
 
+struct MimeTypeEq(String);
+
 impl Check<Reply<ReadResourceResult>> for MimeTypeEq {
-    fn describe(&self) -> String {
-        format!("contents with mimeType {}", quoted(&self.0))
+    fn describe(&self, polarity: Polarity) -> String {
+        let with = polarity.pick("with", "not all with");
+        format!("contents {with} mimeType {}", quoted(&self.0))
     }
     fn evaluate(&self, read: &Reply<ReadResourceResult>) -> Verdict {
-        let holds = !read.contents.is_empty()
-            && read
-                .contents
-                .iter()
-                .all(|c| mime_of(c) == Some(self.0.as_str()));
-        Verdict::from_bool(holds, Evidence::new().actual(contents_shown(read)))
+        each_item(read, |c| mime_of(c) == Some(self.0.as_str()))
     }
 }
-
-/// Every content item is text. See [`text_only`].
-#[derive(Debug, Clone)]
-pub struct TextOnly;
 
 /// There are contents, and every item is text (`text`, not `blob`).
 ///
@@ -182,27 +185,24 @@ pub struct TextOnly;
 /// # let read = mcptest::expect::samples::blob_reply();
 /// read.text_only();
 /// ```
-pub fn text_only() -> TextOnly {
+pub fn text_only() -> impl Check<Reply<ReadResourceResult>> {
     TextOnly
 }
 
+struct TextOnly;
+
 impl Check<Reply<ReadResourceResult>> for TextOnly {
-    fn describe(&self) -> String {
-        "text contents".into()
+    fn describe(&self, polarity: Polarity) -> String {
+        polarity
+            .pick("text contents", "contents not all text")
+            .into()
     }
     fn evaluate(&self, read: &Reply<ReadResourceResult>) -> Verdict {
-        let holds = !read.contents.is_empty()
-            && read
-                .contents
-                .iter()
-                .all(|c| matches!(c, ResourceContents::TextResourceContents { .. }));
-        Verdict::from_bool(holds, Evidence::new().actual(contents_shown(read)))
+        each_item(read, |c| {
+            matches!(c, ResourceContents::TextResourceContents { .. })
+        })
     }
 }
-
-/// Every content item is a blob. See [`blob_only`].
-#[derive(Debug, Clone)]
-pub struct BlobOnly;
 
 /// There are contents, and every item is a base64 `blob`.
 ///
@@ -215,50 +215,21 @@ pub struct BlobOnly;
 /// # let read = mcptest::expect::samples::resource_reply();
 /// read.blob_only();
 /// ```
-pub fn blob_only() -> BlobOnly {
+pub fn blob_only() -> impl Check<Reply<ReadResourceResult>> {
     BlobOnly
 }
 
+struct BlobOnly;
+
 impl Check<Reply<ReadResourceResult>> for BlobOnly {
-    fn describe(&self) -> String {
-        "blob contents".into()
+    fn describe(&self, polarity: Polarity) -> String {
+        polarity
+            .pick("blob contents", "contents not all blobs")
+            .into()
     }
     fn evaluate(&self, read: &Reply<ReadResourceResult>) -> Verdict {
-        let holds = !read.contents.is_empty()
-            && read
-                .contents
-                .iter()
-                .all(|c| matches!(c, ResourceContents::BlobResourceContents { .. }));
-        Verdict::from_bool(holds, Evidence::new().actual(contents_shown(read)))
-    }
-}
-
-super::text::text_methods!(Reply<ReadResourceResult>);
-
-/// The fluent resource checks; each panics with the failure message.
-impl Reply<ReadResourceResult> {
-    /// Checks the number of content items. See
-    /// [`expect::contents_count`](crate::expect::contents_count).
-    #[track_caller]
-    pub fn contents_count(&self, count: impl Into<Count>) -> &Self {
-        self.assert(contents_count(count))
-    }
-
-    /// Checks every item's MIME type. See [`expect::mime_type_eq`](crate::expect::mime_type_eq).
-    #[track_caller]
-    pub fn mime_type_eq(&self, mime_type: impl Into<String>) -> &Self {
-        self.assert(mime_type_eq(mime_type))
-    }
-
-    /// Checks the contents are text. See [`expect::text_only`](crate::expect::text_only).
-    #[track_caller]
-    pub fn text_only(&self) -> &Self {
-        self.assert(text_only())
-    }
-
-    /// Checks the contents are blobs. See [`expect::blob_only`](crate::expect::blob_only).
-    #[track_caller]
-    pub fn blob_only(&self) -> &Self {
-        self.assert(blob_only())
+        each_item(read, |c| {
+            matches!(c, ResourceContents::BlobResourceContents { .. })
+        })
     }
 }

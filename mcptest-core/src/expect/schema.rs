@@ -6,7 +6,7 @@ use rmcp::model::Tool;
 use serde_json::Value;
 
 use super::{
-    Check, Evidence, Shown, Verdict,
+    Check, Evidence, Polarity, Shown, Verdict,
     json::{json_of, structured_of},
     lists::keys_shown,
 };
@@ -31,6 +31,13 @@ const SCHEMA_ERRORS_SHOWN: usize = 10;
 /// assert!(why.contains("\"city\" is a required property"), "{why}");
 /// ```
 pub fn validate_schema(schema: &Value, instance: &Value) -> Result<(), String> {
+    violations(schema, instance)?
+}
+
+/// The violations of `schema` by `instance` (inner `Err`), or why the
+/// schema cannot be used at all (outer `Err`): a check has nothing to
+/// judge against then.
+fn violations(schema: &Value, instance: &Value) -> Result<Result<(), String>, String> {
     let validator = jsonschema::validator_for(schema)
         .map_err(|e| format!("the schema itself is invalid: {e}"))?;
     let errors: Vec<String> = validator
@@ -46,24 +53,30 @@ pub fn validate_schema(schema: &Value, instance: &Value) -> Result<(), String> {
         })
         .collect();
     if errors.is_empty() {
-        return Ok(());
+        return Ok(Ok(()));
     }
     let total = errors.len();
     let mut lines: Vec<String> = errors.into_iter().take(SCHEMA_ERRORS_SHOWN).collect();
     if total > SCHEMA_ERRORS_SHOWN {
         lines.push(format!("… and {} more", total - SCHEMA_ERRORS_SHOWN));
     }
-    Err(format!(
+    Ok(Err(format!(
         "{total} schema violation{}:\n{}",
         if total == 1 { "" } else { "s" },
         lines.join("\n")
-    ))
+    )))
 }
 
-/// `structuredContent` conforms to the tool's `outputSchema`. See
-/// [`matches_output_schema`].
-#[derive(Debug, Clone)]
-pub struct MatchesOutputSchema;
+/// The verdict of `instance` (shown as `label`) against `schema`.
+fn judge(schema: &Value, label: &str, instance: Value) -> Verdict {
+    let outcome = violations(schema, &instance);
+    let evidence = Evidence::new().actual(Shown::json(label, instance));
+    match outcome {
+        Ok(Ok(())) => Verdict::pass(evidence),
+        Ok(Err(why)) => Verdict::fail(evidence.note(why)),
+        Err(why) => Verdict::cannot_judge(evidence.note(why)),
+    }
+}
 
 /// `structuredContent` validates against the `outputSchema` the tool
 /// declares in `tools/list`. The harness knows the definition
@@ -79,24 +92,27 @@ pub struct MatchesOutputSchema;
 /// # let call = mcptest::expect::samples::weather_bad_call();
 /// call.matches_output_schema();
 /// ```
-pub fn matches_output_schema() -> MatchesOutputSchema {
+pub fn matches_output_schema() -> impl Check<ToolCall> {
     MatchesOutputSchema
 }
 
+struct MatchesOutputSchema;
+
 impl Check<ToolCall> for MatchesOutputSchema {
-    fn describe(&self) -> String {
-        "structuredContent matches the tool's outputSchema".into()
+    fn describe(&self, polarity: Polarity) -> String {
+        let verb = polarity.pick("matches", "does not match");
+        format!("structuredContent {verb} the tool's outputSchema")
     }
     fn evaluate(&self, call: &ToolCall) -> Verdict {
         let Some(tool) = call.tool() else {
             if let Err(evidence) = structured_of(call) {
                 // The harness fetches definitions only for structured answers.
-                return Verdict::fail(evidence.note(
+                return Verdict::cannot_judge(evidence.note(
                     "the result has no structuredContent, so there is nothing to check \
                      against an outputSchema",
                 ));
             }
-            return Verdict::fail(Evidence::new().note(format!(
+            return Verdict::cannot_judge(Evidence::new().note(format!(
                 "the definition of tool {:?} is not known, so there is no outputSchema to \
                  check against.\nThe harness fetches tools/list when a call is answered with \
                  structuredContent and the server declares the tools capability; the tool must \
@@ -107,7 +123,7 @@ impl Check<ToolCall> for MatchesOutputSchema {
             )));
         };
         let Some(schema) = &tool.output_schema else {
-            return Verdict::fail(Evidence::new().note(format!(
+            return Verdict::cannot_judge(Evidence::new().note(format!(
                 "tool {:?} declares no outputSchema in tools/list; use matches_schema(schema) \
                  to check against a schema of your own",
                 call.name()
@@ -115,24 +131,13 @@ impl Check<ToolCall> for MatchesOutputSchema {
         };
         let schema = Value::Object((**schema).clone());
         match structured_of(call) {
-            Ok(actual) => {
-                let outcome = validate_schema(&schema, &actual);
-                let mut evidence = Evidence::new().actual(Shown::json("structuredContent", actual));
-                if let Err(why) = &outcome {
-                    evidence = evidence.note(why.clone());
-                }
-                Verdict::from_bool(outcome.is_ok(), evidence)
-            }
-            Err(evidence) => Verdict::fail(evidence.note(
+            Ok(actual) => judge(&schema, "structuredContent", actual),
+            Err(evidence) => Verdict::cannot_judge(evidence.note(
                 "the result has no structuredContent, but the tool declares an outputSchema",
             )),
         }
     }
 }
-
-/// The result validates against a JSON Schema. See [`matches_schema`].
-#[derive(Debug, Clone)]
-pub struct MatchesSchema(Value);
 
 /// The result (`structuredContent`, or the text as JSON) validates against
 /// the JSON Schema `schema`. An invalid schema fails the check and says why.
@@ -148,25 +153,21 @@ pub struct MatchesSchema(Value);
 /// # let call = mcptest::expect::samples::echo_call("[1, 2, 3]");
 /// call.matches_schema(json!({"type": "array", "items": {"type": "string"}}));
 /// ```
-pub fn matches_schema(schema: Value) -> MatchesSchema {
+pub fn matches_schema(schema: Value) -> impl Check<ToolCall> {
     MatchesSchema(schema)
 }
 
+struct MatchesSchema(Value);
+
 impl Check<ToolCall> for MatchesSchema {
-    fn describe(&self) -> String {
-        format!("the result matches the schema {}", self.0)
+    fn describe(&self, polarity: Polarity) -> String {
+        let verb = polarity.pick("matches", "does not match");
+        format!("the result {verb} the schema {}", self.0)
     }
     fn evaluate(&self, call: &ToolCall) -> Verdict {
         match json_of(call) {
-            Ok((label, value)) => {
-                let outcome = validate_schema(&self.0, &value);
-                let mut evidence = Evidence::new().actual(Shown::json(label, value));
-                if let Err(why) = &outcome {
-                    evidence = evidence.note(why.clone());
-                }
-                Verdict::from_bool(outcome.is_ok(), evidence)
-            }
-            Err(evidence) => Verdict::fail(evidence),
+            Ok((label, value)) => judge(&self.0, label, value),
+            Err(evidence) => Verdict::cannot_judge(evidence),
         }
     }
 }
@@ -183,10 +184,6 @@ pub(crate) fn check_object_schema(schema: &Value) -> Result<(), String> {
     }
 }
 
-/// Every tool's schemas are valid object schemas. See [`input_schemas_valid`].
-#[derive(Debug, Clone)]
-pub struct InputSchemasValid;
-
 /// Every tool's `inputSchema` (and `outputSchema`, when declared) is a
 /// valid JSON Schema whose `type` is `"object"`, as MCP requires.
 ///
@@ -199,13 +196,20 @@ pub struct InputSchemasValid;
 /// # let tools = mcptest::expect::samples::tool_list_with_bad_schema();
 /// tools.input_schemas_valid();
 /// ```
-pub fn input_schemas_valid() -> InputSchemasValid {
+pub fn input_schemas_valid() -> impl Check<Reply<Vec<Tool>>> {
     InputSchemasValid
 }
 
+struct InputSchemasValid;
+
 impl Check<Reply<Vec<Tool>>> for InputSchemasValid {
-    fn describe(&self) -> String {
-        "every tool's inputSchema (and outputSchema) is a valid object schema".into()
+    fn describe(&self, polarity: Polarity) -> String {
+        polarity
+            .pick(
+                "every tool's inputSchema (and outputSchema) is a valid object schema",
+                "some tool's inputSchema or outputSchema is not a valid object schema",
+            )
+            .into()
     }
     fn evaluate(&self, list: &Reply<Vec<Tool>>) -> Verdict {
         let mut problems = Vec::new();
@@ -230,33 +234,6 @@ impl Check<Reply<Vec<Tool>>> for InputSchemasValid {
             None => Evidence::new().actual(keys_shown(list)),
         };
         Verdict::from_bool(problems.is_empty(), evidence)
-    }
-}
-
-/// The fluent check on tool schemas.
-impl Reply<Vec<Tool>> {
-    /// Checks every tool's schemas. See
-    /// [`expect::input_schemas_valid`](crate::expect::input_schemas_valid).
-    #[track_caller]
-    pub fn input_schemas_valid(&self) -> &Self {
-        self.assert(input_schemas_valid())
-    }
-}
-
-/// The fluent checks against a schema.
-impl ToolCall {
-    /// Checks `structuredContent` against the tool's declared `outputSchema`.
-    /// See [`expect::matches_output_schema`](crate::expect::matches_output_schema).
-    #[track_caller]
-    pub fn matches_output_schema(&self) -> &Self {
-        self.assert(matches_output_schema())
-    }
-
-    /// Checks the result's JSON against a JSON Schema. See
-    /// [`expect::matches_schema`](crate::expect::matches_schema).
-    #[track_caller]
-    pub fn matches_schema(&self, schema: Value) -> &Self {
-        self.assert(matches_schema(schema))
     }
 }
 

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{Check, Count, Evidence, Shown, Subject, Verdict};
+use super::{Check, Count, Evidence, Polarity, Shown, Subject, Verdict};
 use crate::wording::quoted;
 use crate::{
     client::ToolCall, error::ServerOutput, server_messages::LogLevel,
@@ -49,10 +49,6 @@ fn plural(n: usize, one: &str) -> String {
     format!("{n} {one}{}", if n == 1 { "" } else { "s" })
 }
 
-/// A number of notifications arrived. See [`notification_count`].
-#[derive(Debug, Clone)]
-pub struct NotificationCount(Count);
-
 /// `count` notifications (a number or a range) have arrived; requests the
 /// server made of the client (sampling, roots, elicitation) do not count.
 ///
@@ -65,13 +61,15 @@ pub struct NotificationCount(Count);
 /// # let log = mcptest::expect::samples::server_messages();
 /// log.notification_count(..=1);
 /// ```
-pub fn notification_count(count: impl Into<Count>) -> NotificationCount {
+pub fn notification_count(count: impl Into<Count>) -> impl Check<ServerMessages> + 'static {
     NotificationCount(count.into())
 }
 
+struct NotificationCount(Count);
+
 impl Check<ServerMessages> for NotificationCount {
-    fn describe(&self) -> String {
-        self.0.of("notification")
+    fn describe(&self, polarity: Polarity) -> String {
+        self.0.words("notification", polarity)
     }
     fn evaluate(&self, log: &ServerMessages) -> Verdict {
         let all = log.all();
@@ -86,65 +84,35 @@ impl Check<ServerMessages> for NotificationCount {
     }
 }
 
-/// A method was seen. See [`seen`].
-#[derive(Debug, Clone)]
-pub struct Seen(String);
-
 /// The server sent at least one message (notification or request) with
-/// `method`.
+/// `method`. Under [`not`](super::not) (and in the fluent `not_seen`), it
+/// sent none.
 ///
 /// ```
 /// # let log = mcptest::expect::samples::server_messages();
-/// log.seen("notifications/progress");
+/// log.seen("notifications/progress")
+///     .not_seen("notifications/resources/updated");
 /// ```
 ///
 /// ```should_panic
 /// # let log = mcptest::expect::samples::server_messages();
 /// log.seen("notifications/tools/list_changed");
 /// ```
-pub fn seen(method: impl Into<String>) -> Seen {
-    Seen(method.into())
-}
-
-impl Check<ServerMessages> for Seen {
-    fn describe(&self) -> String {
-        format!("a {} from the server", self.0)
-    }
-    fn describe_negated(&self) -> String {
-        format!("no {} from the server", self.0)
-    }
-    fn evaluate(&self, log: &ServerMessages) -> Verdict {
-        let all = log.all();
-        let found = all.iter().any(|m| m.method == self.0);
-        Verdict::from_bool(found, Evidence::new().actual(messages_shown(&all)))
-    }
-}
-
-/// A method was not seen. See [`not_seen`].
-#[derive(Debug, Clone)]
-pub struct NotSeen(String);
-
-/// The server sent no message with `method`.
-///
-/// ```
-/// # let log = mcptest::expect::samples::server_messages();
-/// log.not_seen("notifications/resources/updated");
-/// ```
 ///
 /// ```should_panic
 /// # let log = mcptest::expect::samples::server_messages();
 /// log.not_seen("notifications/message");
 /// ```
-pub fn not_seen(method: impl Into<String>) -> NotSeen {
-    NotSeen(method.into())
+pub fn seen(method: impl Into<String>) -> impl Check<ServerMessages> + 'static {
+    Seen(method.into())
 }
 
-impl Check<ServerMessages> for NotSeen {
-    fn describe(&self) -> String {
-        format!("no {} from the server", self.0)
-    }
-    fn describe_negated(&self) -> String {
-        format!("a {} from the server", self.0)
+struct Seen(String);
+
+impl Check<ServerMessages> for Seen {
+    fn describe(&self, polarity: Polarity) -> String {
+        let some = polarity.pick("a", "no");
+        format!("{some} {} from the server", self.0)
     }
     fn evaluate(&self, log: &ServerMessages) -> Verdict {
         let all = log.all();
@@ -153,14 +121,13 @@ impl Check<ServerMessages> for NotSeen {
         if count > 0 {
             evidence = evidence.note(format!("it sent {}", plural(count, "such message")));
         }
-        Verdict::from_bool(count == 0, evidence)
+        Verdict::from_bool(count > 0, evidence)
     }
 }
 
-/// A message's params contain a substring. See [`params_contain`] and
+/// A message's params contain a substring: [`params_contain`],
 /// [`any_params_contain`].
-#[derive(Debug, Clone)]
-pub struct ParamsContain {
+struct ParamsContain {
     /// `None`: any message.
     method: Option<String>,
     needle: String,
@@ -177,7 +144,10 @@ pub struct ParamsContain {
 /// # let log = mcptest::expect::samples::server_messages();
 /// log.params_contain("notifications/message", "disk full");
 /// ```
-pub fn params_contain(method: impl Into<String>, needle: impl Into<String>) -> ParamsContain {
+pub fn params_contain(
+    method: impl Into<String>,
+    needle: impl Into<String>,
+) -> impl Check<ServerMessages> + 'static {
     ParamsContain {
         method: Some(method.into()),
         needle: needle.into(),
@@ -196,7 +166,7 @@ pub fn params_contain(method: impl Into<String>, needle: impl Into<String>) -> P
 /// # let log = mcptest::expect::samples::server_messages();
 /// log.assert(mcptest::expect::any_params_contain("disk full"));
 /// ```
-pub fn any_params_contain(needle: impl Into<String>) -> ParamsContain {
+pub fn any_params_contain(needle: impl Into<String>) -> impl Check<ServerMessages> + 'static {
     ParamsContain {
         method: None,
         needle: needle.into(),
@@ -204,16 +174,10 @@ pub fn any_params_contain(needle: impl Into<String>) -> ParamsContain {
 }
 
 impl Check<ServerMessages> for ParamsContain {
-    fn describe(&self) -> String {
+    fn describe(&self, polarity: Polarity) -> String {
         format!(
-            "a {} whose params contain {}",
-            self.method.as_deref().unwrap_or("message"),
-            quoted(&self.needle)
-        )
-    }
-    fn describe_negated(&self) -> String {
-        format!(
-            "no {} whose params contain {}",
+            "{} {} whose params contain {}",
+            polarity.pick("a", "no"),
             self.method.as_deref().unwrap_or("message"),
             quoted(&self.needle)
         )
@@ -257,10 +221,6 @@ impl Check<ServerMessages> for ParamsContain {
     }
 }
 
-/// A number of progress notifications. See [`progress_count`].
-#[derive(Debug, Clone)]
-pub struct ProgressCount(Count);
-
 /// `count` progress notifications (a number or a range) arrived: on a
 /// [`ServerMessages`] log all of them, on a [`ToolCall`] those for that call.
 ///
@@ -275,13 +235,17 @@ pub struct ProgressCount(Count);
 /// # let call = mcptest::expect::samples::progress_call();
 /// call.progress_count(5..);
 /// ```
-pub fn progress_count(count: impl Into<Count>) -> ProgressCount {
+pub fn progress_count(
+    count: impl Into<Count>,
+) -> impl Check<ServerMessages> + Check<ToolCall> + 'static {
     ProgressCount(count.into())
 }
 
+struct ProgressCount(Count);
+
 impl Check<ServerMessages> for ProgressCount {
-    fn describe(&self) -> String {
-        self.0.of("progress notification")
+    fn describe(&self, polarity: Polarity) -> String {
+        self.0.words("progress notification", polarity)
     }
     fn evaluate(&self, log: &ServerMessages) -> Verdict {
         let all = log.all();
@@ -299,8 +263,9 @@ impl Check<ServerMessages> for ProgressCount {
 }
 
 impl Check<ToolCall> for ProgressCount {
-    fn describe(&self) -> String {
-        format!("{} for this call", self.0.of("progress notification"))
+    fn describe(&self, polarity: Polarity) -> String {
+        let count = self.0.words("progress notification", polarity);
+        format!("{count} for this call")
     }
     fn evaluate(&self, call: &ToolCall) -> Verdict {
         let progress = call.progress();
@@ -330,10 +295,6 @@ impl Check<ToolCall> for ProgressCount {
     }
 }
 
-/// A log message at a level arrived. See [`log_level_seen`].
-#[derive(Debug, Clone)]
-pub struct LogLevelSeen(LogLevel);
-
 /// At least one log message (`notifications/message`) at exactly `level`
 /// arrived.
 ///
@@ -348,13 +309,16 @@ pub struct LogLevelSeen(LogLevel);
 /// # let log = mcptest::expect::samples::server_messages();
 /// log.log_level_seen(LogLevel::Error);
 /// ```
-pub fn log_level_seen(level: LogLevel) -> LogLevelSeen {
+pub fn log_level_seen(level: LogLevel) -> impl Check<ServerMessages> {
     LogLevelSeen(level)
 }
 
+struct LogLevelSeen(LogLevel);
+
 impl Check<ServerMessages> for LogLevelSeen {
-    fn describe(&self) -> String {
-        format!("a log message at level {}", self.0)
+    fn describe(&self, polarity: Polarity) -> String {
+        let some = polarity.pick("a", "no");
+        format!("{some} log message at level {}", self.0)
     }
     fn evaluate(&self, log: &ServerMessages) -> Verdict {
         let messages = log.log_messages();
@@ -380,49 +344,5 @@ impl Check<ServerMessages> for LogLevelSeen {
             },
         );
         Verdict::from_bool(found, Evidence::new().actual(shown))
-    }
-}
-
-super::subject_methods!(ServerMessages);
-
-/// The fluent notification checks; each panics with the failure message.
-impl ServerMessages {
-    /// Checks the number of notifications. See
-    /// [`expect::notification_count`](crate::expect::notification_count).
-    #[track_caller]
-    pub fn notification_count(&self, count: impl Into<Count>) -> &Self {
-        self.assert(notification_count(count))
-    }
-
-    /// Checks a method was seen. See [`expect::seen`](crate::expect::seen).
-    #[track_caller]
-    pub fn seen(&self, method: impl Into<String>) -> &Self {
-        self.assert(seen(method))
-    }
-
-    /// Checks a method was not seen. See [`expect::not_seen`](crate::expect::not_seen).
-    #[track_caller]
-    pub fn not_seen(&self, method: impl Into<String>) -> &Self {
-        self.assert(not_seen(method))
-    }
-
-    /// Checks some message's params contain a substring. See
-    /// [`expect::params_contain`](crate::expect::params_contain).
-    #[track_caller]
-    pub fn params_contain(&self, method: impl Into<String>, needle: impl Into<String>) -> &Self {
-        self.assert(params_contain(method, needle))
-    }
-
-    /// Checks the number of progress notifications. See
-    /// [`expect::progress_count`](crate::expect::progress_count).
-    #[track_caller]
-    pub fn progress_count(&self, count: impl Into<Count>) -> &Self {
-        self.assert(progress_count(count))
-    }
-
-    /// Checks a log level was seen. See [`expect::log_level_seen`](crate::expect::log_level_seen).
-    #[track_caller]
-    pub fn log_level_seen(&self, level: LogLevel) -> &Self {
-        self.assert(log_level_seen(level))
     }
 }

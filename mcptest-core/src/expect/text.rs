@@ -2,9 +2,11 @@
 //! blocks joined with `"\n"`), a prompt (its messages' text) and a resource
 //! (its text contents).
 
+use std::fmt;
+
 use regex::Regex;
 
-use super::{Check, Evidence, Shown, Verdict};
+use super::{Check, Evidence, Polarity, Shown, Verdict};
 use crate::wording::{quoted, quoted_list};
 
 /// A result the text checks can look at.
@@ -35,20 +37,49 @@ impl LabelledText {
     }
 }
 
-/// Runs `judge` on the subject's text, or fails with what there is instead.
-fn with_text<S: HasText + ?Sized>(
-    subject: &S,
-    judge: impl FnOnce(&LabelledText) -> Verdict,
-) -> Verdict {
+/// Runs `judge` on the subject's text; without text there is nothing to
+/// judge, and the verdict shows what there is instead.
+fn with_text(subject: &dyn HasText, judge: impl FnOnce(&LabelledText) -> Verdict) -> Verdict {
     match subject.text_for_checks() {
         Ok(text) => judge(&text),
-        Err(instead) => Verdict::fail(Evidence::new().actual(instead)),
+        Err(instead) => Verdict::cannot_judge(Evidence::new().actual(instead)),
     }
 }
 
-/// The text equals `expected`, both trimmed of surrounding whitespace. See [`text_eq`].
-#[derive(Debug, Clone)]
-pub struct TextEq(String);
+/// A check on the text of any result that has text ([`HasText`]: a tool
+/// call, a prompt, a resource): what [`text_eq`], [`text_contains`] and the
+/// other text checks return.
+///
+/// ```
+/// use mcptest::expect::{self, TextCheck};
+/// let checks: Vec<TextCheck> = vec![expect::text_contains("5"), expect::not_empty()];
+/// # let call = mcptest::expect::samples::add_call();
+/// # for check in checks { call.assert(check); }
+/// ```
+pub struct TextCheck(Box<dyn for<'a> Check<dyn HasText + 'a> + Send + Sync>);
+
+impl TextCheck {
+    fn new(check: impl for<'a> Check<dyn HasText + 'a> + Send + Sync + 'static) -> Self {
+        TextCheck(Box::new(check))
+    }
+}
+
+impl<S: HasText> Check<S> for TextCheck {
+    fn describe(&self, polarity: Polarity) -> String {
+        self.0.describe(polarity)
+    }
+    fn evaluate(&self, subject: &S) -> Verdict {
+        self.0.evaluate(subject)
+    }
+}
+
+impl fmt::Debug for TextCheck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("TextCheck")
+            .field(&self.0.describe(Polarity::Positive))
+            .finish()
+    }
+}
 
 /// The text equals `expected`, ignoring whitespace at either end.
 ///
@@ -61,18 +92,18 @@ pub struct TextEq(String);
 /// # let call = mcptest::expect::samples::add_call();
 /// call.text_eq("6");
 /// ```
-pub fn text_eq(expected: impl Into<String>) -> TextEq {
-    TextEq(expected.into())
+pub fn text_eq(expected: impl Into<String>) -> TextCheck {
+    TextCheck::new(Equals(expected.into()))
 }
 
-impl<S: HasText + ?Sized> Check<S> for TextEq {
-    fn describe(&self) -> String {
-        format!("text equals {}", quoted(self.0.trim()))
+struct Equals(String);
+
+impl<'a> Check<dyn HasText + 'a> for Equals {
+    fn describe(&self, polarity: Polarity) -> String {
+        let verb = polarity.pick("equals", "does not equal");
+        format!("text {verb} {}", quoted(self.0.trim()))
     }
-    fn describe_negated(&self) -> String {
-        format!("text does not equal {}", quoted(self.0.trim()))
-    }
-    fn evaluate(&self, subject: &S) -> Verdict {
+    fn evaluate(&self, subject: &(dyn HasText + 'a)) -> Verdict {
         with_text(subject, |t| {
             let expected = self.0.trim();
             let actual = t.text.trim();
@@ -84,33 +115,35 @@ impl<S: HasText + ?Sized> Check<S> for TextEq {
     }
 }
 
-/// The text contains a substring. See [`text_contains`].
-#[derive(Debug, Clone)]
-pub struct TextContains(String);
-
-/// The text contains `needle`.
+/// The text contains `needle`; under [`not`](super::not) (and in the
+/// fluent `text_not_contains`), it does not.
 ///
 /// ```
 /// # let call = mcptest::expect::samples::echo_call("hello world");
-/// call.text_contains("world");
+/// call.text_contains("world").text_not_contains("error");
 /// ```
 ///
 /// ```should_panic
 /// # let call = mcptest::expect::samples::echo_call("hello world");
 /// call.text_contains("Paris");
 /// ```
-pub fn text_contains(needle: impl Into<String>) -> TextContains {
-    TextContains(needle.into())
+///
+/// ```should_panic
+/// # let call = mcptest::expect::samples::echo_call("an error happened");
+/// call.text_not_contains("error");
+/// ```
+pub fn text_contains(needle: impl Into<String>) -> TextCheck {
+    TextCheck::new(Contains(needle.into()))
 }
 
-impl<S: HasText + ?Sized> Check<S> for TextContains {
-    fn describe(&self) -> String {
-        format!("text contains {}", quoted(&self.0))
+struct Contains(String);
+
+impl<'a> Check<dyn HasText + 'a> for Contains {
+    fn describe(&self, polarity: Polarity) -> String {
+        let verb = polarity.pick("contains", "does not contain");
+        format!("text {verb} {}", quoted(&self.0))
     }
-    fn describe_negated(&self) -> String {
-        format!("text does not contain {}", quoted(&self.0))
-    }
-    fn evaluate(&self, subject: &S) -> Verdict {
+    fn evaluate(&self, subject: &(dyn HasText + 'a)) -> Verdict {
         with_text(subject, |t| {
             let mut evidence = Evidence::new().actual(t.shown());
             let found = t.text.find(&self.0);
@@ -121,10 +154,6 @@ impl<S: HasText + ?Sized> Check<S> for TextContains {
         })
     }
 }
-
-/// The text contains at least one of several substrings. See [`text_contains_any`].
-#[derive(Debug, Clone)]
-pub struct TextContainsAny(Vec<String>);
 
 /// The text contains at least one of `needles`.
 ///
@@ -137,18 +166,18 @@ pub struct TextContainsAny(Vec<String>);
 /// # let call = mcptest::expect::samples::echo_call("it is sunny");
 /// call.text_contains_any(["rain", "snow"]);
 /// ```
-pub fn text_contains_any<S: Into<String>>(needles: impl IntoIterator<Item = S>) -> TextContainsAny {
-    TextContainsAny(needles.into_iter().map(Into::into).collect())
+pub fn text_contains_any(needles: impl IntoIterator<Item = impl Into<String>>) -> TextCheck {
+    TextCheck::new(ContainsAny(needles.into_iter().map(Into::into).collect()))
 }
 
-impl<S: HasText + ?Sized> Check<S> for TextContainsAny {
-    fn describe(&self) -> String {
-        format!("text contains any of {}", quoted_list(&self.0))
+struct ContainsAny(Vec<String>);
+
+impl<'a> Check<dyn HasText + 'a> for ContainsAny {
+    fn describe(&self, polarity: Polarity) -> String {
+        let which = polarity.pick("any", "none");
+        format!("text contains {which} of {}", quoted_list(&self.0))
     }
-    fn describe_negated(&self) -> String {
-        format!("text contains none of {}", quoted_list(&self.0))
-    }
-    fn evaluate(&self, subject: &S) -> Verdict {
+    fn evaluate(&self, subject: &(dyn HasText + 'a)) -> Verdict {
         with_text(subject, |t| {
             let found = self.0.iter().find(|n| t.text.contains(n.as_str()));
             let mut evidence = Evidence::new().actual(t.shown());
@@ -160,54 +189,9 @@ impl<S: HasText + ?Sized> Check<S> for TextContainsAny {
     }
 }
 
-/// The text does not contain a substring. See [`text_not_contains`].
-#[derive(Debug, Clone)]
-pub struct TextNotContains(String);
-
-/// The text does not contain `needle`.
-///
-/// ```
-/// # let call = mcptest::expect::samples::echo_call("all good");
-/// call.text_not_contains("error");
-/// ```
-///
-/// ```should_panic
-/// # let call = mcptest::expect::samples::echo_call("an error happened");
-/// call.text_not_contains("error");
-/// ```
-pub fn text_not_contains(needle: impl Into<String>) -> TextNotContains {
-    TextNotContains(needle.into())
-}
-
-impl<S: HasText + ?Sized> Check<S> for TextNotContains {
-    fn describe(&self) -> String {
-        format!("text does not contain {}", quoted(&self.0))
-    }
-    fn describe_negated(&self) -> String {
-        format!("text contains {}", quoted(&self.0))
-    }
-    fn evaluate(&self, subject: &S) -> Verdict {
-        with_text(subject, |t| {
-            let mut evidence = Evidence::new().actual(t.shown());
-            let found = t.text.find(&self.0);
-            if let Some(at) = found {
-                evidence = evidence.note(format!("found at byte {at}"));
-            }
-            Verdict::from_bool(found.is_none(), evidence)
-        })
-    }
-}
-
-/// The text matches a regular expression. See [`text_matches`].
-#[derive(Debug, Clone)]
-pub struct TextMatches {
-    pattern: String,
-    regex: Result<Regex, String>,
-}
-
 /// The text matches the regular expression `pattern` (anywhere in the text;
 /// anchor it with `^` and `$` to match the whole). An invalid pattern fails
-/// the check with the parser's message.
+/// the check with the parser's message, also under [`not`](super::not).
 ///
 /// ```
 /// # let call = mcptest::expect::samples::echo_call("order #1234 confirmed");
@@ -218,34 +202,27 @@ pub struct TextMatches {
 /// # let call = mcptest::expect::samples::echo_call("order #12 confirmed");
 /// call.text_matches(r"#\d{4} confirmed");
 /// ```
-pub fn text_matches(pattern: impl Into<String>) -> TextMatches {
+pub fn text_matches(pattern: impl Into<String>) -> TextCheck {
     let pattern = pattern.into();
     let regex = Regex::new(&pattern).map_err(|e| e.to_string());
-    TextMatches { pattern, regex }
+    TextCheck::new(Matches { pattern, regex })
 }
 
-impl TextMatches {
-    /// A regex already compiled (and so already known to be valid).
-    pub fn from_regex(regex: Regex) -> Self {
-        TextMatches {
-            pattern: regex.as_str().to_owned(),
-            regex: Ok(regex),
-        }
-    }
+struct Matches {
+    pattern: String,
+    regex: Result<Regex, String>,
 }
 
-impl<S: HasText + ?Sized> Check<S> for TextMatches {
-    fn describe(&self) -> String {
-        format!("text matches /{}/", self.pattern)
+impl<'a> Check<dyn HasText + 'a> for Matches {
+    fn describe(&self, polarity: Polarity) -> String {
+        let verb = polarity.pick("matches", "does not match");
+        format!("text {verb} /{}/", self.pattern)
     }
-    fn describe_negated(&self) -> String {
-        format!("text does not match /{}/", self.pattern)
-    }
-    fn evaluate(&self, subject: &S) -> Verdict {
+    fn evaluate(&self, subject: &(dyn HasText + 'a)) -> Verdict {
         let regex = match &self.regex {
             Ok(regex) => regex,
             Err(error) => {
-                return Verdict::fail(
+                return Verdict::cannot_judge(
                     Evidence::new().note(format!("the pattern is not a valid regex:\n{error}")),
                 );
             }
@@ -265,10 +242,6 @@ impl<S: HasText + ?Sized> Check<S> for TextMatches {
     }
 }
 
-/// The text contains substrings in a given order. See [`text_in_order`].
-#[derive(Debug, Clone)]
-pub struct TextInOrder(Vec<String>);
-
 /// The text contains each of `parts`, each one after the end of the one
 /// before.
 ///
@@ -281,21 +254,18 @@ pub struct TextInOrder(Vec<String>);
 /// # let call = mcptest::expect::samples::echo_call("first, then third, finally second");
 /// call.text_in_order(["first", "second", "third"]);
 /// ```
-pub fn text_in_order<S: Into<String>>(parts: impl IntoIterator<Item = S>) -> TextInOrder {
-    TextInOrder(parts.into_iter().map(Into::into).collect())
+pub fn text_in_order(parts: impl IntoIterator<Item = impl Into<String>>) -> TextCheck {
+    TextCheck::new(InOrder(parts.into_iter().map(Into::into).collect()))
 }
 
-impl<S: HasText + ?Sized> Check<S> for TextInOrder {
-    fn describe(&self) -> String {
-        format!("text contains {} in this order", quoted_list(&self.0))
+struct InOrder(Vec<String>);
+
+impl<'a> Check<dyn HasText + 'a> for InOrder {
+    fn describe(&self, polarity: Polarity) -> String {
+        let verb = polarity.pick("contains", "does not contain");
+        format!("text {verb} {} in this order", quoted_list(&self.0))
     }
-    fn describe_negated(&self) -> String {
-        format!(
-            "text does not contain {} in this order",
-            quoted_list(&self.0)
-        )
-    }
-    fn evaluate(&self, subject: &S) -> Verdict {
+    fn evaluate(&self, subject: &(dyn HasText + 'a)) -> Verdict {
         with_text(subject, |t| {
             let evidence = Evidence::new().actual(t.shown());
             let mut from = 0;
@@ -324,10 +294,6 @@ impl<S: HasText + ?Sized> Check<S> for TextInOrder {
     }
 }
 
-/// The result is not empty. See [`not_empty`].
-#[derive(Debug, Clone)]
-pub struct NotEmpty;
-
 /// The result is not empty: it has content other than text (an image,
 /// structured content), or its text, trimmed, is not `""`, `null`, `[]` or
 /// `{}`.
@@ -341,9 +307,11 @@ pub struct NotEmpty;
 /// # let call = mcptest::expect::samples::echo_call(" [ ] ");
 /// call.not_empty();
 /// ```
-pub fn not_empty() -> NotEmpty {
-    NotEmpty
+pub fn not_empty() -> TextCheck {
+    TextCheck::new(NotEmpty)
 }
+
+struct NotEmpty;
 
 /// `""`, `null`, `[]` and `{}` (as JSON, so `[ ]` too) are empty.
 pub(crate) fn is_empty_text(text: &str) -> bool {
@@ -359,14 +327,13 @@ pub(crate) fn is_empty_text(text: &str) -> bool {
     }
 }
 
-impl<S: HasText + ?Sized> Check<S> for NotEmpty {
-    fn describe(&self) -> String {
-        "the result is not empty".into()
+impl<'a> Check<dyn HasText + 'a> for NotEmpty {
+    fn describe(&self, polarity: Polarity) -> String {
+        polarity
+            .pick("the result is not empty", "the result is empty")
+            .into()
     }
-    fn describe_negated(&self) -> String {
-        "the result is empty".into()
-    }
-    fn evaluate(&self, subject: &S) -> Verdict {
+    fn evaluate(&self, subject: &(dyn HasText + 'a)) -> Verdict {
         if subject.has_non_text_content() {
             let evidence = match subject.text_for_checks() {
                 Ok(t) => Evidence::new().actual(t.shown()),
@@ -379,67 +346,3 @@ impl<S: HasText + ?Sized> Check<S> for NotEmpty {
         })
     }
 }
-
-/// The fluent text checks for a result type that implements [`HasText`].
-macro_rules! text_methods {
-    ($ty:ty) => {
-        /// The fluent text checks; each panics with the failure message.
-        impl $ty {
-            /// Checks the text equals `expected` (trimmed). See
-            /// [`expect::text_eq`](crate::expect::text_eq).
-            #[track_caller]
-            pub fn text_eq(&self, expected: impl Into<String>) -> &Self {
-                self.assert($crate::expect::text_eq(expected))
-            }
-
-            /// Checks the text contains `needle`. See
-            /// [`expect::text_contains`](crate::expect::text_contains).
-            #[track_caller]
-            pub fn text_contains(&self, needle: impl Into<String>) -> &Self {
-                self.assert($crate::expect::text_contains(needle))
-            }
-
-            /// Checks the text contains one of `needles`. See
-            /// [`expect::text_contains_any`](crate::expect::text_contains_any).
-            #[track_caller]
-            pub fn text_contains_any<S: Into<String>>(
-                &self,
-                needles: impl IntoIterator<Item = S>,
-            ) -> &Self {
-                self.assert($crate::expect::text_contains_any(needles))
-            }
-
-            /// Checks the text does not contain `needle`. See
-            /// [`expect::text_not_contains`](crate::expect::text_not_contains).
-            #[track_caller]
-            pub fn text_not_contains(&self, needle: impl Into<String>) -> &Self {
-                self.assert($crate::expect::text_not_contains(needle))
-            }
-
-            /// Checks the text matches a regular expression. See
-            /// [`expect::text_matches`](crate::expect::text_matches).
-            #[track_caller]
-            pub fn text_matches(&self, pattern: impl Into<String>) -> &Self {
-                self.assert($crate::expect::text_matches(pattern))
-            }
-
-            /// Checks the text contains `parts` in order. See
-            /// [`expect::text_in_order`](crate::expect::text_in_order).
-            #[track_caller]
-            pub fn text_in_order<S: Into<String>>(
-                &self,
-                parts: impl IntoIterator<Item = S>,
-            ) -> &Self {
-                self.assert($crate::expect::text_in_order(parts))
-            }
-
-            /// Checks the result is not empty. See
-            /// [`expect::not_empty`](crate::expect::not_empty).
-            #[track_caller]
-            pub fn not_empty(&self) -> &Self {
-                self.assert($crate::expect::not_empty())
-            }
-        }
-    };
-}
-pub(crate) use text_methods;

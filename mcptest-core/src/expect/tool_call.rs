@@ -1,6 +1,5 @@
 //! Checks on a tool call: how it ended, its content blocks, how long it
-//! took; and the fluent methods for every check that applies to a
-//! [`ToolCall`] (text, JSON, schema and file checks included).
+//! took.
 
 use std::time::Duration;
 
@@ -8,9 +7,7 @@ use rmcp::model::{ContentBlock, ResourceContents};
 use serde_json::Value;
 
 use super::{
-    Check, Count, Evidence, Shown, Subject, Verdict,
-    files::FileSnapshot,
-    json,
+    Check, Evidence, Polarity, Shown, Subject, Verdict,
     outcome::outcome_shown,
     text::{HasText, LabelledText},
 };
@@ -54,9 +51,10 @@ impl HasText for ToolCall {
     }
 }
 
-/// Which way a call is expected to end. See [`success`], [`tool_error`], [`rpc_error`].
+/// Which way a call is expected to end: [`success`], [`tool_error`],
+/// [`rpc_error`], [`failed`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OutcomeIs {
+enum OutcomeIs {
     /// The tool ran and reported success.
     Success,
     /// The tool ran and reported failure (`isError: true`).
@@ -79,7 +77,7 @@ pub enum OutcomeIs {
 /// # let call = mcptest::expect::samples::failing_call();
 /// call.assert_success();
 /// ```
-pub fn success() -> OutcomeIs {
+pub fn success() -> impl Check<ToolCall> {
     OutcomeIs::Success
 }
 
@@ -95,7 +93,7 @@ pub fn success() -> OutcomeIs {
 /// # let call = mcptest::expect::samples::add_call();
 /// call.assert_tool_error();
 /// ```
-pub fn tool_error() -> OutcomeIs {
+pub fn tool_error() -> impl Check<ToolCall> {
     OutcomeIs::ToolError
 }
 
@@ -112,7 +110,7 @@ pub fn tool_error() -> OutcomeIs {
 /// # let call = mcptest::expect::samples::rpc_error_call();
 /// call.assert_rpc_error(-32601);
 /// ```
-pub fn rpc_error(code: impl Into<Option<i32>>) -> OutcomeIs {
+pub fn rpc_error(code: impl Into<Option<i32>>) -> impl Check<ToolCall> + 'static {
     OutcomeIs::RpcError(code.into())
 }
 
@@ -131,28 +129,33 @@ pub fn rpc_error(code: impl Into<Option<i32>>) -> OutcomeIs {
 /// # let call = mcptest::expect::samples::add_call();
 /// call.assert_failed();
 /// ```
-pub fn failed() -> OutcomeIs {
+pub fn failed() -> impl Check<ToolCall> {
     OutcomeIs::Failed
 }
 
 impl Check<ToolCall> for OutcomeIs {
-    fn describe(&self) -> String {
-        match self {
-            OutcomeIs::Success => "the tool succeeds".into(),
-            OutcomeIs::ToolError => "the tool reports an error (isError: true)".into(),
-            OutcomeIs::RpcError(None) => "a JSON-RPC error".into(),
-            OutcomeIs::RpcError(Some(code)) => format!("a JSON-RPC error with code {code}"),
-            OutcomeIs::Failed => "no answer (a timeout, the server exited)".into(),
-        }
-    }
-
-    fn describe_negated(&self) -> String {
-        match self {
-            OutcomeIs::Success => "the tool does not succeed".into(),
-            OutcomeIs::ToolError => "the tool does not report an error (isError: true)".into(),
-            OutcomeIs::RpcError(None) => "no JSON-RPC error".into(),
-            OutcomeIs::RpcError(Some(code)) => format!("no JSON-RPC error with code {code}"),
-            OutcomeIs::Failed => "an answer".into(),
+    fn describe(&self, polarity: Polarity) -> String {
+        match (self, polarity) {
+            (OutcomeIs::Success, Polarity::Positive) => "the tool succeeds".into(),
+            (OutcomeIs::Success, Polarity::Negative) => "the tool does not succeed".into(),
+            (OutcomeIs::ToolError, Polarity::Positive) => {
+                "the tool reports an error (isError: true)".into()
+            }
+            (OutcomeIs::ToolError, Polarity::Negative) => {
+                "the tool does not report an error (isError: true)".into()
+            }
+            (OutcomeIs::RpcError(None), p) => {
+                p.pick("a JSON-RPC error", "no JSON-RPC error").into()
+            }
+            (OutcomeIs::RpcError(Some(code)), p) => {
+                format!(
+                    "{} with code {code}",
+                    p.pick("a JSON-RPC error", "no JSON-RPC error")
+                )
+            }
+            (OutcomeIs::Failed, p) => p
+                .pick("no answer (a timeout, the server exited)", "an answer")
+                .into(),
         }
     }
 
@@ -297,10 +300,6 @@ pub(crate) fn summarize_blocks(blocks: &[ContentBlock]) -> String {
     )
 }
 
-/// The result has a content block of a kind. See [`has_content`].
-#[derive(Debug, Clone)]
-pub struct HasContent(ContentKind);
-
 /// The result has at least one content block of `kind` (text, an image with
 /// a MIME type, audio, an embedded resource, a resource link).
 ///
@@ -315,17 +314,26 @@ pub struct HasContent(ContentKind);
 /// # let call = mcptest::expect::samples::image_call();
 /// call.has_content(ContentKind::image("image/jpeg"));
 /// ```
-pub fn has_content(kind: ContentKind) -> HasContent {
+pub fn has_content(kind: ContentKind) -> impl Check<ToolCall> {
     HasContent(kind)
 }
 
+struct HasContent(ContentKind);
+
 impl Check<ToolCall> for HasContent {
-    fn describe(&self) -> String {
-        format!("content has {}", self.0)
+    fn describe(&self, polarity: Polarity) -> String {
+        let kind = self.0.to_string();
+        match polarity {
+            Polarity::Positive => format!("content has {kind}"),
+            Polarity::Negative => {
+                let bare = kind.strip_prefix("an ").or_else(|| kind.strip_prefix("a "));
+                format!("content has no {}", bare.unwrap_or(&kind))
+            }
+        }
     }
     fn evaluate(&self, call: &ToolCall) -> Verdict {
         if call.result().is_none() {
-            return Verdict::fail(Evidence::new().actual(outcome_shown(call)));
+            return Verdict::cannot_judge(Evidence::new().actual(outcome_shown(call)));
         }
         let found = call.content().iter().any(|b| self.0.matches(b));
         Verdict::from_bool(
@@ -334,10 +342,6 @@ impl Check<ToolCall> for HasContent {
         )
     }
 }
-
-/// The call took less than a bound. See [`duration_under`].
-#[derive(Debug, Clone)]
-pub struct DurationUnder(Duration);
 
 /// The call took less than `limit`, from sending the request to the answer.
 ///
@@ -352,143 +356,22 @@ pub struct DurationUnder(Duration);
 /// # let call = mcptest::expect::samples::add_call();
 /// call.duration_under(Duration::ZERO);
 /// ```
-pub fn duration_under(limit: Duration) -> DurationUnder {
+pub fn duration_under(limit: Duration) -> impl Check<ToolCall> {
     DurationUnder(limit)
 }
 
+struct DurationUnder(Duration);
+
 impl Check<ToolCall> for DurationUnder {
-    fn describe(&self) -> String {
-        format!("the call takes less than {}", fmt_duration(self.0))
+    fn describe(&self, polarity: Polarity) -> String {
+        let verb = polarity.pick("less than", "at least");
+        format!("the call takes {verb} {}", fmt_duration(self.0))
     }
     fn evaluate(&self, call: &ToolCall) -> Verdict {
         Verdict::from_bool(
             call.elapsed() < self.0,
             Evidence::new().actual(Shown::plain("it took", fmt_duration(call.elapsed()))),
         )
-    }
-}
-
-super::subject_methods!(ToolCall);
-super::text::text_methods!(ToolCall);
-
-/// The fluent checks on a tool call; each panics with the failure message.
-/// See [`expect`](crate::expect) for the `Result`-returning form.
-impl ToolCall {
-    /// Checks that the tool succeeded. See [`expect::success`](crate::expect::success).
-    #[track_caller]
-    pub fn assert_success(&self) -> &Self {
-        self.assert(success())
-    }
-
-    /// Checks that the tool reported `isError: true`. See
-    /// [`expect::tool_error`](crate::expect::tool_error).
-    #[track_caller]
-    pub fn assert_tool_error(&self) -> &Self {
-        self.assert(tool_error())
-    }
-
-    /// Checks that the server answered with a JSON-RPC error (with `code`,
-    /// when given). See [`expect::rpc_error`](crate::expect::rpc_error).
-    #[track_caller]
-    pub fn assert_rpc_error(&self, code: impl Into<Option<i32>>) -> &Self {
-        self.assert(rpc_error(code))
-    }
-
-    /// Checks that the call got no answer: a timeout, the server exited, the
-    /// connection broke. The way to say a test expects that; see
-    /// [`expect::failed`](crate::expect::failed).
-    #[track_caller]
-    pub fn assert_failed(&self) -> &Self {
-        self.assert(failed())
-    }
-
-    /// Checks for a content block of `kind`. See [`expect::has_content`](crate::expect::has_content).
-    #[track_caller]
-    pub fn has_content(&self, kind: ContentKind) -> &Self {
-        self.assert(has_content(kind))
-    }
-
-    /// Checks the call's duration. See [`expect::duration_under`](crate::expect::duration_under).
-    #[track_caller]
-    pub fn duration_under(&self, limit: Duration) -> &Self {
-        self.assert(duration_under(limit))
-    }
-
-    /// Checks how many progress notifications came for this call. See
-    /// [`expect::progress_count`](crate::expect::progress_count).
-    #[track_caller]
-    pub fn progress_count(&self, count: impl Into<Count>) -> &Self {
-        self.assert(super::progress_count(count))
-    }
-
-    /// Checks `structuredContent` equals `expected`. See
-    /// [`expect::structured_eq`](crate::expect::structured_eq).
-    #[track_caller]
-    pub fn structured_eq(&self, expected: Value) -> &Self {
-        self.assert(json::structured_eq(expected))
-    }
-
-    /// Checks `structuredContent` contains `expected`. See
-    /// [`expect::structured_contains`](crate::expect::structured_contains).
-    #[track_caller]
-    pub fn structured_contains(&self, expected: Value) -> &Self {
-        self.assert(json::structured_contains(expected))
-    }
-
-    /// Checks a JSONPath matches something. See
-    /// [`expect::json_path_exists`](crate::expect::json_path_exists).
-    #[track_caller]
-    pub fn json_path_exists(&self, path: &str) -> &Self {
-        self.assert(json::json_path_exists(path))
-    }
-
-    /// Checks the value at a JSONPath. See
-    /// [`expect::json_path_eq`](crate::expect::json_path_eq).
-    #[track_caller]
-    pub fn json_path_eq(&self, path: &str, expected: Value) -> &Self {
-        self.assert(json::json_path_eq(path, expected))
-    }
-
-    /// Checks how many nodes a JSONPath matches. See
-    /// [`expect::json_path_count`](crate::expect::json_path_count).
-    #[track_caller]
-    pub fn json_path_count(&self, path: &str, count: impl Into<Count>) -> &Self {
-        self.assert(json::json_path_count(path, count))
-    }
-
-    /// Checks the result's JSON array length. See
-    /// [`expect::array_len`](crate::expect::array_len).
-    #[track_caller]
-    pub fn array_len(&self, count: impl Into<Count>) -> &Self {
-        self.assert(json::array_len(count))
-    }
-
-    /// Checks a file in the fixture directory contains `text`. See
-    /// [`expect::file_contains`](crate::expect::file_contains).
-    #[track_caller]
-    pub fn file_contains(&self, path: &str, text: &str) -> &Self {
-        self.assert(super::file_contains(path, text))
-    }
-
-    /// Checks a file in the fixture directory does not contain `text`. See
-    /// [`expect::file_not_contains`](crate::expect::file_not_contains).
-    #[track_caller]
-    pub fn file_not_contains(&self, path: &str, text: &str) -> &Self {
-        self.assert(super::file_not_contains(path, text))
-    }
-
-    /// Checks a file in the fixture directory does not exist. See
-    /// [`expect::file_not_exists`](crate::expect::file_not_exists).
-    #[track_caller]
-    pub fn file_not_exists(&self, path: &str) -> &Self {
-        self.assert(super::file_not_exists(path))
-    }
-
-    /// Checks files are as they were before the call. See
-    /// [`expect::files_unchanged`](crate::expect::files_unchanged).
-    #[track_caller]
-    pub fn files_unchanged(&self, before: &FileSnapshot) -> &Self {
-        self.assert(super::files_unchanged(before))
     }
 }
 

@@ -331,6 +331,19 @@ pub struct Report {
     pub duration: Duration,
 }
 
+/// Without the `junit` feature, `to_junit` is a compile error that says to
+/// turn it on.
+#[cfg(not(feature = "junit"))]
+impl Report {
+    #[doc(hidden)]
+    pub fn to_junit<'a>(&self) -> String
+    where
+        &'a (): crate::needs::Junit,
+    {
+        unreachable!("no type implements needs::Junit without the `junit` feature")
+    }
+}
+
 impl Report {
     /// An empty report titled `title`.
     pub fn new(title: impl Into<String>) -> Self {

@@ -207,6 +207,16 @@ impl Server {
         }))
     }
 
+    /// Without the `http` feature: a compile error that says to turn it on.
+    #[cfg(not(feature = "http"))]
+    #[doc(hidden)]
+    pub fn url<'a>(_url: impl Into<String>) -> Self
+    where
+        &'a (): crate::needs::Http,
+    {
+        unreachable!("no type implements needs::Http without the `http` feature")
+    }
+
     /// Whether the server is reached over Streamable HTTP (made with
     /// [`Server::url`]) rather than started as a process or in-process.
     ///
@@ -419,6 +429,16 @@ impl Server {
     #[cfg(feature = "http")]
     pub fn client_credentials(self, id: impl Into<String>, secret: impl Into<String>) -> Self {
         self.oauth_client(crate::oauth::ClientCredentials::new(id, secret))
+    }
+
+    /// Without the `http` feature: a compile error that says to turn it on.
+    #[cfg(not(feature = "http"))]
+    #[doc(hidden)]
+    pub fn client_credentials<'a>(self, _id: impl Into<String>, _secret: impl Into<String>) -> Self
+    where
+        &'a (): crate::needs::Http,
+    {
+        unreachable!("no type implements needs::Http without the `http` feature")
     }
 
     /// [`client_credentials`](Self::client_credentials) with credentials

@@ -171,7 +171,7 @@ async fn text_not_contains() {
     echo.text_not_contains("rain");
     pin!(
         "text_not_contains",
-        failure(&echo, expect::text_not_contains("sunny"))
+        failure(&echo, expect::not(expect::text_contains("sunny")))
     );
 }
 
@@ -510,7 +510,10 @@ async fn file_not_contains() {
     wrote.file_not_contains("config.toml", "password");
     pin!(
         "file_not_contains",
-        failure(&wrote, expect::file_not_contains("config.toml", "s3cret"))
+        failure(
+            &wrote,
+            expect::not(expect::file_contains("config.toml", "s3cret"))
+        )
     );
 }
 
@@ -523,7 +526,7 @@ async fn file_not_exists() {
     wrote.file_not_exists("b.txt");
     pin!(
         "file_not_exists",
-        failure(&wrote, expect::file_not_exists("a.txt"))
+        failure(&wrote, expect::not(expect::file_exists("a.txt")))
     );
 }
 

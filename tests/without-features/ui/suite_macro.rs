@@ -1,0 +1,4 @@
+// `suite!` without the `suite` feature.
+mcptest::suite!("tests/evals");
+
+fn main() {}
