@@ -87,14 +87,25 @@ pub fn summary(report: &Report, palette: &Palette) -> String {
 /// `true`. A report that cannot be written is said on stderr; the run's
 /// verdict is not changed by it.
 pub fn write_reports(report: &Report, reports: &ReportArgs, markdown_extra: &str) {
+    write_reports_with_json(report, &report.to_json(), reports, markdown_extra);
+}
+
+/// [`write_reports`], with `json` as the JSON report (the report's own JSON
+/// with keys of the command's added).
+pub fn write_reports_with_json(
+    report: &Report,
+    json: &serde_json::Value,
+    reports: &ReportArgs,
+    markdown_extra: &str,
+) {
     let markdown = || format!("{}{markdown_extra}", report.to_markdown());
     if let Some(path) = &reports.junit {
         write_file(path, "JUnit", &report.to_junit());
     }
     if reports.json_on_stdout() {
-        print!("{}", pretty(&report.to_json()));
+        print!("{}", pretty(json));
     } else if let Some(path) = &reports.json {
-        write_file(path, "JSON", &pretty(&report.to_json()));
+        write_file(path, "JSON", &pretty(json));
     }
     if let Some(path) = &reports.markdown {
         write_file(path, "Markdown", &markdown());

@@ -397,7 +397,12 @@ pub(crate) fn locate(doc: &Value, findings: &mut [Finding]) {
         finding.tool = pointer::tool_of(doc, &finding.pointer);
         finding.parameter = pointer::parameter_of(&finding.pointer);
     }
-    findings.sort_by(|a, b| (a.rule.id, &a.pointer).cmp(&(b.rule.id, &b.pointer)));
+    findings.sort_by(|a, b| {
+        a.rule
+            .id
+            .cmp(b.rule.id)
+            .then_with(|| pointer::order(&a.pointer, &b.pointer))
+    });
 }
 
 /// The report of `findings`: one result per finding, one passing result per

@@ -10,6 +10,29 @@ pub(crate) fn escape(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
+/// Pointers in document order: tokens compared as numbers where both are
+/// array indexes (`/tools/2` before `/tools/10`).
+pub(crate) fn order(a: &str, b: &str) -> std::cmp::Ordering {
+    let mut a_tokens = a.split('/');
+    let mut b_tokens = b.split('/');
+    loop {
+        match (a_tokens.next(), b_tokens.next()) {
+            (None, None) => return std::cmp::Ordering::Equal,
+            (None, Some(_)) => return std::cmp::Ordering::Less,
+            (Some(_), None) => return std::cmp::Ordering::Greater,
+            (Some(x), Some(y)) => {
+                let by = match (x.parse::<usize>(), y.parse::<usize>()) {
+                    (Ok(m), Ok(n)) => m.cmp(&n),
+                    _ => x.cmp(y),
+                };
+                if by.is_ne() {
+                    return by;
+                }
+            }
+        }
+    }
+}
+
 /// One reference token back to its key.
 fn unescape(token: &str) -> String {
     token.replace("~1", "/").replace("~0", "~")
@@ -113,5 +136,8 @@ mod tests {
         );
         assert_eq!(parameter_of("/tools/0/inputSchema"), None);
         assert_eq!(escape("a/b~c"), "a~1b~0c");
+        let mut pointers = ["/tools/10/name", "/tools/2/name", "/tools/2", "/prompts/0"];
+        pointers.sort_by(|a, b| order(a, b));
+        assert_eq!(pointers, ["/prompts/0", "/tools/2", "/tools/2/name", "/tools/10/name"]);
     }
 }

@@ -245,7 +245,12 @@ impl Lint {
                 finding.severity = Severity::Error;
             }
         }
-        findings.sort_by(|a, b| (a.rule.id, &a.pointer).cmp(&(b.rule.id, &b.pointer)));
+        findings.sort_by(|a, b| {
+        a.rule
+            .id
+            .cmp(b.rule.id)
+            .then_with(|| super::pointer::order(&a.pointer, &b.pointer))
+    });
         Ok(Linted {
             title: self.title(),
             server: name,
