@@ -91,16 +91,14 @@ Examples:
     Run(RunArgs),
     /// Load suite files without running them; report every problem with
     /// file:line:column.
-    #[command(
-        after_help = "\
+    #[command(after_help = "\
 Example:
   mcptest validate tests/evals 'more/**/*.yaml'
 
 Exit status:
   0  every file loads
   1  a file has a problem
-  2  usage error (a path that does not exist, a glob that matches nothing)"
-    )]
+  2  usage error (a path that does not exist, a glob that matches nothing)")]
     Validate(ValidateArgs),
     /// Check a server against the MCP specification, rule by rule.
     #[command(after_help = format!("\

@@ -136,9 +136,11 @@ fn target(args: &LintArgs) -> Result<Server, String> {
             (server.as_str(), http)
         }
         (None, None) => {
-            return Err("give the server with --server CMD (or --server URL --transport \
+            return Err(
+                "give the server with --server CMD (or --server URL --transport \
                         http, or --url URL)"
-                .into());
+                    .into(),
+            );
         }
     };
     if args.url.is_some() && transport.as_deref().is_some_and(|t| t != "http") {

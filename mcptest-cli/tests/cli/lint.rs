@@ -25,9 +25,7 @@ fn fixture(file: &str) -> serde_json::Value {
 fn contract(file: &str) -> String {
     let tools = &fixture(file)["tools"];
     let list = serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": tools}});
-    let call = |name: &str| {
-        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": name}})
-    };
+    let call = |name: &str| serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": name}});
     let text = |text: &str| {
         serde_json::json!({"jsonrpc": "2.0", "id": 2, "result": {
             "content": [{"type": "text", "text": text}]}})
@@ -125,13 +123,20 @@ fn the_clean_list_exits_0_and_says_which_rules_did_not_run() {
     let ws = Workspace::new(&[("clean.yaml", &contract("trips-none.json"))]);
     let out = output(ws.mcptest(&["lint", "--server", &mock("clean.yaml")]));
     assert_eq!(out.code, Some(0), "{out:?}");
-    assert!(out.stdout.contains("PASS  E101 missing-description"), "{out:?}");
+    assert!(
+        out.stdout.contains("PASS  E101 missing-description"),
+        "{out:?}"
+    );
     assert!(
         out.stdout
             .contains("SKIP  E301 oversized-response: it calls tools"),
         "{out:?}"
     );
-    assert!(out.stdout.contains("31 passed, 0 failed, 0 warned, 2 skipped"), "{out:?}");
+    assert!(
+        out.stdout
+            .contains("31 passed, 0 failed, 0 warned, 2 skipped"),
+        "{out:?}"
+    );
 }
 
 #[test]
@@ -145,10 +150,17 @@ fn strict_threshold_and_skip_rules_decide_the_exit_status() {
     };
     let out = run(&[]);
     assert_eq!(out.code, Some(0), "warnings alone pass: {out:?}");
-    assert!(out.stdout.contains("SKIP  E101 missing-description: left out"), "{out:?}");
+    assert!(
+        out.stdout
+            .contains("SKIP  E101 missing-description: left out"),
+        "{out:?}"
+    );
     let out = run(&["--strict"]);
     assert_eq!(out.code, Some(1), "{out:?}");
-    assert!(out.stdout.contains("FAIL  W108 tool \"send_postcard\""), "{out:?}");
+    assert!(
+        out.stdout.contains("FAIL  W108 tool \"send_postcard\""),
+        "{out:?}"
+    );
     let out = run(&["--threshold", "5"]);
     assert_eq!(out.code, Some(1), "{out:?}");
     assert!(out.stdout.contains("FAIL  threshold"), "{out:?}");
@@ -184,7 +196,10 @@ fn fix_prints_json_patch_operations_and_exits_0() {
     assert_eq!(e101["path"], "/tools/0/description");
     assert_eq!(e101["value"], "Get moon phase. Returns the moon phase.");
     let e112 = fixes.iter().find(|f| f["rule"] == "E112").unwrap();
-    assert_eq!(e112["path"], "/tools/12/inputSchema/properties/password/writeOnly");
+    assert_eq!(
+        e112["path"],
+        "/tools/12/inputSchema/properties/password/writeOnly"
+    );
     assert_eq!(e112["value"], true);
 }
 
@@ -194,18 +209,36 @@ fn bad_input_is_a_usage_error_that_says_what_to_write() {
     let cases: &[(&[&str], &str)] = &[
         (&["lint"], "give the server with --server"),
         (&["lint", "tests/evals"], "use `mcptest validate`"),
-        (&["lint", "--server", "no-such-server-here"], "server not found"),
         (
-            &["lint", "--server", "http://127.0.0.1:9/mcp", "--transport", "sse"],
+            &["lint", "--server", "no-such-server-here"],
+            "server not found",
+        ),
+        (
+            &[
+                "lint",
+                "--server",
+                "http://127.0.0.1:9/mcp",
+                "--transport",
+                "sse",
+            ],
             "legacy HTTP+SSE transport",
         ),
-        (&["lint", "--server", "x", "--transport", "grpc"], "not a transport"),
+        (
+            &["lint", "--server", "x", "--transport", "grpc"],
+            "not a transport",
+        ),
         (
             &["lint", "--server", &server(), "--headers", "A=b"],
             "--headers are sent to HTTP servers",
         ),
         (
-            &["lint", "--url", "http://127.0.0.1:9/mcp", "--headers", "oops"],
+            &[
+                "lint",
+                "--url",
+                "http://127.0.0.1:9/mcp",
+                "--headers",
+                "oops",
+            ],
             "write Name=Value",
         ),
     ];

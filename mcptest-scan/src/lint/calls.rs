@@ -13,7 +13,10 @@ use std::{collections::BTreeSet, time::Duration};
 use rmcp::model::{CallToolResult, Tool};
 use serde_json::Value;
 
-use mcptest_core::{McpClient, ToolOutcome, report::{Outcome, TestResult}};
+use mcptest_core::{
+    McpClient, ToolOutcome,
+    report::{Outcome, TestResult},
+};
 
 use super::{Finding, pointer::subject_of, rules::rule, tokens::count_tokens};
 use crate::audit::valid_input;
@@ -51,9 +54,9 @@ impl Calls {
 
 /// Whether `tool` says it changes state: it is not called.
 pub(crate) fn changes_state(tool: &Tool) -> bool {
-    tool.annotations.as_ref().is_some_and(|a| {
-        a.destructive_hint == Some(true) || a.read_only_hint == Some(false)
-    })
+    tool.annotations
+        .as_ref()
+        .is_some_and(|a| a.destructive_hint == Some(true) || a.read_only_hint == Some(false))
 }
 
 /// Calls the tools of `doc` as `calls` asks; findings go to `out`, tools
@@ -76,10 +79,13 @@ pub(crate) async fn check(
         let skip = |skipped: &mut Vec<TestResult>, reason: String| {
             for id in calls.rules() {
                 skipped.push(
-                    TestResult::new(format!("{id} {subject} {at}"), Outcome::skip(reason.clone()))
-                        .group(rule(id).name)
-                        .property("rule", id)
-                        .property("pointer", at.clone()),
+                    TestResult::new(
+                        format!("{id} {subject} {at}"),
+                        Outcome::skip(reason.clone()),
+                    )
+                    .group(rule(id).name)
+                    .property("rule", id)
+                    .property("pointer", at.clone()),
                 );
             }
         };
@@ -141,7 +147,8 @@ pub(crate) async fn check(
             }
         }
         if calls.nondeterminism {
-            let distinct: BTreeSet<String> = answers.iter().map(|a| comparable(a).to_string()).collect();
+            let distinct: BTreeSet<String> =
+                answers.iter().map(|a| comparable(a).to_string()).collect();
             if distinct.len() > 1 {
                 out.push(Finding::new(
                     rule("W107"),
@@ -176,7 +183,9 @@ fn size(result: &CallToolResult) -> (usize, String) {
         .into_iter()
         .flatten()
         {
-            let Some(field) = field.as_str() else { continue };
+            let Some(field) = field.as_str() else {
+                continue;
+            };
             bytes += field.len();
             if block.get("data").is_none() && resource.and_then(|r| r.get("blob")).is_none() {
                 text.push_str(field);

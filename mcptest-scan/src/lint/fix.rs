@@ -78,37 +78,77 @@ fn fix(doc: &Value, finding: &Finding) -> Option<Fix> {
     let (op, path, value, message) = match finding.rule.id {
         "E101" => {
             let text = describe_tool(name);
-            ("add", finding.pointer.clone(), json!(text), format!("describe it: {text:?}"))
+            (
+                "add",
+                finding.pointer.clone(),
+                json!(text),
+                format!("describe it: {text:?}"),
+            )
         }
         "W111" if description.chars().count() < super::usability::SHORT_DESCRIPTION => {
             let text = format!("{} {}", description, describe_tool(name));
-            ("replace", format!("{tool_at}/description"), json!(text), format!("say more: {text:?}"))
+            (
+                "replace",
+                format!("{tool_at}/description"),
+                json!(text),
+                format!("say more: {text:?}"),
+            )
         }
         "W116" => {
             let text = format!("{description} {}", returns(name));
-            ("replace", format!("{tool_at}/description"), json!(text), format!("say what it returns: {text:?}"))
+            (
+                "replace",
+                format!("{tool_at}/description"),
+                json!(text),
+                format!("say what it returns: {text:?}"),
+            )
         }
         "W108" => {
             let text = format!("{description} {}", side_effect(name));
-            ("replace", format!("{tool_at}/description"), json!(text), format!("say that it changes state: {text:?}"))
+            (
+                "replace",
+                format!("{tool_at}/description"),
+                json!(text),
+                format!("say that it changes state: {text:?}"),
+            )
         }
         "E103" | "W102" => {
             let text = describe_parameter(&parameter);
-            ("add", finding.pointer.clone(), json!(text), format!("describe {parameter:?}: {text:?}"))
+            (
+                "add",
+                finding.pointer.clone(),
+                json!(text),
+                format!("describe {parameter:?}: {text:?}"),
+            )
         }
         "W103" => {
             let at = &finding.pointer;
             match format_of(&parameter) {
-                Some(format) => ("add", format!("{at}/format"), json!(format), format!("give {parameter:?} the format {format:?}")),
+                Some(format) => (
+                    "add",
+                    format!("{at}/format"),
+                    json!(format),
+                    format!("give {parameter:?} the format {format:?}"),
+                ),
                 None => {
                     let examples = examples_of(&parameter)?;
-                    ("add", format!("{at}/examples"), json!(examples), format!("show {parameter:?} an example: {examples:?}"))
+                    (
+                        "add",
+                        format!("{at}/examples"),
+                        json!(examples),
+                        format!("show {parameter:?} an example: {examples:?}"),
+                    )
                 }
             }
         }
         "W109" => {
             let examples = examples_of(&parameter)?;
-            ("add", finding.pointer.clone(), json!(examples), format!("show {parameter:?} an example: {examples:?}"))
+            (
+                "add",
+                finding.pointer.clone(),
+                json!(examples),
+                format!("show {parameter:?} an example: {examples:?}"),
+            )
         }
         "E112" => (
             "add",
@@ -173,9 +213,7 @@ fn returns(name: &str) -> String {
         "update" | "modify" | "patch" | "set" | "edit" | "rename" => {
             format!("Returns the updated {object}.")
         }
-        "delete" | "remove" | "destroy" | "drop" | "clear" => {
-            "Returns what was deleted.".into()
-        }
+        "delete" | "remove" | "destroy" | "drop" | "clear" => "Returns what was deleted.".into(),
         "count" => "Returns the count.".into(),
         "check" | "validate" | "verify" | "test" => {
             "Returns whether it passed, and why not.".into()
@@ -254,11 +292,7 @@ fn examples_of(parameter: &str) -> Option<Vec<&'static str>> {
             _ => return None,
         })
     };
-    words
-        .iter()
-        .rev()
-        .find_map(|w| example(w))
-        .map(|e| vec![e])
+    words.iter().rev().find_map(|w| example(w)).map(|e| vec![e])
 }
 
 #[cfg(test)]
@@ -299,15 +333,27 @@ mod tests {
             by_rule("W108").unwrap()["value"],
             "Mails an invoice to a customer email. It sends the invoice: a side effect, so do not repeat a call blindly."
         );
-        assert_eq!(by_rule("W103").unwrap(), json!({"op": "add",
-            "path": "/tools/0/inputSchema/properties/status/examples", "value": ["open"], "rule": "W103"}));
-        assert_eq!(by_rule("W109").unwrap(), json!({"op": "add",
+        assert_eq!(
+            by_rule("W103").unwrap(),
+            json!({"op": "add",
+            "path": "/tools/0/inputSchema/properties/status/examples", "value": ["open"], "rule": "W103"})
+        );
+        assert_eq!(
+            by_rule("W109").unwrap(),
+            json!({"op": "add",
             "path": "/tools/0/inputSchema/properties/customer_email/examples",
-            "value": ["ada@example.com"], "rule": "W109"}));
-        assert_eq!(by_rule("E112").unwrap(), json!({"op": "add",
-            "path": "/tools/0/inputSchema/properties/password/writeOnly", "value": true, "rule": "E112"}));
-        assert_eq!(by_rule("W102").unwrap(), json!({"op": "add",
-            "path": "/tools/0/inputSchema/properties/note/description", "value": "The note.", "rule": "W102"}));
+            "value": ["ada@example.com"], "rule": "W109"})
+        );
+        assert_eq!(
+            by_rule("E112").unwrap(),
+            json!({"op": "add",
+            "path": "/tools/0/inputSchema/properties/password/writeOnly", "value": true, "rule": "E112"})
+        );
+        assert_eq!(
+            by_rule("W102").unwrap(),
+            json!({"op": "add",
+            "path": "/tools/0/inputSchema/properties/note/description", "value": "The note.", "rule": "W102"})
+        );
     }
 
     #[test]
@@ -317,7 +363,13 @@ mod tests {
         assert_eq!(format_of("colour"), None);
         assert_eq!(examples_of("sort_by"), Some(vec!["created_at:desc"]));
         assert_eq!(examples_of("page_size"), None);
-        assert_eq!(examples_of("search_query"), Some(vec!["quarterly revenue 2024"]));
-        assert_eq!(describe_tool("list_open_issues"), "List open issues. Returns the matching open issues as a list.");
+        assert_eq!(
+            examples_of("search_query"),
+            Some(vec!["quarterly revenue 2024"])
+        );
+        assert_eq!(
+            describe_tool("list_open_issues"),
+            "List open issues. Returns the matching open issues as a list."
+        );
     }
 }

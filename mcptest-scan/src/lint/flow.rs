@@ -25,14 +25,74 @@ use super::{
 /// Names that say nothing about which value they hold: two tools with a
 /// `path` do not pass each other paths.
 const GENERIC: &[&str] = &[
-    "path", "file", "name", "type", "id", "url", "uri", "dir", "directory", "format", "output",
-    "input", "mode", "source", "destination", "target", "content", "pattern", "query", "text",
-    "encoding", "recursive", "limit", "offset", "exclude", "include", "filter", "options",
-    "command", "language", "root", "data", "value", "result", "results", "status", "message",
-    "description", "title", "body", "items", "count", "total", "cursor", "next_cursor", "page",
-    "page_size", "per_page", "page_token", "next_page_token", "token", "has_more", "error",
-    "success", "ok", "created_at", "updated_at", "timestamp", "time", "date", "size", "length",
-    "kind", "version", "metadata", "tags", "url", "link",
+    "path",
+    "file",
+    "name",
+    "type",
+    "id",
+    "url",
+    "uri",
+    "dir",
+    "directory",
+    "format",
+    "output",
+    "input",
+    "mode",
+    "source",
+    "destination",
+    "target",
+    "content",
+    "pattern",
+    "query",
+    "text",
+    "encoding",
+    "recursive",
+    "limit",
+    "offset",
+    "exclude",
+    "include",
+    "filter",
+    "options",
+    "command",
+    "language",
+    "root",
+    "data",
+    "value",
+    "result",
+    "results",
+    "status",
+    "message",
+    "description",
+    "title",
+    "body",
+    "items",
+    "count",
+    "total",
+    "cursor",
+    "next_cursor",
+    "page",
+    "page_size",
+    "per_page",
+    "page_token",
+    "next_page_token",
+    "token",
+    "has_more",
+    "error",
+    "success",
+    "ok",
+    "created_at",
+    "updated_at",
+    "timestamp",
+    "time",
+    "date",
+    "size",
+    "length",
+    "kind",
+    "version",
+    "metadata",
+    "tags",
+    "url",
+    "link",
 ];
 
 /// One value a tool returns, and where the evidence is.
@@ -62,11 +122,7 @@ pub(crate) fn check(doc: &Value, out: &mut Vec<Finding>) {
         .enumerate()
         .map(|(i, t)| produces(i, t))
         .collect();
-    let taken: Vec<Vec<Taken>> = tools
-        .iter()
-        .enumerate()
-        .map(|(i, t)| takes(i, t))
-        .collect();
+    let taken: Vec<Vec<Taken>> = tools.iter().enumerate().map(|(i, t)| takes(i, t)).collect();
     // edges[from] = {to: [key]}
     let mut edges: BTreeMap<usize, BTreeMap<usize, Vec<String>>> = BTreeMap::new();
     for (to, params) in taken.iter().enumerate() {
@@ -148,21 +204,18 @@ fn constrained(schema: &Map<String, Value>) -> bool {
 fn produces(index: usize, tool: &Value) -> Vec<Produced> {
     let mut out = Vec::new();
     if let Some(schema) = tool.get("outputSchema") {
-        output_properties(
-            schema,
-            &format!("/tools/{index}/outputSchema"),
-            2,
-            &mut out,
-        );
+        output_properties(schema, &format!("/tools/{index}/outputSchema"), 2, &mut out);
     }
     let description = tool
         .get("description")
         .and_then(Value::as_str)
         .unwrap_or_default();
     for sentence in description.split(['.', ';', '\n']) {
-        let says_returns = words(sentence)
-            .iter()
-            .any(|w| ["return", "output", "produce", "yield"].iter().any(|r| is_verb_form(w, r)));
+        let says_returns = words(sentence).iter().any(|w| {
+            ["return", "output", "produce", "yield"]
+                .iter()
+                .any(|r| is_verb_form(w, r))
+        });
         if !says_returns {
             continue;
         }
@@ -263,7 +316,11 @@ fn cycles(
             rule("E107"),
             &subject_of(doc, &at),
             &at,
-            format!("tools {} form a cycle: {}", names.join(", "), links.join("; ")),
+            format!(
+                "tools {} form a cycle: {}",
+                names.join(", "),
+                links.join("; ")
+            ),
             None,
         );
         finding.related = component[1..]
@@ -365,23 +422,57 @@ mod tests {
     #[test]
     fn e105_a_returned_value_taken_as_free_text() {
         let found = found(json!([
-            tool("create_ticket", "Opens a ticket.", json!({}),
-                Some(json!({"ticket_key": {"type": "string"}}))),
-            tool("close_ticket", "Closes one.", json!({"ticketKey": {"type": "string"}}), None),
-            tool("tag_ticket", "Tags one.", json!({"ticket_key": {"type": "string", "pattern": "^T-[0-9]+$"}}), None),
+            tool(
+                "create_ticket",
+                "Opens a ticket.",
+                json!({}),
+                Some(json!({"ticket_key": {"type": "string"}}))
+            ),
+            tool(
+                "close_ticket",
+                "Closes one.",
+                json!({"ticketKey": {"type": "string"}}),
+                None
+            ),
+            tool(
+                "tag_ticket",
+                "Tags one.",
+                json!({"ticket_key": {"type": "string", "pattern": "^T-[0-9]+$"}}),
+                None
+            ),
         ]));
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].rule.id, "E105");
-        assert_eq!(found[0].pointer, "/tools/1/inputSchema/properties/ticketKey");
-        assert_eq!(found[0].related, ["/tools/0/outputSchema/properties/ticket_key"]);
-        assert!(found[0].detail.contains("\"create_ticket\""), "{}", found[0].detail);
+        assert_eq!(
+            found[0].pointer,
+            "/tools/1/inputSchema/properties/ticketKey"
+        );
+        assert_eq!(
+            found[0].related,
+            ["/tools/0/outputSchema/properties/ticket_key"]
+        );
+        assert!(
+            found[0].detail.contains("\"create_ticket\""),
+            "{}",
+            found[0].detail
+        );
     }
 
     #[test]
     fn e105_from_an_identifier_the_description_says_it_returns() {
         let found = found(json!([
-            tool("open_session", "Opens a session and returns its session_id.", json!({}), None),
-            tool("use_session", "Uses one.", json!({"session_id": {"type": "string"}}), None),
+            tool(
+                "open_session",
+                "Opens a session and returns its session_id.",
+                json!({}),
+                None
+            ),
+            tool(
+                "use_session",
+                "Uses one.",
+                json!({"session_id": {"type": "string"}}),
+                None
+            ),
             tool("mentions", "See also session_id.", json!({}), None),
         ]));
         assert_eq!(found.len(), 1, "{found:?}");
@@ -391,11 +482,24 @@ mod tests {
     #[test]
     fn shared_inputs_and_generic_names_are_no_flow() {
         let found = found(json!([
-            tool("read_file", "Reads.", json!({"path": {"type": "string"}, "head": {"type": "number"}}),
-                Some(json!({"content": {"type": "string"}}))),
-            tool("read_text_file", "Reads text.", json!({"path": {"type": "string"}, "head": {"type": "number"}}),
-                Some(json!({"content": {"type": "string"}}))),
-            tool("write_file", "Writes.", json!({"content": {"type": "string"}, "path": {"type": "string"}}), None),
+            tool(
+                "read_file",
+                "Reads.",
+                json!({"path": {"type": "string"}, "head": {"type": "number"}}),
+                Some(json!({"content": {"type": "string"}}))
+            ),
+            tool(
+                "read_text_file",
+                "Reads text.",
+                json!({"path": {"type": "string"}, "head": {"type": "number"}}),
+                Some(json!({"content": {"type": "string"}}))
+            ),
+            tool(
+                "write_file",
+                "Writes.",
+                json!({"content": {"type": "string"}, "path": {"type": "string"}}),
+                None
+            ),
         ]));
         assert_eq!(found.len(), 0, "{found:?}");
     }
@@ -403,19 +507,41 @@ mod tests {
     #[test]
     fn e107_one_finding_per_cycle_and_no_self_loop() {
         let found = found(json!([
-            tool("list_pages", "Lists.", json!({"cursor": {"type": "string"}}),
-                Some(json!({"cursor": {"type": "string"}}))),
-            tool("plan", "Plans.", json!({"draft_id": {"type": "string", "format": "uuid"}}),
-                Some(json!({"plan_id": {"type": "string", "format": "uuid"}}))),
-            tool("draft", "Drafts.", json!({"plan_id": {"type": "string", "format": "uuid"}}),
-                Some(json!({"draft_id": {"type": "string", "format": "uuid"}}))),
-            tool("review", "Reviews.", json!({"draft_id": {"type": "string", "format": "uuid"}}),
-                Some(json!({"plan_id": {"type": "string", "format": "uuid"}}))),
+            tool(
+                "list_pages",
+                "Lists.",
+                json!({"cursor": {"type": "string"}}),
+                Some(json!({"cursor": {"type": "string"}}))
+            ),
+            tool(
+                "plan",
+                "Plans.",
+                json!({"draft_id": {"type": "string", "format": "uuid"}}),
+                Some(json!({"plan_id": {"type": "string", "format": "uuid"}}))
+            ),
+            tool(
+                "draft",
+                "Drafts.",
+                json!({"plan_id": {"type": "string", "format": "uuid"}}),
+                Some(json!({"draft_id": {"type": "string", "format": "uuid"}}))
+            ),
+            tool(
+                "review",
+                "Reviews.",
+                json!({"draft_id": {"type": "string", "format": "uuid"}}),
+                Some(json!({"plan_id": {"type": "string", "format": "uuid"}}))
+            ),
         ]));
         let ids: Vec<&str> = found.iter().map(|f| f.rule.id).collect();
         assert_eq!(ids, ["E107"], "{found:?}");
         assert_eq!(found[0].pointer, "/tools/1");
         assert_eq!(found[0].related, ["/tools/2", "/tools/3"]);
-        assert!(found[0].detail.contains("draft returns draft_id that plan takes"), "{}", found[0].detail);
+        assert!(
+            found[0]
+                .detail
+                .contains("draft returns draft_id that plan takes"),
+            "{}",
+            found[0].detail
+        );
     }
 }

@@ -348,12 +348,7 @@ impl fmt::Display for Finding {
         write!(
             f,
             "{} {} [{}] {} at {}: {}",
-            self.rule.id,
-            self.rule.name,
-            self.severity,
-            self.subject,
-            self.pointer,
-            self.detail
+            self.rule.id, self.rule.name, self.severity, self.subject, self.pointer, self.detail
         )
     }
 }
@@ -428,7 +423,9 @@ pub fn report(title: impl Into<String>, findings: &[Finding]) -> Report {
         if rule.calls {
             report.push(rule_result(
                 rule,
-                Outcome::skip("it calls tools: run it with Lint::call_tools or detect_nondeterminism"),
+                Outcome::skip(
+                    "it calls tools: run it with Lint::call_tools or detect_nondeterminism",
+                ),
             ));
             continue;
         }
@@ -473,8 +470,17 @@ mod tests {
     #[test]
     fn every_rule_says_what_is_expected_and_why() {
         for rule in RULES {
-            assert!(!rule.expected.is_empty() && !rule.why.is_empty(), "{}", rule.id);
-            assert_eq!(rule.calls, matches!(rule.id, "E301" | "W107"), "{}", rule.id);
+            assert!(
+                !rule.expected.is_empty() && !rule.why.is_empty(),
+                "{}",
+                rule.id
+            );
+            assert_eq!(
+                rule.calls,
+                matches!(rule.id, "E301" | "W107"),
+                "{}",
+                rule.id
+            );
         }
     }
 }

@@ -119,7 +119,10 @@ mod tests {
         assert_eq!(subject_of(&doc, "/tools"), "the tool list");
         assert_eq!(subject_of(&doc, "/prompts/0"), "prompt #0");
         assert_eq!(subject_of(&doc, "/instructions"), "server instructions");
-        assert_eq!(tool_of(&doc, "/tools/0/description").as_deref(), Some("edit"));
+        assert_eq!(
+            tool_of(&doc, "/tools/0/description").as_deref(),
+            Some("edit")
+        );
         assert_eq!(tool_of(&doc, "/tools"), None);
         assert_eq!(
             parameter_of("/tools/0/inputSchema/properties/path/description").as_deref(),
@@ -138,6 +141,9 @@ mod tests {
         assert_eq!(escape("a/b~c"), "a~1b~0c");
         let mut pointers = ["/tools/10/name", "/tools/2/name", "/tools/2", "/prompts/0"];
         pointers.sort_by(|a, b| order(a, b));
-        assert_eq!(pointers, ["/prompts/0", "/tools/2", "/tools/2/name", "/tools/10/name"]);
+        assert_eq!(
+            pointers,
+            ["/prompts/0", "/tools/2", "/tools/2/name", "/tools/10/name"]
+        );
     }
 }

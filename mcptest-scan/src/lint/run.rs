@@ -2,7 +2,10 @@
 //! only when asked), and give the findings as a [`Linted`] value or the
 //! shared [`Report`].
 
-use std::{collections::BTreeSet, time::{Duration, Instant}};
+use std::{
+    collections::BTreeSet,
+    time::{Duration, Instant},
+};
 
 use serde_json::{Value, json};
 
@@ -246,11 +249,11 @@ impl Lint {
             }
         }
         findings.sort_by(|a, b| {
-        a.rule
-            .id
-            .cmp(b.rule.id)
-            .then_with(|| super::pointer::order(&a.pointer, &b.pointer))
-    });
+            a.rule
+                .id
+                .cmp(b.rule.id)
+                .then_with(|| super::pointer::order(&a.pointer, &b.pointer))
+        });
         Ok(Linted {
             title: self.title(),
             server: name,
@@ -343,7 +346,10 @@ impl Linted {
         let mut report = Report::new(self.title.clone());
         for rule in self.lint.selected() {
             if self.lint.skipped.contains(rule.id) {
-                report.push(rule_result(rule, Outcome::skip("left out (skip_rules, --skip-rules)")));
+                report.push(rule_result(
+                    rule,
+                    Outcome::skip("left out (skip_rules, --skip-rules)"),
+                ));
                 continue;
             }
             if !self.lint.runs(rule) {

@@ -505,7 +505,6 @@ fn permissive_schema(schema: &Value, subject: &str, at: &str, out: &mut Vec<Find
     }
 }
 
-
 fn unconstrained_parameters(schema: &Value, subject: &str, at: &str, out: &mut Vec<Finding>) {
     let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
         return;

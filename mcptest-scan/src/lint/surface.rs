@@ -84,10 +84,13 @@ pub(crate) fn check(doc: &Value, tokens: &TokenCost, out: &mut Vec<Finding>) {
     }
 }
 
+/// A tool's index, description and the description's bigrams.
+type Described<'a> = (usize, &'a str, BTreeSet<(char, char)>);
+
 /// W105: each pair of tools whose descriptions are at least [`SIMILAR`]
 /// alike, reported on the first of the two.
 fn similar(doc: &Value, tools: &[Value], out: &mut Vec<Finding>) {
-    let described: Vec<(usize, &str, BTreeSet<(char, char)>)> = tools
+    let described: Vec<Described> = tools
         .iter()
         .enumerate()
         .filter_map(|(i, t)| {
@@ -151,10 +154,7 @@ fn depth(schema: &Value, root: &Value, seen: &mut HashSet<String>) -> usize {
         return 0;
     };
     if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
-        let Some(target) = reference
-            .strip_prefix('#')
-            .and_then(|p| root.pointer(p))
-        else {
+        let Some(target) = reference.strip_prefix('#').and_then(|p| root.pointer(p)) else {
             return 0;
         };
         if !seen.insert(reference.to_owned()) {
@@ -187,7 +187,9 @@ fn depth(schema: &Value, root: &Value, seen: &mut HashSet<String>) -> usize {
     }
     let is_object = map.contains_key("properties")
         || map.contains_key("patternProperties")
-        || map.get("additionalProperties").is_some_and(Value::is_object);
+        || map
+            .get("additionalProperties")
+            .is_some_and(Value::is_object);
     if is_object {
         let inner = children
             .into_iter()
@@ -227,7 +229,11 @@ mod tests {
         assert_eq!(found[0].rule.id, "W105");
         assert_eq!(found[0].pointer, "/tools/0/description");
         assert_eq!(found[0].related, ["/tools/1/description"]);
-        assert!(found[0].detail.contains("\"list_directory_with_sizes\""), "{}", found[0].detail);
+        assert!(
+            found[0].detail.contains("\"list_directory_with_sizes\""),
+            "{}",
+            found[0].detail
+        );
         assert!((dice(&bigrams("night"), &bigrams("nacht")) - 0.25).abs() < 1e-9);
     }
 
@@ -239,12 +245,17 @@ mod tests {
         let doc = json!({"tools": [big, tool("small", "Returns a small thing.")]});
         let ids: Vec<&str> = found(&doc).iter().map(|f| f.rule.id).collect();
         assert_eq!(ids, ["W115"]);
-        let many: Vec<Value> = (0..10).map(|i| {
-            let mut t = doc["tools"][0].clone();
-            t["name"] = json!(format!("big{i}"));
-            t["description"] = json!(format!("Returns zone number {i} of {}.", "abcdefghij".repeat(i)));
-            t
-        }).collect();
+        let many: Vec<Value> = (0..10)
+            .map(|i| {
+                let mut t = doc["tools"][0].clone();
+                t["name"] = json!(format!("big{i}"));
+                t["description"] = json!(format!(
+                    "Returns zone number {i} of {}.",
+                    "abcdefghij".repeat(i)
+                ));
+                t
+            })
+            .collect();
         let found = found(&json!({"tools": many}));
         let w106: Vec<&Finding> = found.iter().filter(|f| f.rule.id == "W106").collect();
         assert_eq!(w106.len(), 1);
@@ -256,7 +267,12 @@ mod tests {
     #[test]
     fn w112_more_than_twenty_tools() {
         let tools: Vec<Value> = (0..21)
-            .map(|i| tool(&format!("t{i}"), &format!("Returns thing {i} {}.", "x".repeat(i * 3))))
+            .map(|i| {
+                tool(
+                    &format!("t{i}"),
+                    &format!("Returns thing {i} {}.", "x".repeat(i * 3)),
+                )
+            })
             .collect();
         let found = found(&json!({"tools": tools}));
         let ids: Vec<&str> = found.iter().map(|f| f.rule.id).collect();
@@ -284,7 +300,8 @@ mod tests {
         let recursive = json!({"type": "object", "properties": {"node": {"$ref": "#/$defs/N"}},
             "$defs": {"N": {"type": "object", "properties": {"child": {"$ref": "#/$defs/N"}}}}});
         assert_eq!(depth(&recursive, &recursive, &mut HashSet::new()), 2);
-        let doc = json!({"tools": [{"name": "deep", "description": "Returns.", "inputSchema": four}]});
+        let doc =
+            json!({"tools": [{"name": "deep", "description": "Returns.", "inputSchema": four}]});
         let found = found(&doc);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].rule.id, "W114");

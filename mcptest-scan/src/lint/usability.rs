@@ -136,8 +136,27 @@ const SECRET_NAMES: &[&[&str]] = &[
 /// Last words that make a secret-sounding name refer to a secret rather
 /// than hold one: `secret_name`, `password_file`, `api_key_id`.
 const REFERS_TO_SECRET: &[&str] = &[
-    "id", "ids", "name", "names", "arn", "path", "file", "ref", "reference", "count", "length",
-    "policy", "type", "env", "var", "variable", "hint", "expiry", "expires", "ttl", "field",
+    "id",
+    "ids",
+    "name",
+    "names",
+    "arn",
+    "path",
+    "file",
+    "ref",
+    "reference",
+    "count",
+    "length",
+    "policy",
+    "type",
+    "env",
+    "var",
+    "variable",
+    "hint",
+    "expiry",
+    "expires",
+    "ttl",
+    "field",
 ];
 
 /// Verbs in a tool's name that make it change state (W108).
@@ -164,10 +183,39 @@ const SIDE_EFFECT_WORDS: &[&str] = &[
 /// Actions a description can name; more than [`OVERLOADED`] different ones
 /// make a tool overloaded (W113).
 const ACTIONS: &[&str] = &[
-    "get", "fetch", "read", "list", "search", "find", "query", "create", "add", "insert", "write",
-    "post", "send", "publish", "update", "modify", "patch", "set", "change", "replace", "delete",
-    "remove", "destroy", "drop", "clear", "validate", "check", "verify", "test", "convert",
-    "transform", "parse", "format",
+    "get",
+    "fetch",
+    "read",
+    "list",
+    "search",
+    "find",
+    "query",
+    "create",
+    "add",
+    "insert",
+    "write",
+    "post",
+    "send",
+    "publish",
+    "update",
+    "modify",
+    "patch",
+    "set",
+    "change",
+    "replace",
+    "delete",
+    "remove",
+    "destroy",
+    "drop",
+    "clear",
+    "validate",
+    "check",
+    "verify",
+    "test",
+    "convert",
+    "transform",
+    "parse",
+    "format",
 ];
 
 /// At most this many actions per description (W113).
@@ -223,7 +271,13 @@ struct ToolCheck<'a> {
 
 impl ToolCheck<'_> {
     fn push(&self, out: &mut Vec<Finding>, id: &str, pointer: String, detail: String) {
-        out.push(Finding::new(rule(id), &self.subject, &pointer, detail, None));
+        out.push(Finding::new(
+            rule(id),
+            &self.subject,
+            &pointer,
+            detail,
+            None,
+        ));
     }
 
     fn name(&self) -> &str {
@@ -366,10 +420,7 @@ impl ToolCheck<'_> {
     }
 
     fn properties(&self) -> Option<&Map<String, Value>> {
-        self.tool
-            .get("inputSchema")?
-            .get("properties")?
-            .as_object()
+        self.tool.get("inputSchema")?.get("properties")?.as_object()
     }
 
     fn parameter_rules(&self, out: &mut Vec<Finding>) {
@@ -661,14 +712,19 @@ mod tests {
 
     #[test]
     fn w101_vague_and_w111_short_are_one_finding() {
-        assert_eq!(ids(json!([tool(json!({"description": "Utility"}))])), [
-            "W101", "W116"
-        ]);
-        assert_eq!(ids(json!([tool(json!({"description": "Returns."}))])), ["W101"]);
+        assert_eq!(
+            ids(json!([tool(json!({"description": "Utility"}))])),
+            ["W101", "W116"]
+        );
+        assert_eq!(
+            ids(json!([tool(json!({"description": "Returns."}))])),
+            ["W101"]
+        );
         // Short, but with a space: not vague, only short.
-        assert_eq!(ids(json!([tool(json!({"description": "Returns a city."}))])), [
-            "W111"
-        ]);
+        assert_eq!(
+            ids(json!([tool(json!({"description": "Returns a city."}))])),
+            ["W111"]
+        );
     }
 
     #[test]
@@ -689,7 +745,10 @@ mod tests {
             "Looks up the weather and outputs a table.",
             "Looks up the weather, returning a table.",
         ] {
-            assert_eq!(ids(json!([tool(json!({"description": text}))])), Vec::<String>::new());
+            assert_eq!(
+                ids(json!([tool(json!({"description": text}))])),
+                Vec::<String>::new()
+            );
         }
     }
 
@@ -704,10 +763,13 @@ mod tests {
             "place": {"$ref": "#/$defs/place", "description": "A place."}
         }), &["city"])
         }))]);
-        assert_eq!(found(tools), [(
-            "E102".into(),
-            "/tools/0/inputSchema/properties/city/type".into()
-        )]);
+        assert_eq!(
+            found(tools),
+            [(
+                "E102".into(),
+                "/tools/0/inputSchema/properties/city/type".into()
+            )]
+        );
     }
 
     #[test]
@@ -720,13 +782,25 @@ mod tests {
                 "detail": {"type": "boolean"}
             }), &["city"])
         }))]);
-        assert_eq!(found(tools), [
-            ("W110".into(), "/tools/0/description".into()),
-            ("E103".into(), "/tools/0/inputSchema/properties/city/description".into()),
-            ("W102".into(), "/tools/0/inputSchema/properties/data/description".into()),
-            ("W104".into(), "/tools/0/inputSchema/properties/data".into()),
-            ("W102".into(), "/tools/0/inputSchema/properties/detail/description".into()),
-        ]);
+        assert_eq!(
+            found(tools),
+            [
+                ("W110".into(), "/tools/0/description".into()),
+                (
+                    "E103".into(),
+                    "/tools/0/inputSchema/properties/city/description".into()
+                ),
+                (
+                    "W102".into(),
+                    "/tools/0/inputSchema/properties/data/description".into()
+                ),
+                ("W104".into(), "/tools/0/inputSchema/properties/data".into()),
+                (
+                    "W102".into(),
+                    "/tools/0/inputSchema/properties/detail/description".into()
+                ),
+            ]
+        );
         // Named in the tool's description: described there.
         let tools = json!([tool(json!({
             "description": "Returns the forecast for a city, with the data and detail asked for.",
@@ -751,10 +825,13 @@ mod tests {
                 "inputSchema": schema(json!({"status": status}), &["status"])
             }))])
         };
-        assert_eq!(found(p(json!({}))), [(
-            "W103".into(),
-            "/tools/0/inputSchema/properties/status".into()
-        )]);
+        assert_eq!(
+            found(p(json!({}))),
+            [(
+                "W103".into(),
+                "/tools/0/inputSchema/properties/status".into()
+            )]
+        );
         for shape in [
             json!({"enum": ["open"]}),
             json!({"pattern": "^[a-z]+$"}),
@@ -788,30 +865,47 @@ mod tests {
                 "payload": {"type": "object"}
             }), &[])
         }))]);
-        let ids: Vec<_> = found(tools).into_iter().map(|(id, p)| format!("{id} {p}")).collect();
-        assert_eq!(ids, [
-            "W102 /tools/0/inputSchema/properties/payload/description",
-            "W104 /tools/0/inputSchema/properties/payload",
-        ]);
+        let ids: Vec<_> = found(tools)
+            .into_iter()
+            .map(|(id, p)| format!("{id} {p}"))
+            .collect();
+        assert_eq!(
+            ids,
+            [
+                "W102 /tools/0/inputSchema/properties/payload/description",
+                "W104 /tools/0/inputSchema/properties/payload",
+            ]
+        );
     }
 
     #[test]
     fn w108_mutation_names_whose_description_or_annotations_admit_nothing() {
         let quiet = |name: &str| {
-            tool(json!({"name": name, "description": "Delivers the note to the team; returns its number."}))
+            tool(
+                json!({"name": name, "description": "Delivers the note to the team; returns its number."}),
+            )
         };
-        assert_eq!(found(json!([quiet("send_note")])), [(
-            "W108".into(),
-            "/tools/0/description".into()
-        )]);
+        assert_eq!(
+            found(json!([quiet("send_note")])),
+            [("W108".into(), "/tools/0/description".into())]
+        );
         // Words, not substrings: no verb in these names.
-        for name in ["get_settings", "compute_input", "get_address", "postgres_query"] {
+        for name in [
+            "get_settings",
+            "compute_input",
+            "get_address",
+            "postgres_query",
+        ] {
             assert_eq!(found(json!([quiet(name)])), vec![], "{name}");
         }
         // Admitted in the description or the annotations.
-        let admitted = tool(json!({"name": "send_note", "description": "Sends the note; returns its number."}));
+        let admitted = tool(
+            json!({"name": "send_note", "description": "Sends the note; returns its number."}),
+        );
         assert_eq!(found(json!([admitted])), vec![]);
-        let imperative = tool(json!({"name": "write_note", "description": "Create or overwrite a note; returns its number."}));
+        let imperative = tool(
+            json!({"name": "write_note", "description": "Create or overwrite a note; returns its number."}),
+        );
         assert_eq!(found(json!([imperative])), vec![]);
         for annotations in [
             json!({"destructiveHint": true}),
@@ -837,10 +931,19 @@ mod tests {
                 "user_names": {"type": "array", "items": {"type": "string"}, "description": "Names."}
             }), &[])
         }))]);
-        assert_eq!(found(tools), [
-            ("W109".into(), "/tools/0/inputSchema/properties/query/examples".into()),
-            ("W109".into(), "/tools/0/inputSchema/properties/user_names/examples".into()),
-        ]);
+        assert_eq!(
+            found(tools),
+            [
+                (
+                    "W109".into(),
+                    "/tools/0/inputSchema/properties/query/examples".into()
+                ),
+                (
+                    "W109".into(),
+                    "/tools/0/inputSchema/properties/user_names/examples".into()
+                ),
+            ]
+        );
     }
 
     #[test]
@@ -856,12 +959,17 @@ mod tests {
             }))])
         };
         assert_eq!(ids(with("Returns the weather.")), ["W110"]);
-        assert_eq!(ids(with("Returns the weather for a city; a dry run first.")), Vec::<String>::new());
+        assert_eq!(
+            ids(with("Returns the weather for a city; a dry run first.")),
+            Vec::<String>::new()
+        );
     }
 
     #[test]
     fn w113_more_than_three_actions() {
-        let t = tool(json!({"description": "Reads, converts, validates and formats the forecast; returns it."}));
+        let t = tool(
+            json!({"description": "Reads, converts, validates and formats the forecast; returns it."}),
+        );
         assert_eq!(ids(json!([t])), ["W113"]);
         let t = tool(json!({"description": "Reads and converts the forecast; returns it."}));
         assert_eq!(ids(json!([t])), Vec::<String>::new());
@@ -887,11 +995,14 @@ mod tests {
             .filter(|(id, _)| id == "E112")
             .map(|(_, p)| p)
             .collect();
-        assert_eq!(pointers, [
-            "/tools/0/inputSchema/properties/accessToken",
-            "/tools/0/inputSchema/properties/password",
-            "/tools/0/inputSchema/properties/token",
-        ]);
+        assert_eq!(
+            pointers,
+            [
+                "/tools/0/inputSchema/properties/accessToken",
+                "/tools/0/inputSchema/properties/password",
+                "/tools/0/inputSchema/properties/token",
+            ]
+        );
     }
 
     #[test]
@@ -903,6 +1014,10 @@ mod tests {
         assert_eq!(e113.len(), 1, "{out:?}");
         assert_eq!(e113[0].pointer, "/tools/1/name");
         assert_eq!(e113[0].related, ["/tools/0/name", "/tools/2/name"]);
-        assert!(e113[0].detail.contains("listed 3 times"), "{}", e113[0].detail);
+        assert!(
+            e113[0].detail.contains("listed 3 times"),
+            "{}",
+            e113[0].detail
+        );
     }
 }

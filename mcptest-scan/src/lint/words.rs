@@ -61,17 +61,15 @@ pub(crate) fn is_verb_form(word: &str, verb: &str) -> bool {
 /// writing (write), copies (copy): forms that drop or change the verb's
 /// last letter.
 fn verb_stem_form(word: &str, verb: &str) -> bool {
-    if let Some(stem) = verb.strip_suffix('e') {
-        if let Some(rest) = word.strip_prefix(stem) {
-            return rest == "ing";
-        }
+    if let Some(rest) = verb
+        .strip_suffix('e')
+        .and_then(|stem| word.strip_prefix(stem))
+    {
+        return rest == "ing";
     }
-    if let Some(stem) = verb.strip_suffix('y') {
-        if let Some(rest) = word.strip_prefix(stem) {
-            return matches!(rest, "ies" | "ied");
-        }
-    }
-    false
+    verb.strip_suffix('y')
+        .and_then(|stem| word.strip_prefix(stem))
+        .is_some_and(|rest| matches!(rest, "ies" | "ied"))
 }
 
 #[cfg(test)]
@@ -87,9 +85,10 @@ mod tests {
         assert_eq!(w("filePath"), ["file", "path"]);
         assert_eq!(w("file_path"), ["file", "path"]);
         assert_eq!(w("file-path"), ["file", "path"]);
-        assert_eq!(w("Reads a file, then writes it."), [
-            "reads", "a", "file", "then", "writes", "it"
-        ]);
+        assert_eq!(
+            w("Reads a file, then writes it."),
+            ["reads", "a", "file", "then", "writes", "it"]
+        );
         assert_eq!(w("get_settings"), ["get", "settings"]);
     }
 

@@ -123,7 +123,10 @@ async fn every_rule_fires_on_the_poisoned_server_at_the_offending_field() {
 async fn a_clean_listing_triggers_no_security_rule() {
     let report = security_lint(chaos(&[])).run().await;
     assert_eq!(fired(&report), BTreeSet::new(), "{report}");
-    let security = RULES.iter().filter(|r| r.family == Family::Security).count();
+    let security = RULES
+        .iter()
+        .filter(|r| r.family == Family::Security)
+        .count();
     assert_eq!(report.results.len(), security, "one pass per rule");
     assert!(report.passed(), "{report}");
 }
@@ -162,7 +165,9 @@ fn lint_fixture(flag: &str) -> Lint {
 }
 
 async fn linted(lint: Lint) -> Linted {
-    lint.lint().await.unwrap_or_else(|report| panic!("{report}"))
+    lint.lint()
+        .await
+        .unwrap_or_else(|report| panic!("{report}"))
 }
 
 #[tokio::test]
@@ -195,7 +200,10 @@ async fn each_rule_trips_once_on_the_lint_fixture_where_the_fixture_says() {
                 );
             }
         }
-        assert!(finding.tool.is_some() || finding.pointer == "/tools", "{finding}");
+        assert!(
+            finding.tool.is_some() || finding.pointer == "/tools",
+            "{finding}"
+        );
     }
     let fired: BTreeSet<&str> = trips.iter().flatten().map(String::as_str).collect();
     let listed: BTreeSet<&str> = RULES
@@ -204,22 +212,52 @@ async fn each_rule_trips_once_on_the_lint_fixture_where_the_fixture_says() {
         .filter(|id| !["W112", "W106"].contains(id))
         .collect();
     let missing: Vec<&&str> = listed.difference(&fired).collect();
-    assert!(missing.is_empty(), "the fixture names no tool for {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "the fixture names no tool for {missing:?}"
+    );
 
     // A finding names its tool, parameter and field, with a detail that
     // says what was seen.
-    let e103 = linted.findings.iter().find(|f| f.rule.id == "E103").unwrap();
+    let e103 = linted
+        .findings
+        .iter()
+        .find(|f| f.rule.id == "E103")
+        .unwrap();
     assert_eq!(e103.tool.as_deref(), Some("get_air_quality"));
     assert_eq!(e103.parameter.as_deref(), Some("zone"));
-    assert_eq!(e103.pointer, "/tools/8/inputSchema/properties/zone/description");
-    let e301 = linted.findings.iter().find(|f| f.rule.id == "E301").unwrap();
+    assert_eq!(
+        e103.pointer,
+        "/tools/8/inputSchema/properties/zone/description"
+    );
+    let e301 = linted
+        .findings
+        .iter()
+        .find(|f| f.rule.id == "E301")
+        .unwrap();
     assert_eq!(e301.tool.as_deref(), Some(lintable::RADAR_TOOL));
     assert!(e301.detail.contains("returned 150 KB ("), "{}", e301.detail);
-    let w107 = linted.findings.iter().find(|f| f.rule.id == "W107").unwrap();
-    assert!(w107.detail.contains("3 different answers"), "{}", w107.detail);
-    let w106 = linted.findings.iter().find(|f| f.rule.id == "W106").unwrap();
+    let w107 = linted
+        .findings
+        .iter()
+        .find(|f| f.rule.id == "W107")
+        .unwrap();
+    assert!(
+        w107.detail.contains("3 different answers"),
+        "{}",
+        w107.detail
+    );
+    let w106 = linted
+        .findings
+        .iter()
+        .find(|f| f.rule.id == "W106")
+        .unwrap();
     assert!(w106.detail.contains("o200k_base"), "{}", w106.detail);
-    assert!(linted.tokens.tools_list > 8000, "{:?}", linted.tokens.tools_list);
+    assert!(
+        linted.tokens.tools_list > 8000,
+        "{:?}",
+        linted.tokens.tools_list
+    );
     assert_eq!(linted.tokens.tools.len(), trips.len());
 
     // Errors fail the run; warnings alone do not.
@@ -258,8 +296,16 @@ async fn strict_threshold_and_skipped_rules() {
     let warnings_only = || {
         Lint::new(chaos(&["--lint-findings"]))
             .skip_rules([
-                "E101", "E102", "E103", "E105", "E112", "E113", "MCPT-L001", "MCPT-L002",
-                "MCPT-L003", "MCPT-L005",
+                "E101",
+                "E102",
+                "E103",
+                "E105",
+                "E112",
+                "E113",
+                "MCPT-L001",
+                "MCPT-L002",
+                "MCPT-L003",
+                "MCPT-L005",
             ])
             .unwrap()
     };
@@ -272,7 +318,12 @@ async fn strict_threshold_and_skipped_rules() {
     assert!(fired(&report).contains("W108"));
 
     let strict = linted(warnings_only().strict(true)).await;
-    assert!(strict.findings.iter().all(|f| f.severity == Severity::Error));
+    assert!(
+        strict
+            .findings
+            .iter()
+            .all(|f| f.severity == Severity::Error)
+    );
     let report = strict.report();
     assert!(!report.passed());
     let w108 = report
