@@ -269,3 +269,33 @@ fn a_server_that_cannot_be_linted_fails() {
     ]));
     assert_eq!(out.code, Some(1), "{out:?}");
 }
+
+#[test]
+fn help_names_every_rule_and_mcp_asserts_flags() {
+    let ws = Workspace::new(&[]);
+    let out = output(ws.mcptest(&["lint", "--help"]));
+    assert_eq!(out.code, Some(0), "{out:?}");
+    // The help's rule list wraps; compare it as one line.
+    let help = out.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    for rule in mcptest::scan::lint::RULES {
+        let entry = format!("{} {}", rule.id, rule.name);
+        assert!(help.contains(&entry), "{entry} missing: {}", out.stdout);
+    }
+    for flag in [
+        "--server",
+        "--transport",
+        "--headers",
+        "--timeout",
+        "--json",
+        "--call-tools",
+        "--max-response-kb",
+        "--detect-nondeterminism",
+        "--strict",
+        "--fix",
+        "--skip-rules",
+        "--threshold",
+        "Exit status:",
+    ] {
+        assert!(help.contains(flag), "{flag} missing: {}", out.stdout);
+    }
+}
