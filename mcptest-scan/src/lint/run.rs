@@ -28,7 +28,7 @@ pub const DEFAULT_MAX_RESPONSE_KB: usize = 100;
 /// Each request's timeout when none is given.
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(15);
 
-/// Lists a server's definitions and lints them. See the [module](super)
+/// Lists a server's definitions and lints them. See the [module](crate::lint)
 /// docs for the rules.
 ///
 /// ```no_run

@@ -41,8 +41,8 @@ pub struct ToolTokens {
     pub tokens: usize,
 }
 
-/// What the definitions cost, per tool and in all. See the [module](self)
-/// docs for what is counted.
+/// What the definitions cost, per tool and in all: `o200k_base` tokens of
+/// the compact JSON a client receives.
 ///
 /// ```
 /// use mcptest::scan::lint::{Definitions, token_cost};
