@@ -28,7 +28,6 @@ const VAGUE: &[&str] = &[
     "perform action",
     "utility",
     "helper",
-    "tool",
 ];
 
 /// Shorter than this (in characters), a description cannot say when to use
