@@ -205,3 +205,47 @@ fn comparable(result: &CallToolResult) -> Value {
     }
     value
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn tool(annotations: Value) -> Tool {
+        serde_json::from_value(json!({"name": "t", "inputSchema": {"type": "object"},
+            "annotations": annotations}))
+        .unwrap()
+    }
+
+    #[test]
+    fn tools_that_say_they_change_state_are_not_called() {
+        assert!(changes_state(&tool(json!({"destructiveHint": true}))));
+        assert!(changes_state(&tool(json!({"readOnlyHint": false}))));
+        assert!(!changes_state(&tool(json!({"readOnlyHint": true}))));
+        assert!(!changes_state(&tool(json!({}))));
+    }
+
+    fn result(value: Value) -> CallToolResult {
+        serde_json::from_value(value).unwrap()
+    }
+
+    #[test]
+    fn size_counts_text_and_base64_and_only_text_is_tokenized() {
+        let r = result(json!({"content": [
+            {"type": "text", "text": "hello"},
+            {"type": "image", "data": "QUJD", "mimeType": "image/png"},
+            {"type": "resource", "resource": {"uri": "a://b", "text": "doc"}},
+            {"type": "resource", "resource": {"uri": "a://c", "blob": "AAAA"}}
+        ]}));
+        assert_eq!(size(&r), (5 + 4 + 3 + 4, "hellodoc".to_owned()));
+    }
+
+    #[test]
+    fn answers_compare_without_their_meta() {
+        let a = result(json!({"content": [{"type": "text", "text": "x"}], "_meta": {"t": 1}}));
+        let b = result(json!({"content": [{"type": "text", "text": "x"}], "_meta": {"t": 2}}));
+        let c = result(json!({"content": [{"type": "text", "text": "x"}], "isError": true}));
+        assert_eq!(comparable(&a), comparable(&b));
+        assert_ne!(comparable(&a), comparable(&c));
+    }
+}
