@@ -24,7 +24,46 @@ Examples:
   mcptest generate --server 'my-server --stdio' --out tests/evals
   mcptest coverage tests/evals --server 'my-server --stdio' --min 80
   mcptest init tests/evals
+  mcptest lint --server 'my-server --stdio' --strict
   mcptest lint-security --server 'my-server --stdio'";
+
+const LINT_HELP: &str = "\
+Examples:
+  mcptest lint --server 'my-server --stdio'
+  mcptest lint --server http://127.0.0.1:3001/mcp --headers 'Authorization=Bearer abc'
+  mcptest lint --server 'my-server' --strict --skip-rules E107,W112 --json lint.json
+  mcptest lint --server 'my-server' --call-tools --max-response-kb 50 --detect-nondeterminism
+  mcptest lint --server 'my-server' --fix
+
+Rules (see mcptest-cli/README.md for each rule's test and why):
+  errors    E101 missing-description, E102 untyped-parameter,
+            E103 undescribed-required-parameter, E105 free-text-flow,
+            E112 secret-parameter, E113 duplicate-tool-name,
+            E301 oversized-response (--call-tools), MCPT-L001 hidden-instructions,
+            MCPT-L002 invisible-unicode, MCPT-L003 confusable-tool-name,
+            MCPT-L005 secret-in-definition
+  warnings  E107 tool-cycle, W101 vague-description,
+            W102 undescribed-optional-parameter, W103 unconstrained-string,
+            W104 generic-parameter-name, W105 similar-tools, W106 tool-list-tokens,
+            W107 nondeterministic-output (--detect-nondeterminism),
+            W108 hidden-side-effects, W109 missing-examples, W110 description-drift,
+            W111 description-length, W112 too-many-tools, W113 overloaded-tool,
+            W114 deep-schema, W115 tool-tokens, W116 output-undescribed,
+            MCPT-L004 well-known-tool-name, MCPT-L006 unconstrained-parameter,
+            MCPT-L007 permissive-schema, MCPT-L008 destructive-without-hint,
+            MCPT-L009 long-description
+
+Each finding names its rule, the tool, the parameter and the field as a JSON
+pointer into {instructions, tools, prompts, resources, resourceTemplates}.
+Token counts are o200k_base tokens (a real tokenizer), per tool and in all.
+--fix prints suggested changes as JSON Patch operations on that document.
+
+Exit status:
+  0  no error finding and at most --threshold findings (warnings are shown);
+     always 0 with --fix once the server is linted
+  1  an error finding (any finding with --strict), more findings than
+     --threshold, or a server that cannot be linted or lists nothing
+  2  usage error, or a server that cannot be found";
 
 /// Test MCP servers from the command line: suites, reports, conformance, mocks.
 #[derive(Debug, Parser)]
@@ -51,18 +90,15 @@ Examples:
 {EXIT_CODES}"))]
     Run(RunArgs),
     /// Load suite files without running them; report every problem with
-    /// file:line:column. (`lint`, its old name, still works for now.)
-    #[command(
-        alias = "lint",
-        after_help = "\
+    /// file:line:column.
+    #[command(after_help = "\
 Example:
   mcptest validate tests/evals 'more/**/*.yaml'
 
 Exit status:
   0  every file loads
   1  a file has a problem
-  2  usage error (a path that does not exist, a glob that matches nothing)"
-    )]
+  2  usage error (a path that does not exist, a glob that matches nothing)")]
     Validate(ValidateArgs),
     /// Check a server against the MCP specification, rule by rule.
     #[command(after_help = format!("\
@@ -253,6 +289,11 @@ Exit status:
   1  stdin or stdout failed
   2  usage error, a server that cannot be found")]
     Exec(ExecArgs),
+    /// Lint the server's definitions for agent usability and security
+    /// (mcp-assert's rules under their codes, and the MCPT-L security rules),
+    /// with their token cost; calls tools only when asked.
+    #[command(after_help = LINT_HELP)]
+    Lint(LintArgs),
     /// Check the server's tool, prompt and resource definitions for
     /// security smells (hidden instructions, invisible unicode, lookalike
     /// names, secrets, free-form commands, schemas that accept anything, ...),
@@ -734,6 +775,62 @@ pub struct LintSecurityArgs {
     /// The server's Streamable HTTP URL.
     #[arg(long, value_name = "URL")]
     pub url: Option<String>,
+    #[command(flatten)]
+    pub reports: ReportArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct LintArgs {
+    /// The server: a command line (over stdio) or, with --transport http or
+    /// an http(s):// address, a Streamable HTTP URL.
+    #[arg(long, value_name = "CMD|URL")]
+    pub server: Option<String>,
+    /// The server's Streamable HTTP URL (the same as --server URL
+    /// --transport http).
+    #[arg(long, value_name = "URL", conflicts_with = "server")]
+    pub url: Option<String>,
+    /// How to reach --server: stdio or http [default: stdio, or http for an
+    /// http(s):// address]. The legacy HTTP+SSE transport is not supported.
+    #[arg(long, value_name = "stdio|http")]
+    pub transport: Option<String>,
+    /// HTTP headers for every request, as Key=Value pairs separated by
+    /// commas.
+    #[arg(long, value_name = "K=V,...")]
+    pub headers: Option<String>,
+    /// How long each request (a listing, a call) may take (e.g. 10s)
+    /// [default: 15s].
+    #[arg(long, value_name = "DURATION", value_parser = duration)]
+    pub timeout: Option<Duration>,
+    /// Call each tool once (those annotated as changing state excepted)
+    /// and flag responses over --max-response-kb (E301).
+    #[arg(long)]
+    pub call_tools: bool,
+    /// E301's limit in KB.
+    #[arg(long, value_name = "KB", default_value_t = 100)]
+    pub max_response_kb: usize,
+    /// Call each tool three times with the same input and flag different
+    /// answers (W107).
+    #[arg(long)]
+    pub detect_nondeterminism: bool,
+    /// Treat warnings as errors.
+    #[arg(long)]
+    pub strict: bool,
+    /// Print a suggested fix for each finding a definition change can clear
+    /// (JSON Patch operations); exits 0 once the server is linted.
+    #[arg(long)]
+    pub fix: bool,
+    /// Leave out these rules: ids (E107), names (tool-cycle) or codes,
+    /// separated by commas; repeatable.
+    #[arg(long, value_name = "CODES")]
+    pub skip_rules: Vec<String>,
+    /// Fail when there are more findings than this, whatever their
+    /// severity (0: no limit).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threshold: usize,
+    /// Suite files are `mcptest validate`'s; given here, they are refused
+    /// with that hint.
+    #[arg(hide = true, value_name = "PATH")]
+    pub paths: Vec<String>,
     #[command(flatten)]
     pub reports: ReportArgs,
 }

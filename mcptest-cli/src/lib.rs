@@ -1,9 +1,9 @@
 //! `mcptest`: the command line over the mcptest library — run suite files,
 //! write the reports CI systems read, check protocol conformance, validate suite
 //! files, play MCP Cases files as a mock server, audit and fuzz every tool
-//! of a server, lint its definitions for security smells and write starter
-//! suite files. Argument parsing and output only; every check is the
-//! library's.
+//! of a server, lint its definitions for agent usability and security, and
+//! write starter suite files. Argument parsing and output only; every check
+//! is the library's.
 //!
 //! The command is a library with one function, [`main`], so that the
 //! `mcptest` binary and the test packages that run the command beside
@@ -18,6 +18,7 @@ mod fuzz;
 mod generate;
 mod init;
 mod intercept;
+mod lint;
 mod lint_security;
 mod merge;
 mod mock;
@@ -73,6 +74,7 @@ pub fn main() -> ExitCode {
         Command::Watch(args) => watch::watch(args),
         Command::Exec(args) => exec::exec(args),
         Command::Snapshot(args) => snapshot::snapshot(args),
+        Command::Lint(args) => lint::lint(args),
         Command::LintSecurity(args) => lint_security::lint_security(args),
         Command::Report(ReportCommand::Merge(args)) => merge::merge(args),
     };

@@ -1,7 +1,11 @@
-//! `mcptest lint-security`: the library's security lint of a server's
-//! definitions, findings on the terminal and the usual report files.
+//! `mcptest lint-security`: the security rules of the library's lint
+//! (`MCPT-L001`..`MCPT-L009`, `E112`, `E113`) alone, findings on the
+//! terminal and the usual report files.
 
-use mcptest::{report::Status, scan::lint::Lint};
+use mcptest::{
+    report::Status,
+    scan::lint::{Family, Lint},
+};
 
 use crate::{
     Exit,
@@ -21,7 +25,7 @@ pub fn lint_security(args: LintSecurityArgs) -> Exit {
         Ok(rt) => rt,
         Err(exit) => return exit,
     };
-    let report = runtime.block_on(Lint::new(server).run());
+    let report = runtime.block_on(Lint::new(server).only(Family::Security).run());
     let palette = Palette::new(crate::color());
     // Rules that found nothing are one PASS line each; findings follow in full.
     for result in &report.results {

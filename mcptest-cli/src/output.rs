@@ -89,8 +89,14 @@ pub fn summary(report: &Report, palette: &Palette) -> String {
 /// `true`. A report that cannot be written is said on stderr; the run's
 /// verdict is not changed by it.
 pub fn write_reports(report: &Report, reports: &ReportArgs) {
+    write_reports_with_json(report, &report.to_json(), reports);
+}
+
+/// [`write_reports`], with `json` as the JSON report (the report's own JSON
+/// with keys of the command's added).
+pub fn write_reports_with_json(report: &Report, json: &serde_json::Value, reports: &ReportArgs) {
     let mut files = reports.files();
-    files.write(report);
+    files.write_with_json(report, json);
     for problem in files.problems() {
         eprintln!("mcptest: {problem}");
     }

@@ -39,7 +39,7 @@
 //! | `suite` | `mcptest::suite!` and [`suite`](mod@suite): mcp-assert and MCP Cases files, the contract mock, coverage |
 //! | `conformance` | [`conformance`]: protocol conformance of servers and clients |
 //! | `http-mock` | client conformance over Streamable HTTP (`ClientConformance::http`) |
-//! | `scan` | [`scan`]: audit, fuzz and security lint of a server |
+//! | `scan` | [`scan`]: audit, fuzz and lint (usability, security, token cost) of a server |
 //! | `full` | all of the above |
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

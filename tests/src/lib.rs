@@ -8,7 +8,9 @@
 //! conformance fixture: `fixture-stateless` conforms to 2025-11-25 and 2026-07-28,
 //! `fixture-broken` breaks one rule per flag, and `fixture-client` is a client
 //! for the client checks. [`poisoned`] holds the definitions
-//! `fixture-chaos --poisoned` lists, one broken security lint rule each; [`wide`] has as many tools as asked
+//! `fixture-chaos --poisoned` lists, one broken security lint rule each; [`lintable`] the
+//! lists of `fixture-chaos --lint-findings` (each lint rule tripped once) and
+//! `--lint-clean` (none); [`wide`] has as many tools as asked
 //! for, for the audit benchmark. `shared-exit` is not a server: a program that
 //! uses a shared server and ends, for the test that no server outlives it.
 //! Nor is `mcptest-command`: the `mcptest` command itself, built here so the
@@ -17,6 +19,7 @@
 pub mod e2e;
 pub mod everything;
 pub mod http;
+pub mod lintable;
 pub mod poisoned;
 pub mod procs;
 pub mod stateless;

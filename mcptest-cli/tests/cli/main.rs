@@ -163,6 +163,7 @@ mod help;
 mod hostile;
 mod init;
 mod intercept;
+mod lint;
 mod lint_security;
 mod mock;
 mod reports;

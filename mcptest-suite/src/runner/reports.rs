@@ -84,15 +84,31 @@ impl ReportFiles {
     /// A report that cannot be written does not stop the others: what went
     /// wrong is kept for [`problems`](ReportFiles::problems).
     pub fn write(&mut self, report: &Report) {
+        self.write_with_json(report, &report.to_json());
+    }
+
+    /// [`write`](ReportFiles::write), with `json` as the JSON report: the
+    /// report's own JSON with keys of the caller's added (a lint's token
+    /// costs and suggested fixes, say).
+    ///
+    /// ```no_run
+    /// use mcptest::{report::Report, suite::runner::ReportFiles};
+    ///
+    /// let report = Report::new("lint");
+    /// let mut json = report.to_json();
+    /// json["fixes"] = serde_json::json!([]);
+    /// ReportFiles::new().json("reports/lint.json").write_with_json(&report, &json);
+    /// ```
+    pub fn write_with_json(&mut self, report: &Report, json: &serde_json::Value) {
         let full_markdown = || markdown(report);
         if let Some(path) = &self.junit {
             let junit = junit(report);
             self.problems.extend(write_file(path, "JUnit", junit));
         }
         if self.json_on_stdout() {
-            print!("{}", pretty(&report.to_json()));
+            print!("{}", pretty(json));
         } else if let Some(path) = &self.json {
-            let json = Ok(pretty(&report.to_json()));
+            let json = Ok(pretty(json));
             self.problems.extend(write_file(path, "JSON", json));
         }
         if let Some(path) = &self.markdown {

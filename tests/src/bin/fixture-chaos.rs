@@ -11,7 +11,7 @@ use std::{
     time::Duration,
 };
 
-use mcptest_tests::poisoned;
+use mcptest_tests::{lintable, poisoned};
 use serde_json::{Value, json};
 
 const USAGE: &str = "\
@@ -42,6 +42,9 @@ A minimal stdio MCP server (one tool, `poke`) that misbehaves as the flags say:
                             longer than 1000 characters; both answer anything else
   --poisoned                list definitions that break every security lint rule
                             (tools, prompts, resources, templates, instructions)
+  --lint-findings           list tools that trip each rule of `mcptest lint` once
+                            (tests/lint/trips-each-rule.json), and answer their calls
+  --lint-clean              list tools that trip no lint rule (tests/lint/trips-none.json)
   --ping-flood N            on tools/call send N ping requests, answer the call,
                             then stop reading stdin (and never exit)
   --stop-reading            on tools/call stop reading stdin, never answer
@@ -85,6 +88,8 @@ struct Chaos {
     array_input_schema: bool,
     string_progress: bool,
     poisoned: bool,
+    lint_findings: bool,
+    lint_clean: bool,
     defects: bool,
     ping_flood: Option<u64>,
     stop_reading: bool,
@@ -126,6 +131,8 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Chaos, String> {
             "--array-input-schema" => &mut chaos.array_input_schema,
             "--string-progress" => &mut chaos.string_progress,
             "--poisoned" => &mut chaos.poisoned,
+            "--lint-findings" => &mut chaos.lint_findings,
+            "--lint-clean" => &mut chaos.lint_clean,
             "--defects" => &mut chaos.defects,
             "--pid-file" => {
                 chaos.pid_file = Some(args.next().ok_or("--pid-file needs a path")?);
@@ -309,6 +316,12 @@ fn serve(chaos: &Chaos) {
             "tools/list" if chaos.poisoned => {
                 result_response(id, json!({ "tools": poisoned::tools() }))
             }
+            "tools/list" if chaos.lint_findings => {
+                result_response(id, json!({ "tools": lintable::tripping_tools() }))
+            }
+            "tools/list" if chaos.lint_clean => {
+                result_response(id, json!({ "tools": lintable::clean_tools() }))
+            }
             "prompts/list" if chaos.poisoned => {
                 result_response(id, json!({ "prompts": poisoned::prompts() }))
             }
@@ -417,6 +430,10 @@ fn call_tool(chaos: &Chaos, out: &mut io::Stdout, id: Value, params: &Value) {
     if chaos.defects && (name == "parse" || name == "search") {
         let reply = result_response(id, defective_call(name, params));
         respond(chaos, out, &reply);
+        return;
+    }
+    if chaos.lint_findings || chaos.lint_clean {
+        respond(chaos, out, &result_response(id, lintable::call(name)));
         return;
     }
     if name != "poke" {

@@ -1,5 +1,6 @@
-//! The e2e tier: mcptest's public API against real third-party servers,
-//! installed at pinned versions by `.ci/install-e2e.sh`. Every test is
+//! The e2e tier: mcptest's public API against real third-party servers
+//! (and mcp-assert, the peer the lint is compared with), installed at
+//! pinned versions by `.ci/install-e2e.sh`. Every test is
 //! `#[ignore]`d so `cargo test --workspace` does not need them; run with:
 //!
 //! ```sh
@@ -13,6 +14,7 @@ mod expect;
 #[path = "../front_ends/mod.rs"]
 mod front_ends;
 mod harness;
+mod lint_peer;
 mod mcp_test;
 mod one_runner;
 mod suites;

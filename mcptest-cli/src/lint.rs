@@ -1,0 +1,235 @@
+//! `mcptest lint`: the library's lint of a server's definitions (agent
+//! usability and security rules) with mcp-assert's command line: findings
+//! and token costs on the terminal, suggested fixes with `--fix`, and the
+//! usual report files.
+
+use std::io::Write;
+
+use mcptest::{
+    Server,
+    report::Status,
+    scan::lint::{Lint, Linted, fixes},
+};
+
+use crate::{
+    Exit,
+    args::LintArgs,
+    output::{self, Palette},
+};
+
+pub fn lint(args: LintArgs) -> Exit {
+    if !args.paths.is_empty() {
+        eprintln!(
+            "mcptest: `mcptest lint` lints a server's definitions (give it --server); \
+             to check suite files such as {}, use `mcptest validate`",
+            args.paths[0]
+        );
+        return Exit::Usage;
+    }
+    let lint = match configure(&args) {
+        Ok(lint) => lint,
+        Err(e) => {
+            eprintln!("mcptest: {e}");
+            return Exit::Usage;
+        }
+    };
+    let runtime = match crate::runtime(2) {
+        Ok(rt) => rt,
+        Err(exit) => return exit,
+    };
+    let palette = Palette::new(crate::color() && !args.reports.json_on_stdout());
+    // With the JSON report on stdout, everything else goes to stderr.
+    let mut out: Box<dyn Write> = if args.reports.json_on_stdout() {
+        Box::new(std::io::stderr())
+    } else {
+        Box::new(std::io::stdout())
+    };
+    let linted = match runtime.block_on(lint.lint()) {
+        Ok(linted) => linted,
+        Err(report) => {
+            for result in &report.results {
+                let _ = writeln!(out, "{}", palette.line(result));
+            }
+            let _ = write!(out, "{}", output::summary(&report, &palette));
+            output::write_reports(&report, &args.reports);
+            return Exit::Failures;
+        }
+    };
+    let report = linted.report();
+    // Quiet rules are one line each; findings and skips follow in full.
+    for status in [Status::Pass, Status::Skip, Status::Warn, Status::Fail] {
+        for result in report.results.iter().filter(|r| r.status() == status) {
+            let _ = writeln!(out, "{}", palette.line(result));
+        }
+    }
+    let _ = write!(out, "{}", output::summary(&report, &palette));
+    let _ = write!(out, "{}", tokens(&linted));
+    let mut json = linted.to_json();
+    if args.fix {
+        let fixes = fixes(&linted.definitions, &linted.findings);
+        let _ = write!(out, "{}", fix_lines(&linted, &fixes));
+        json["fixes"] = serde_json::Value::Array(
+            fixes
+                .iter()
+                .map(|f| serde_json::to_value(f).unwrap_or_default())
+                .collect(),
+        );
+    }
+    let _ = out.flush();
+    output::write_reports_with_json(&report, &json, &args.reports);
+    if args.fix || report.passed() {
+        Exit::Pass
+    } else {
+        Exit::Failures
+    }
+}
+
+/// The lint the arguments ask for, or what is wrong with them.
+fn configure(args: &LintArgs) -> Result<Lint, String> {
+    let server = target(args)?;
+    let mut lint = Lint::new(server)
+        .strict(args.strict)
+        .call_tools(args.call_tools)
+        .max_response_kb(args.max_response_kb)
+        .detect_nondeterminism(args.detect_nondeterminism);
+    let specs: Vec<&str> = args
+        .skip_rules
+        .iter()
+        .flat_map(|s| s.split(','))
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    lint = lint
+        .skip_rules(specs)
+        .map_err(|e| format!("--skip-rules: {e}"))?;
+    if args.threshold > 0 {
+        lint = lint.threshold(args.threshold);
+    }
+    if let Some(timeout) = args.timeout {
+        lint = lint.timeout(timeout);
+    }
+    Ok(lint)
+}
+
+/// The server of `--server` (a command, or a URL with `--transport http`
+/// or an http(s):// address) or `--url`, with `--headers`.
+fn target(args: &LintArgs) -> Result<Server, String> {
+    let transport = args.transport.as_deref().map(str::to_ascii_lowercase);
+    let (address, http) = match (&args.server, &args.url) {
+        (_, Some(url)) => (url.as_str(), true),
+        (Some(server), None) => {
+            let http = match transport.as_deref() {
+                None => server.starts_with("http://") || server.starts_with("https://"),
+                Some("stdio") => false,
+                Some("http" | "streamable-http") => true,
+                Some("sse") => {
+                    return Err("--transport sse (the legacy HTTP+SSE transport) is not \
+                                supported; use --transport http for Streamable HTTP"
+                        .into());
+                }
+                Some(other) => {
+                    return Err(format!(
+                        "--transport {other:?} is not a transport; write stdio or http"
+                    ));
+                }
+            };
+            (server.as_str(), http)
+        }
+        (None, None) => {
+            return Err(
+                "give the server with --server CMD (or --server URL --transport \
+                        http, or --url URL)"
+                    .into(),
+            );
+        }
+    };
+    if args.url.is_some() && transport.as_deref().is_some_and(|t| t != "http") {
+        return Err("--url is a Streamable HTTP server; --transport can only be http".into());
+    }
+    let headers = parse_headers(args.headers.as_deref().unwrap_or_default())?;
+    if !http {
+        if !headers.is_empty() {
+            return Err("--headers are sent to HTTP servers; this one is a command (stdio)".into());
+        }
+        crate::suite_args::check_server(address)?;
+        return Ok(Server::command(address));
+    }
+    let mut server = Server::url(address);
+    for (name, value) in headers {
+        server = server.header(name, value);
+    }
+    Ok(server)
+}
+
+/// `Key=Value,Key2=Value2` as pairs.
+fn parse_headers(text: &str) -> Result<Vec<(String, String)>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| match pair.split_once('=') {
+            Some((name, value)) if !name.trim().is_empty() => {
+                Ok((name.trim().to_owned(), value.trim().to_owned()))
+            }
+            _ => Err(format!(
+                "--headers: {pair:?} is not a header; write Name=Value, separated by commas"
+            )),
+        })
+        .collect()
+}
+
+/// The token costs: the whole list and surface, then each tool, dearest
+/// first.
+fn tokens(linted: &Linted) -> String {
+    let cost = &linted.tokens;
+    let mut out = format!(
+        "\ntokens ({}): tools/list {}, whole surface {}\n",
+        cost.encoding, cost.tools_list, cost.surface
+    );
+    let mut tools: Vec<_> = cost.tools.iter().collect();
+    tools.sort_by(|a, b| b.tokens.cmp(&a.tokens).then(a.pointer.cmp(&b.pointer)));
+    for tool in tools {
+        out.push_str(&format!(
+            "  {:>6}  {}\n",
+            tool.tokens,
+            mcptest_core::__support::safe_text(&tool.tool)
+        ));
+    }
+    out
+}
+
+fn fix_lines(linted: &Linted, fixes: &[mcptest::scan::lint::Fix]) -> String {
+    let mut out = format!(
+        "\nsuggested fixes: {} for {} findings (JSON Patch operations on the definitions document; read each before applying it)\n",
+        fixes.len(),
+        linted.findings.len()
+    );
+    for fix in fixes {
+        out.push_str(&format!(
+            "  {:<5} {} {} {}\n        {}\n",
+            fix.rule.id,
+            fix.op,
+            fix.path,
+            fix.value,
+            mcptest_core::__support::safe_text(&fix.message)
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_headers;
+
+    #[test]
+    fn headers_are_pairs_and_a_bad_one_says_how_to_write_it() {
+        assert_eq!(
+            parse_headers("Authorization=Bearer a=b, X-Team=core").unwrap(),
+            [
+                ("Authorization".to_owned(), "Bearer a=b".to_owned()),
+                ("X-Team".to_owned(), "core".to_owned())
+            ]
+        );
+        assert_eq!(parse_headers("").unwrap(), []);
+        assert!(parse_headers("oops").unwrap_err().contains("Name=Value"));
+    }
+}
