@@ -1,15 +1,16 @@
 //! `mcptest`: the command line over the mcptest library — run suite files,
 //! write the reports CI systems read, check protocol conformance, validate suite
 //! files, play MCP Cases files as a mock server, audit and fuzz every tool
-//! of a server, lint its definitions for security smells and write starter
-//! suite files. Argument parsing and output only; every check is the
-//! library's.
+//! of a server, lint its definitions for security smells, classify the drift
+//! between two surfaces and write starter suite files. Argument parsing and
+//! output only; every check is the library's.
 
 mod args;
 mod audit;
 mod baseline;
 mod conformance;
 mod coverage;
+mod drift;
 mod exec;
 mod fuzz;
 mod generate;
@@ -23,6 +24,7 @@ mod mock;
 mod output;
 mod paths;
 mod run;
+mod sarif;
 mod snapshot;
 mod trials;
 mod validate;
@@ -45,6 +47,8 @@ pub enum Exit {
     Usage = 2,
     /// A test that passed in the baseline no longer passes.
     Regressions = 3,
+    /// `drift`: a degrading change, and no breaking one.
+    Degraded = 4,
 }
 
 fn main() -> ExitCode {
@@ -70,6 +74,7 @@ fn main() -> ExitCode {
         Command::Exec(args) => exec::exec(args),
         Command::Snapshot(args) => snapshot::snapshot(args),
         Command::LintSecurity(args) => lint_security::lint_security(args),
+        Command::Drift(args) => drift::drift(args),
         Command::Report(ReportCommand::Merge(args)) => merge::merge(args),
     };
     // A signal's handler is killing the servers and will exit with the

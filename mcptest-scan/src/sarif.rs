@@ -238,7 +238,8 @@ impl SarifLog {
 
     /// The log as the text of a `.sarif` file.
     pub fn to_pretty_string(&self) -> String {
-        let mut text = serde_json::to_string_pretty(&self.to_sarif()).expect("a SARIF log serialises");
+        let mut text =
+            serde_json::to_string_pretty(&self.to_sarif()).expect("a SARIF log serialises");
         text.push('\n');
         text
     }
@@ -288,7 +289,11 @@ impl SarifLog {
 }
 
 fn descriptor(rule: &SarifRule) -> s::ReportingDescriptor {
-    let text = |t: &str| s::MultiformatMessageString::builder().text(t.to_owned()).build();
+    let text = |t: &str| {
+        s::MultiformatMessageString::builder()
+            .text(t.to_owned())
+            .build()
+    };
     let mut properties = s::PropertyBag::builder().build();
     if !rule.tags.is_empty() {
         properties.tags = Some(rule.tags.clone());
@@ -298,7 +303,11 @@ fn descriptor(rule: &SarifRule) -> s::ReportingDescriptor {
         .name(rule.name.clone())
         .short_description(text(&rule.description))
         .full_description(text(&rule.description))
-        .help(text(if rule.help.is_empty() { &rule.description } else { &rule.help }))
+        .help(text(if rule.help.is_empty() {
+            &rule.description
+        } else {
+            &rule.help
+        }))
         .default_configuration(
             s::ReportingConfiguration::builder()
                 .level(json!(rule.level.as_str()))
@@ -350,7 +359,10 @@ impl SarifFinding for Finding {
         level_of(self.rule.severity)
     }
     fn message(&self) -> String {
-        format!("{} ({}): {}. {}", self.subject, self.rule.name, self.detail, self.rule.why)
+        format!(
+            "{} ({}): {}. {}",
+            self.subject, self.rule.name, self.detail, self.rule.why
+        )
     }
     fn pointer(&self) -> Option<&str> {
         Some(&self.pointer)
@@ -469,7 +481,8 @@ impl SarifFinding for AuditFinding<'_> {
         text
     }
     fn address(&self) -> Option<Address> {
-        (self.0.group.as_deref() == Some("tools")).then(|| Address::item(List::Tools, self.0.name.clone()))
+        (self.0.group.as_deref() == Some("tools"))
+            .then(|| Address::item(List::Tools, self.0.name.clone()))
     }
 }
 
@@ -477,8 +490,11 @@ impl SarifLog {
     /// The security lint's findings over `definitions` (the listing their
     /// pointers index), under every lint rule.
     pub fn lint_security(findings: &[Finding], definitions: &Definitions) -> SarifLog {
-        let mut log = SarifLog::new("mcptest lint-security", LINT_RULES.iter().map(SarifRule::from))
-            .listed(definitions.to_json());
+        let mut log = SarifLog::new(
+            "mcptest lint-security",
+            LINT_RULES.iter().map(SarifRule::from),
+        )
+        .listed(definitions.to_json());
         for finding in findings {
             log.push(finding);
         }
@@ -487,7 +503,10 @@ impl SarifLog {
 
     /// Drift's changes, under every drift rule (compatible ones as notes).
     pub fn drift(changes: &[Change]) -> SarifLog {
-        let mut log = SarifLog::new("mcptest drift", crate::drift::RULES.iter().map(SarifRule::from));
+        let mut log = SarifLog::new(
+            "mcptest drift",
+            crate::drift::RULES.iter().map(SarifRule::from),
+        );
         for change in changes {
             log.push(change);
         }
@@ -523,15 +542,29 @@ mod tests {
         ]}))
         .unwrap();
         let findings = crate::lint::check(&defs);
-        let anchor = Surface::parse("surface.snap", SNAP).unwrap().file().unwrap().clone();
-        let sarif = SarifLog::lint_security(&findings, &defs).anchor(anchor).to_json();
+        let anchor = Surface::parse("surface.snap", SNAP)
+            .unwrap()
+            .file()
+            .unwrap()
+            .clone();
+        let sarif = SarifLog::lint_security(&findings, &defs)
+            .anchor(anchor)
+            .to_json();
         let results = sarif["runs"][0]["results"].as_array().unwrap();
         let command = results.iter().find(|r| r["ruleId"] == "MCPT-L006").unwrap();
         let region = &command["locations"][0]["physicalLocation"]["region"];
-        assert_eq!((region["startLine"].as_i64(), region["startColumn"].as_i64()), (Some(10), Some(9)));
+        assert_eq!(
+            (region["startLine"].as_i64(), region["startColumn"].as_i64()),
+            (Some(10), Some(9))
+        );
         assert_eq!(command["level"], "warning");
-        assert_eq!(command["locations"][0]["logicalLocations"][0]["kind"], "parameter");
-        let rules = sarif["runs"][0]["tool"]["driver"]["rules"].as_array().unwrap();
+        assert_eq!(
+            command["locations"][0]["logicalLocations"][0]["kind"],
+            "parameter"
+        );
+        let rules = sarif["runs"][0]["tool"]["driver"]["rules"]
+            .as_array()
+            .unwrap();
         assert_eq!(rules.len(), LINT_RULES.len());
         let index = command["ruleIndex"].as_u64().unwrap() as usize;
         assert_eq!(rules[index]["id"], "MCPT-L006");
@@ -552,7 +585,9 @@ mod tests {
                 (
                     r["ruleId"].as_str().unwrap(),
                     r["level"].as_str().unwrap(),
-                    r["locations"][0]["physicalLocation"]["region"]["startLine"].as_i64().unwrap(),
+                    r["locations"][0]["physicalLocation"]["region"]["startLine"]
+                        .as_i64()
+                        .unwrap(),
                 )
             })
             .collect();
@@ -574,9 +609,15 @@ mod tests {
         let results = sarif["runs"][0]["results"].as_array().unwrap();
         assert_eq!(results.len(), 2);
         assert_eq!(results[0]["ruleId"], "MCPT-A001");
-        assert_eq!(results[0]["locations"][0]["logicalLocations"][0]["fullyQualifiedName"], "tools/run");
+        assert_eq!(
+            results[0]["locations"][0]["logicalLocations"][0]["fullyQualifiedName"],
+            "tools/run"
+        );
         assert_eq!(results[1]["ruleId"], "MCPT-A004");
-        assert_eq!(results[1]["locations"][0]["logicalLocations"][0]["fullyQualifiedName"], "instructions");
+        assert_eq!(
+            results[1]["locations"][0]["logicalLocations"][0]["fullyQualifiedName"],
+            "instructions"
+        );
     }
 
     #[test]

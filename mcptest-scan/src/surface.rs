@@ -168,7 +168,9 @@ impl Address {
     /// `inputSchema/properties`.
     pub fn parameter(&self) -> Option<&str> {
         match self.path.as_slice() {
-            [schema, properties, name, ..] if schema == "inputSchema" && properties == "properties" => {
+            [schema, properties, name, ..]
+                if schema == "inputSchema" && properties == "properties" =>
+            {
                 Some(name)
             }
             [arguments, name, ..] if arguments == "arguments" => Some(name),
@@ -296,11 +298,7 @@ impl Surface {
     /// is closed afterwards). Definitions that break the protocol's schema
     /// are taken as sent: they are the subject.
     pub async fn list(server: &Server) -> Result<Surface, (&'static str, mcptest_core::Error)> {
-        let server = server.clone().wire_schema(WireSchema::Warn);
-        let mcp = server.connect().await.map_err(|e| ("initialize", e))?;
-        let listed = Definitions::list(&mcp).await;
-        mcp.close().await;
-        Ok(Surface::of(&listed?))
+        Ok(Surface::of(&definitions(server).await?))
     }
 
     /// The surface as JSON.
@@ -312,6 +310,29 @@ impl Surface {
     pub fn file(&self) -> Option<&SurfaceFile> {
         self.file.as_ref()
     }
+}
+
+/// Starts `server`, lists everything it declares a capability for, and
+/// closes it. Definitions that break the protocol's schema (an input schema
+/// without `type`, say) are warned about on stderr and taken as sent: they
+/// are what the scans look at. The error names the request that failed
+/// (`initialize`, `tools/list`, ...).
+///
+/// ```no_run
+/// # async fn demo() {
+/// use mcptest::{Server, scan::surface::definitions};
+/// let defs = definitions(&Server::command("my-server --stdio")).await.unwrap();
+/// println!("{} tools", defs.tools.len());
+/// # }
+/// ```
+pub async fn definitions(
+    server: &Server,
+) -> Result<Definitions, (&'static str, mcptest_core::Error)> {
+    let server = server.clone().wire_schema(WireSchema::Warn);
+    let mcp = server.connect().await.map_err(|e| ("initialize", e))?;
+    let listed = Definitions::list(&mcp).await;
+    mcp.close().await;
+    listed
 }
 
 /// The surface mapping of a document, or of its `result`.
@@ -467,14 +488,20 @@ tools:
     fn json_listings_and_responses_are_surfaces_too() {
         let text = r#"{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "b"}, {"name": "a", "_meta": {"x": 1}}]}}"#;
         let surface = Surface::parse("list.json", text).unwrap();
-        assert_eq!(surface.value()["tools"], json!([{"name": "a"}, {"name": "b"}]));
+        assert_eq!(
+            surface.value()["tools"],
+            json!([{"name": "a"}, {"name": "b"}])
+        );
         assert_eq!(surface.value()["prompts"], json!([]));
     }
 
     #[test]
     fn a_file_without_a_surface_is_an_error_that_says_what_was_expected() {
         let error = Surface::parse("x.yaml", "name: a suite\n").unwrap_err();
-        assert!(error.to_string().starts_with("x.yaml: no surface"), "{error}");
+        assert!(
+            error.to_string().starts_with("x.yaml: no surface"),
+            "{error}"
+        );
         let error = Surface::parse("x.yaml", "tools: [\n").unwrap_err();
         assert!(error.to_string().contains("invalid YAML"), "{error}");
     }
@@ -488,7 +515,10 @@ tools:
         let address = Address::from_pointer(&listed, "/prompts/0/arguments/1/description").unwrap();
         assert_eq!(address.to_string(), "prompts/p/arguments/b/description");
         assert_eq!(address.subject(), "prompt \"p\" argument \"b\"");
-        assert_eq!(Address::from_pointer(&listed, "/instructions"), Some(Address::server()));
+        assert_eq!(
+            Address::from_pointer(&listed, "/instructions"),
+            Some(Address::server())
+        );
         assert_eq!(Address::from_pointer(&listed, "/prompts/9"), None);
         assert_eq!(Address::from_pointer(&listed, ""), None);
     }

@@ -201,9 +201,13 @@ impl Differ {
                     Direction::Input,
                 ),
                 (List::Tools, "outputSchema") => match (before, after) {
-                    (Some(_), None) => {
-                        self.push("output-weakened", &here, before, None, "the outputSchema is gone")
-                    }
+                    (Some(_), None) => self.push(
+                        "output-weakened",
+                        &here,
+                        before,
+                        None,
+                        "the outputSchema is gone",
+                    ),
                     (None, Some(_)) => self.push(
                         "output-extended",
                         &here,
@@ -220,15 +224,14 @@ impl Differ {
                 },
                 (List::Tools, "annotations") => self.annotations(&here, before, after),
                 (List::Prompts, "arguments") => self.arguments(&here, before, after),
-                (List::Resources | List::ResourceTemplates, "mimeType") if before.is_some() => {
-                    self.push(
+                (List::Resources | List::ResourceTemplates, "mimeType") if before.is_some() => self
+                    .push(
                         "mime-type-changed",
                         &here,
                         before,
                         after,
                         format!("mimeType {} is now {}", shown(before), shown(after)),
-                    )
-                }
+                    ),
                 _ => self.other(&here, before, after),
             }
         }
@@ -256,12 +259,20 @@ impl Differ {
         let what = at.address.path.last().cloned().unwrap_or_default();
         match (old.map(size), new.map(size)) {
             (Some(0) | None, Some(0) | None) => self.other(at, old, new),
-            (Some(_), None) => {
-                self.push("description-weakened", at, old, new, format!("the {what} is gone"))
-            }
-            (Some(_), Some(0)) => {
-                self.push("description-weakened", at, old, new, format!("the {what} is empty"))
-            }
+            (Some(_), None) => self.push(
+                "description-weakened",
+                at,
+                old,
+                new,
+                format!("the {what} is gone"),
+            ),
+            (Some(_), Some(0)) => self.push(
+                "description-weakened",
+                at,
+                old,
+                new,
+                format!("the {what} is empty"),
+            ),
             (Some(before), Some(after)) if after * 2 < before => self.push(
                 "description-weakened",
                 at,
@@ -269,12 +280,20 @@ impl Differ {
                 new,
                 format!("the {what} shrank from {before} to {after}"),
             ),
-            (None | Some(0), Some(_)) => {
-                self.push("description-changed", at, old, new, format!("a {what} is added"))
-            }
-            (Some(_), Some(_)) => {
-                self.push("description-changed", at, old, new, format!("the {what} is reworded"))
-            }
+            (None | Some(0), Some(_)) => self.push(
+                "description-changed",
+                at,
+                old,
+                new,
+                format!("a {what} is added"),
+            ),
+            (Some(_), Some(_)) => self.push(
+                "description-changed",
+                at,
+                old,
+                new,
+                format!("the {what} is reworded"),
+            ),
         }
     }
 
@@ -309,7 +328,11 @@ impl Differ {
                 at,
                 Some(old),
                 Some(new),
-                format!("the schema was {} and is {}", shown(Some(old)), shown(Some(new))),
+                format!(
+                    "the schema was {} and is {}",
+                    shown(Some(old)),
+                    shown(Some(new))
+                ),
             );
             return;
         };
@@ -378,7 +401,11 @@ impl Differ {
         let types = |schema: &Value| -> Option<BTreeSet<String>> {
             match schema.get("type")? {
                 Value::String(t) => Some([t.clone()].into()),
-                Value::Array(ts) => Some(ts.iter().filter_map(|t| t.as_str().map(str::to_owned)).collect()),
+                Value::Array(ts) => Some(
+                    ts.iter()
+                        .filter_map(|t| t.as_str().map(str::to_owned))
+                        .collect(),
+                ),
                 _ => None,
             }
         };
@@ -431,7 +458,11 @@ impl Differ {
         };
         let (narrowed, widened, detail) = match (&before, &after) {
             (None, Some(values)) => (true, false, format!("only {} now", shown_values(values))),
-            (Some(values), None) => (false, true, format!("{} no longer limits it", shown_values(values))),
+            (Some(values), None) => (
+                false,
+                true,
+                format!("{} no longer limits it", shown_values(values)),
+            ),
             (Some(b), Some(a)) => {
                 let gone: Vec<Value> = b.iter().filter(|v| !a.contains(v)).cloned().collect();
                 let added: Vec<Value> = a.iter().filter(|v| !b.contains(v)).cloned().collect();
@@ -524,7 +555,10 @@ impl Differ {
                 .filter_map(|r| r.as_str().map(str::to_owned))
                 .collect()
         };
-        let (before, after) = (props(old).unwrap_or_default(), props(new).unwrap_or_default());
+        let (before, after) = (
+            props(old).unwrap_or_default(),
+            props(new).unwrap_or_default(),
+        );
         let (req_before, req_after) = (required(old), required(new));
         let names: BTreeSet<&String> = before
             .keys()
@@ -532,18 +566,30 @@ impl Differ {
             .chain(&req_before)
             .chain(&req_after)
             .collect();
-        let word = if dir == Direction::Input { "parameter" } else { "output property" };
+        let word = if dir == Direction::Input {
+            "parameter"
+        } else {
+            "output property"
+        };
         for name in names {
             let here = at.key("properties").key(name);
             let (was, is) = (before.get(name), after.get(name));
             let (was_required, is_required) = (req_before.contains(name), req_after.contains(name));
             match (was.is_some(), is.is_some(), dir) {
-                (true, false, Direction::Input) => {
-                    self.push("input-removed", &here, was, None, format!("{word} {name:?} is gone"))
-                }
-                (true, false, Direction::Output) => {
-                    self.push("output-weakened", &here, was, None, format!("{word} {name:?} is gone"))
-                }
+                (true, false, Direction::Input) => self.push(
+                    "input-removed",
+                    &here,
+                    was,
+                    None,
+                    format!("{word} {name:?} is gone"),
+                ),
+                (true, false, Direction::Output) => self.push(
+                    "output-weakened",
+                    &here,
+                    was,
+                    None,
+                    format!("{word} {name:?} is gone"),
+                ),
                 (false, true, Direction::Input) if is_required => self.push(
                     "required-input-added",
                     &here,
@@ -558,11 +604,20 @@ impl Differ {
                     is,
                     format!("optional {word} {name:?} is new"),
                 ),
-                (false, true, Direction::Output) => {
-                    self.push("output-extended", &here, None, is, format!("{word} {name:?} is new"))
-                }
+                (false, true, Direction::Output) => self.push(
+                    "output-extended",
+                    &here,
+                    None,
+                    is,
+                    format!("{word} {name:?} is new"),
+                ),
                 (true, true, _) => {
-                    self.schema(&here, was.unwrap_or(&Value::Null), is.unwrap_or(&Value::Null), dir);
+                    self.schema(
+                        &here,
+                        was.unwrap_or(&Value::Null),
+                        is.unwrap_or(&Value::Null),
+                        dir,
+                    );
                     self.requiredness(&here, name, (was_required, is_required), dir, word);
                 }
                 (false, false, _) => {
@@ -597,7 +652,8 @@ impl Differ {
     }
 
     fn annotations(&mut self, at: &Place, old: Option<&Value>, new: Option<&Value>) {
-        let hint = |v: Option<&Value>, key: &str| v.and_then(|a| a.get(key)).and_then(Value::as_bool);
+        let hint =
+            |v: Option<&Value>, key: &str| v.and_then(|a| a.get(key)).and_then(Value::as_bool);
         if old.is_some_and(|o| o.as_object().is_some_and(|m| !m.is_empty())) && new.is_none() {
             return self.push("annotation-lost", at, old, new, "the annotations are gone");
         }
@@ -609,7 +665,8 @@ impl Differ {
             ("openWorldHint", true),
         ] {
             let (before, after) = (hint(old, key), hint(new, key));
-            let (raw_before, raw_after) = (old.and_then(|a| a.get(key)), new.and_then(|a| a.get(key)));
+            let (raw_before, raw_after) =
+                (old.and_then(|a| a.get(key)), new.and_then(|a| a.get(key)));
             if raw_before == raw_after {
                 continue;
             }
@@ -617,10 +674,16 @@ impl Differ {
             let (b, a) = (before.unwrap_or(default), after.unwrap_or(default));
             // The informative value is the one that is not the default.
             let says = |v: bool| v != default;
-            let detail = format!("{key} was {} and is {}", shown(raw_before), shown(raw_after));
+            let detail = format!(
+                "{key} was {} and is {}",
+                shown(raw_before),
+                shown(raw_after)
+            );
             match (says(b), says(a)) {
                 (true, false) => self.push("annotation-lost", &here, raw_before, raw_after, detail),
-                (false, true) => self.push("annotation-added", &here, raw_before, raw_after, detail),
+                (false, true) => {
+                    self.push("annotation-added", &here, raw_before, raw_after, detail)
+                }
                 _ => self.push(
                     "other-change",
                     &here,
@@ -630,7 +693,15 @@ impl Differ {
                 ),
             }
         }
-        let (empty, hints) = (Value::Null, ["readOnlyHint", "idempotentHint", "destructiveHint", "openWorldHint"]);
+        let (empty, hints) = (
+            Value::Null,
+            [
+                "readOnlyHint",
+                "idempotentHint",
+                "destructiveHint",
+                "openWorldHint",
+            ],
+        );
         for key in keys(old.unwrap_or(&empty), new.unwrap_or(&empty)) {
             if hints.contains(&key.as_str()) {
                 continue;
@@ -664,9 +735,13 @@ impl Differ {
             let (was, is) = (before.get(name), after.get(name));
             let here = at.member(name, was.map(|w| w.0), is.map(|i| i.0));
             match (was, is) {
-                (Some((_, w)), None) => {
-                    self.push("input-removed", &here, Some(w), None, format!("argument {name:?} is gone"))
-                }
+                (Some((_, w)), None) => self.push(
+                    "input-removed",
+                    &here,
+                    Some(w),
+                    None,
+                    format!("argument {name:?} is gone"),
+                ),
                 (None, Some((_, i))) if required(i) => self.push(
                     "required-input-added",
                     &here,

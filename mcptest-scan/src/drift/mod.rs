@@ -181,7 +181,10 @@ impl Change {
                     ),
                     Evidence::new()
                         .diff(pretty(&self.old), pretty(&self.new))
-                        .note(format!("{}. Why it matters: {}", self.detail, self.rule.why)),
+                        .note(format!(
+                            "{}. Why it matters: {}",
+                            self.detail, self.rule.why
+                        )),
                 )],
                 Default::default(),
             )
@@ -194,7 +197,12 @@ impl Change {
             Outcome::Pass
         };
         TestResult::new(
-            format!("{} {}: {}", self.rule.id, self.address.subject(), self.detail),
+            format!(
+                "{} {}: {}",
+                self.rule.id,
+                self.address.subject(),
+                self.detail
+            ),
             outcome,
         )
         .group(self.rule.name)
@@ -225,9 +233,8 @@ pub fn diff(old: &Surface, new: &Surface) -> Vec<Change> {
     let mut differ = compare::Differ::default();
     differ.surfaces(old.value(), new.value());
     let mut changes = differ.changes;
-    changes.sort_by(|a, b| {
-        (a.address.list, &a.address.name).cmp(&(b.address.list, &b.address.name))
-    });
+    changes
+        .sort_by(|a, b| (a.address.list, &a.address.name).cmp(&(b.address.list, &b.address.name)));
     changes
 }
 

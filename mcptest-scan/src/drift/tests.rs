@@ -39,18 +39,23 @@ fn pairs() -> Vec<(&'static str, Value, Value)> {
         t
     };
     let one_of = json!({"type": "object", "properties": {"v": {"oneOf": [{"type": "string"}]}}});
-    let one_of_more =
-        json!({"type": "object", "properties": {"v": {"oneOf": [{"type": "string"}, {"type": "null"}]}}});
+    let one_of_more = json!({"type": "object", "properties": {"v": {"oneOf": [{"type": "string"}, {"type": "null"}]}}});
     vec![
         ("item-removed", json!([tool(path.clone())]), json!([])),
         (
             "required-input-added",
             json!([tool(path.clone())]),
-            json!([tool(object(json!({"path": string, "mode": string}), &["path", "mode"]))]),
+            json!([tool(object(
+                json!({"path": string, "mode": string}),
+                &["path", "mode"]
+            ))]),
         ),
         (
             "input-removed",
-            json!([tool(object(json!({"path": string, "mode": string}), &["path"]))]),
+            json!([tool(object(
+                json!({"path": string, "mode": string}),
+                &["path"]
+            ))]),
             json!([tool(path.clone())]),
         ),
         (
@@ -60,18 +65,36 @@ fn pairs() -> Vec<(&'static str, Value, Value)> {
         ),
         (
             "input-enum-narrowed",
-            json!([tool(object(json!({"m": {"type": "string", "enum": ["a", "b"]}}), &[]))]),
-            json!([tool(object(json!({"m": {"type": "string", "enum": ["a"]}}), &[]))]),
+            json!([tool(object(
+                json!({"m": {"type": "string", "enum": ["a", "b"]}}),
+                &[]
+            ))]),
+            json!([tool(object(
+                json!({"m": {"type": "string", "enum": ["a"]}}),
+                &[]
+            ))]),
         ),
         (
             "input-constraint-tightened",
-            json!([tool(object(json!({"s": {"type": "string", "maxLength": 100}}), &[]))]),
-            json!([tool(object(json!({"s": {"type": "string", "maxLength": 10}}), &[]))]),
+            json!([tool(object(
+                json!({"s": {"type": "string", "maxLength": 100}}),
+                &[]
+            ))]),
+            json!([tool(object(
+                json!({"s": {"type": "string", "maxLength": 10}}),
+                &[]
+            ))]),
         ),
         (
             "output-weakened",
-            json!([with_output(object(json!({"size": {"type": "integer"}}), &["size"]))]),
-            json!([with_output(object(json!({"size": {"type": "integer"}}), &[]))]),
+            json!([with_output(object(
+                json!({"size": {"type": "integer"}}),
+                &["size"]
+            ))]),
+            json!([with_output(object(
+                json!({"size": {"type": "integer"}}),
+                &[]
+            ))]),
         ),
         (
             "schema-changed",
@@ -90,24 +113,42 @@ fn pairs() -> Vec<(&'static str, Value, Value)> {
         ),
         (
             "default-changed",
-            json!([tool(object(json!({"n": {"type": "integer", "default": 10}}), &[]))]),
-            json!([tool(object(json!({"n": {"type": "integer", "default": 100}}), &[]))]),
+            json!([tool(object(
+                json!({"n": {"type": "integer", "default": 10}}),
+                &[]
+            ))]),
+            json!([tool(object(
+                json!({"n": {"type": "integer", "default": 100}}),
+                &[]
+            ))]),
         ),
         ("item-added", json!([]), json!([tool(path.clone())])),
         (
             "optional-input-added",
             json!([tool(path.clone())]),
-            json!([tool(object(json!({"path": string, "mode": string}), &["path"]))]),
+            json!([tool(object(
+                json!({"path": string, "mode": string}),
+                &["path"]
+            ))]),
         ),
         (
             "input-widened",
             json!([tool(object(json!({"n": {"type": "integer"}}), &[]))]),
-            json!([tool(object(json!({"n": {"type": ["integer", "string"]}}), &[]))]),
+            json!([tool(object(
+                json!({"n": {"type": ["integer", "string"]}}),
+                &[]
+            ))]),
         ),
         (
             "output-extended",
-            json!([with_output(object(json!({"size": {"type": "integer"}}), &[]))]),
-            json!([with_output(object(json!({"size": {"type": "integer"}, "mtime": string}), &[]))]),
+            json!([with_output(object(
+                json!({"size": {"type": "integer"}}),
+                &[]
+            ))]),
+            json!([with_output(object(
+                json!({"size": {"type": "integer"}, "mtime": string}),
+                &[]
+            ))]),
         ),
         (
             "description-changed",
@@ -132,10 +173,15 @@ fn pairs() -> Vec<(&'static str, Value, Value)> {
 fn every_rule_has_a_pair_that_trips_it_alone() {
     let pairs = pairs();
     for (rule, old, new) in &pairs {
-        assert_eq!(rules_of(old.clone(), new.clone()), [*rule], "{old}\n->\n{new}");
+        assert_eq!(
+            rules_of(old.clone(), new.clone()),
+            [*rule],
+            "{old}\n->\n{new}"
+        );
     }
     // mime-type-changed is about resources.
-    let resource = |mime: &str| json!({"resources": [{"uri": "a://b", "name": "b", "mimeType": mime}]});
+    let resource =
+        |mime: &str| json!({"resources": [{"uri": "a://b", "name": "b", "mimeType": mime}]});
     let changes = diff(
         &Surface::from_value(&resource("text/plain")),
         &Surface::from_value(&resource("application/json")),
@@ -143,7 +189,11 @@ fn every_rule_has_a_pair_that_trips_it_alone() {
     assert_eq!(changes.len(), 1);
     assert_eq!(changes[0].rule.name, "mime-type-changed");
     assert_eq!(changes[0].address.to_string(), "resources/a://b/mimeType");
-    let covered: Vec<&str> = pairs.iter().map(|(r, ..)| *r).chain(["mime-type-changed"]).collect();
+    let covered: Vec<&str> = pairs
+        .iter()
+        .map(|(r, ..)| *r)
+        .chain(["mime-type-changed"])
+        .collect();
     for rule in RULES {
         assert!(covered.contains(&rule.name), "no pair for {}", rule.name);
     }
@@ -205,11 +255,16 @@ fn the_same_type_change_is_breaking_in_and_compatible_out() {
 #[test]
 fn nested_objects_and_items_are_compared_in_the_same_direction() {
     let nested = |inner: Value| {
-        object(json!({"filter": {"type": "object", "properties": {"tags": {"type": "array", "items": inner}}}}), &[])
+        object(
+            json!({"filter": {"type": "object", "properties": {"tags": {"type": "array", "items": inner}}}}),
+            &[],
+        )
     };
     let changes = diff(
         &surface(json!([tool(nested(json!({"type": "string"})))])),
-        &surface(json!([tool(nested(json!({"type": "string", "pattern": "^[a-z]+$"})))])),
+        &surface(json!([tool(nested(
+            json!({"type": "string", "pattern": "^[a-z]+$"})
+        ))])),
     );
     assert_eq!(changes.len(), 1, "{changes:?}");
     assert_eq!(changes[0].rule.name, "input-constraint-tightened");
@@ -218,7 +273,10 @@ fn nested_objects_and_items_are_compared_in_the_same_direction() {
         "tools/t/inputSchema/properties/filter/properties/tags/items/pattern"
     );
     assert_eq!(changes[0].address.parameter(), Some("filter"));
-    assert_eq!(changes[0].pointer, "/tools/0/inputSchema/properties/filter/properties/tags/items/pattern");
+    assert_eq!(
+        changes[0].pointer,
+        "/tools/0/inputSchema/properties/filter/properties/tags/items/pattern"
+    );
 }
 
 #[test]
@@ -226,8 +284,14 @@ fn closing_additional_properties_and_absent_hint_defaults() {
     let open = json!({"type": "object", "properties": {"a": {"type": "string"}}});
     let mut closed = open.clone();
     closed["additionalProperties"] = json!(false);
-    assert_eq!(rules_of(json!([tool(open.clone())]), json!([tool(closed.clone())])), ["input-constraint-tightened"]);
-    assert_eq!(rules_of(json!([tool(closed)]), json!([tool(open.clone())])), ["input-widened"]);
+    assert_eq!(
+        rules_of(json!([tool(open.clone())]), json!([tool(closed.clone())])),
+        ["input-constraint-tightened"]
+    );
+    assert_eq!(
+        rules_of(json!([tool(closed)]), json!([tool(open.clone())])),
+        ["input-widened"]
+    );
     let hinted = |hints: Value| {
         let mut t = tool(open.clone());
         t["annotations"] = hints;
@@ -235,16 +299,25 @@ fn closing_additional_properties_and_absent_hint_defaults() {
     };
     // destructiveHint: absent means true, so false -> absent loses the hint.
     assert_eq!(
-        rules_of(json!([hinted(json!({"destructiveHint": false}))]), json!([hinted(json!({}))])),
+        rules_of(
+            json!([hinted(json!({"destructiveHint": false}))]),
+            json!([hinted(json!({}))])
+        ),
         ["annotation-lost"]
     );
     assert_eq!(
-        rules_of(json!([hinted(json!({"destructiveHint": true}))]), json!([hinted(json!({}))])),
+        rules_of(
+            json!([hinted(json!({"destructiveHint": true}))]),
+            json!([hinted(json!({}))])
+        ),
         ["other-change"],
         "the same meaning"
     );
     assert_eq!(
-        rules_of(json!([hinted(json!({"readOnlyHint": true}))]), json!([tool(open)])),
+        rules_of(
+            json!([hinted(json!({"readOnlyHint": true}))]),
+            json!([tool(open)])
+        ),
         ["annotation-lost"]
     );
 }
@@ -253,22 +326,35 @@ fn closing_additional_properties_and_absent_hint_defaults() {
 fn prompt_arguments_are_parameters_by_name() {
     let prompt = |args: Value| json!({"prompts": [{"name": "p", "description": "Reviews code.", "arguments": args}]});
     let changes = diff(
-        &Surface::from_value(&prompt(json!([{"name": "code", "required": true}, {"name": "lang"}]))),
-        &Surface::from_value(&prompt(json!([{"name": "lang", "required": true}, {"name": "style"}]))),
+        &Surface::from_value(&prompt(
+            json!([{"name": "code", "required": true}, {"name": "lang"}]),
+        )),
+        &Surface::from_value(&prompt(
+            json!([{"name": "lang", "required": true}, {"name": "style"}]),
+        )),
     );
-    let found: Vec<(&str, String)> = changes.iter().map(|c| (c.rule.name, c.address.to_string())).collect();
+    let found: Vec<(&str, String)> = changes
+        .iter()
+        .map(|c| (c.rule.name, c.address.to_string()))
+        .collect();
     assert_eq!(
         found,
         [
             ("input-removed", "prompts/p/arguments/code".into()),
-            ("required-input-added", "prompts/p/arguments/lang/required".into()),
+            (
+                "required-input-added",
+                "prompts/p/arguments/lang/required".into()
+            ),
             ("optional-input-added", "prompts/p/arguments/style".into()),
         ]
     );
     assert_eq!(changes[0].side, Side::Old);
     assert_eq!(changes[0].pointer, "/prompts/0/arguments/0");
     assert_eq!(changes[1].pointer, "/prompts/0/arguments/0/required");
-    assert_eq!(changes[1].address.subject(), "prompt \"p\" argument \"lang\"");
+    assert_eq!(
+        changes[1].address.subject(),
+        "prompt \"p\" argument \"lang\""
+    );
 }
 
 #[test]
@@ -278,14 +364,23 @@ fn the_report_fails_at_the_threshold_warns_degrading_and_passes_the_rest() {
         &surface(json!([{"name": "t", "inputSchema": {"type": "object"}}, {"name": "new"}])),
     );
     let impacts: Vec<Impact> = changes.iter().map(Change::impact).collect();
-    assert_eq!(impacts, [Impact::Breaking, Impact::Compatible, Impact::Degrading]);
+    assert_eq!(
+        impacts,
+        [Impact::Breaking, Impact::Compatible, Impact::Degrading]
+    );
     let report = report("drift", &changes, Impact::Breaking);
     let statuses: Vec<&str> = report.results.iter().map(|r| r.status().as_str()).collect();
     assert_eq!(statuses, ["FAIL", "PASS", "WARN"]);
     let failure = report.results[0].outcome.failure().unwrap().to_string();
-    assert!(failure.contains("MCPT-D001 item-removed (breaking)"), "{failure}");
+    assert!(
+        failure.contains("MCPT-D001 item-removed (breaking)"),
+        "{failure}"
+    );
     assert!(failure.contains("Why it matters"), "{failure}");
-    assert_eq!(report.results[2].property_value("address"), Some("tools/t/description"));
+    assert_eq!(
+        report.results[2].property_value("address"),
+        Some("tools/t/description")
+    );
     let none = super::report("drift", &[], Impact::Breaking);
     assert!(none.passed());
     assert_eq!(none.results[0].name, "no change");

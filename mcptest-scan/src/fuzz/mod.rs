@@ -559,7 +559,9 @@ impl Fuzz {
                 if broken && let Some(old) = mcp.take() {
                     old.close().await;
                 }
-                let result = self.shrunk(&mut mcp, tool, &case, result, &mut shrunk).await;
+                let result = self
+                    .shrunk(&mut mcp, tool, &case, result, &mut shrunk)
+                    .await;
                 report.push(result);
             }
         }

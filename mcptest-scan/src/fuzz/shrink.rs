@@ -472,9 +472,13 @@ mod tests {
 
     #[test]
     fn negative_numbers_and_large_unsigned_ones_shrink_too() {
-        let (minimal, _) = shrink(json!({"n": i64::MIN}), |v| v["n"].as_i64().is_some_and(|n| n < -5));
+        let (minimal, _) = shrink(json!({"n": i64::MIN}), |v| {
+            v["n"].as_i64().is_some_and(|n| n < -5)
+        });
         assert_eq!(minimal, json!({"n": -6}));
-        let (minimal, _) = shrink(json!({"n": u64::MAX}), |v| v["n"].as_u64().is_some_and(|n| n > 9));
+        let (minimal, _) = shrink(json!({"n": u64::MAX}), |v| {
+            v["n"].as_u64().is_some_and(|n| n > 9)
+        });
         assert_eq!(minimal, json!({"n": 10}));
     }
 

@@ -68,7 +68,10 @@ impl Launch {
             Launch::Bin { name, args } => format!(
                 "bin = {}, args = [{}]",
                 quoted(name),
-                args.iter().map(|a| quoted(a)).collect::<Vec<_>>().join(", ")
+                args.iter()
+                    .map(|a| quoted(a))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         }
     }
@@ -218,7 +221,9 @@ pub fn regression_suite(report: &Report, server: impl Into<Launch>) -> Option<St
         return None;
     }
     let run = match &server {
-        Launch::Command(command) => format!("mcptest run THIS_FILE --server {}", shell_quoted(command)),
+        Launch::Command(command) => {
+            format!("mcptest run THIS_FILE --server {}", shell_quoted(command))
+        }
         Launch::Bin { .. } => format!("mcptest run THIS_FILE --server '<{}>'", server.describe()),
     };
     let mut out = format!(
@@ -305,8 +310,14 @@ mod tests {
     #[test]
     fn names_are_identifiers_and_unique() {
         let mut names = BTreeSet::new();
-        assert_eq!(unique(test_name("parse: text: NUL"), &mut names), "parse_text_nul");
-        assert_eq!(unique(test_name("parse: text: NUL"), &mut names), "parse_text_nul_2");
+        assert_eq!(
+            unique(test_name("parse: text: NUL"), &mut names),
+            "parse_text_nul"
+        );
+        assert_eq!(
+            unique(test_name("parse: text: NUL"), &mut names),
+            "parse_text_nul_2"
+        );
         assert_eq!(test_name("1 of 2"), "case_1_of_2");
         assert_eq!(test_name("::"), "case_");
     }
@@ -330,9 +341,15 @@ mod tests {
         report.push(TestResult::new("t: fine", Outcome::Pass).property(REPRO, "x"));
         let file = regression_suite(&report, "srv --flag 'a b'").unwrap();
         assert!(file.contains("(seed 7)"), "{file}");
-        assert!(file.contains(r#"--server 'srv --flag '\''a b'\''"#), "{file}");
+        assert!(
+            file.contains(r#"--server 'srv --flag '\''a b'\''"#),
+            "{file}"
+        );
         assert_eq!(file.matches("\ncase: ").count(), 2, "{file}");
-        assert!(file.contains(r#""params":{"name":"t"}}"#), "no arguments: {file}");
+        assert!(
+            file.contains(r#""params":{"name":"t"}}"#),
+            "no arguments: {file}"
+        );
         assert!(file.contains(r#""arguments":{"s":"a\u0000b"}"#), "{file}");
         let docs = mcptest_suite_format::parse_documents("found.yaml", &file).unwrap();
         assert_eq!(docs.len(), 2);

@@ -1,0 +1,125 @@
+//! `mcptest drift OLD NEW`: the library's drift between two surfaces, each
+//! a stored snapshot or listing, a URL or a server command line; the
+//! changes on the terminal, the usual reports, SARIF, and an exit status by
+//! the worst change.
+
+use std::{path::Path, time::Instant};
+
+use mcptest::{
+    Server,
+    scan::{
+        drift::{self, Impact},
+        sarif::SarifLog,
+        surface::Surface,
+    },
+};
+
+use crate::{
+    Exit,
+    args::DriftArgs,
+    output::{self, Palette},
+};
+
+/// Where one side of the drift comes from.
+enum Side {
+    File(String),
+    Server(Server),
+}
+
+impl Side {
+    /// A file that exists, else a URL, else a command line (checked to
+    /// name a program that exists, so that a mistyped path is not run).
+    fn parse(text: &str) -> Result<Side, String> {
+        if Path::new(text).is_file() {
+            return Ok(Side::File(text.to_owned()));
+        }
+        if text.starts_with("http://") || text.starts_with("https://") {
+            return Ok(Side::Server(Server::url(text)));
+        }
+        crate::run::check_server(text).map_err(|e| {
+            format!("{text:?} is neither a file nor a URL, and as a command line: {e}")
+        })?;
+        Ok(Side::Server(Server::command(text)))
+    }
+
+    fn file(&self) -> Option<&str> {
+        match self {
+            Side::File(path) => Some(path),
+            Side::Server(_) => None,
+        }
+    }
+
+    async fn surface(self, args: &DriftArgs) -> Result<Surface, String> {
+        match self {
+            Side::File(path) => Surface::load(&path).map_err(|e| e.to_string()),
+            Side::Server(mut server) => {
+                if let Some(timeout) = args.timeout {
+                    server = server.timeout(timeout);
+                }
+                Surface::list(&server)
+                    .await
+                    .map_err(|(method, e)| format!("{server}: {method} failed: {e}"))
+            }
+        }
+    }
+}
+
+pub fn drift(args: DriftArgs) -> Exit {
+    let sides = Side::parse(&args.old).and_then(|old| Ok((old, Side::parse(&args.new)?)));
+    let (old, new) = match sides {
+        Ok(sides) => sides,
+        Err(e) => {
+            eprintln!("mcptest: {e}");
+            return Exit::Usage;
+        }
+    };
+    let anchor = match crate::sarif::anchor(&args.sarif, new.file().or(old.file())) {
+        Ok(anchor) => anchor,
+        Err(e) => {
+            eprintln!("mcptest: {e}");
+            return Exit::Usage;
+        }
+    };
+    let runtime = match crate::runtime(2) {
+        Ok(rt) => rt,
+        Err(exit) => return exit,
+    };
+    let started = Instant::now();
+    let surfaces = runtime.block_on(async {
+        let old = old.surface(&args).await?;
+        Ok::<_, String>((old, new.surface(&args).await?))
+    });
+    let (old, new) = match surfaces {
+        Ok(surfaces) => surfaces,
+        Err(e) => {
+            eprintln!("mcptest: {e}");
+            return Exit::Usage;
+        }
+    };
+    let fail_on = args.fail_on.unwrap_or(Impact::Degrading);
+    let changes = drift::diff(&old, &new);
+    let title = format!("drift from {} to {}", args.old, args.new);
+    let report = drift::report(title, &changes, fail_on).with_duration(started.elapsed());
+    let palette = Palette::new(crate::color());
+    for result in &report.results {
+        println!("{}", palette.line(result));
+    }
+    print!("{}", output::summary(&report, &palette));
+    let count = |impact: Impact| changes.iter().filter(|c| c.impact() == impact).count();
+    println!(
+        "{} change{}: {} breaking, {} degrading, {} compatible",
+        changes.len(),
+        if changes.len() == 1 { "" } else { "s" },
+        count(Impact::Breaking),
+        count(Impact::Degrading),
+        count(Impact::Compatible)
+    );
+    output::write_reports(&report, &args.reports, "");
+    crate::sarif::write(&args.sarif, SarifLog::drift(&changes), anchor);
+    match drift::worst(&changes) {
+        Some(worst) if worst < fail_on => Exit::Pass,
+        Some(Impact::Breaking) => Exit::Failures,
+        Some(Impact::Degrading) => Exit::Degraded,
+        _ => Exit::Pass,
+    }
+}
