@@ -1,6 +1,7 @@
-//! `mcp.call` through the coprocess engine (`mcptest exec`, driven by
-//! `mcptest_coprocess::Client` over real pipes) against a direct harness
-//! call, both on a warm connection to the same stdio server.
+//! `mcp.call` through the coprocess engine (`mcptest exec -- SERVER`, driven
+//! by `mcptest_coprocess::Client` over real pipes, protocol v3: the verdict
+//! carries the content and what the server sent during the call) against a
+//! direct harness call, both on a warm connection to the same stdio server.
 //!
 //! Run: `cargo build --release -p mcptest-cli && cargo bench -p
 //! mcptest-benches --bench exec`. The engine is the `mcptest` binary next to
@@ -55,12 +56,9 @@ fn main() {
     rt.block_on(mcp.close());
 
     let mut coprocess = rt.block_on(async {
-        Client::spawn(
-            &engine,
-            ["exec", "--connection-server", "--server-command", SERVER],
-        )
-        .await
-        .expect("the engine starts and shakes hands")
+        Client::spawn(&engine, ["exec", "--connection-server", "--", SERVER])
+            .await
+            .expect("the engine starts and shakes hands")
     });
     group.bench_function("exec", |b| {
         b.iter(|| {

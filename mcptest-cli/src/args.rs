@@ -224,23 +224,34 @@ loads is reported and the watch goes on. Ctrl-C stops it.
 Exit status (with --max-runs, or when the watcher stops): that of the last
 run, as for `mcptest run`.")]
     Watch(WatchArgs),
-    /// Serve the coprocess protocol (v2) on stdin/stdout: test frameworks in
-    /// any language drive the server under test through this engine.
+    /// Serve the coprocess protocol (v3, and v2) on stdin/stdout: test
+    /// frameworks in any language drive the server under test, and run
+    /// suite files, through this engine.
     #[command(after_help = "\
 Examples:
-  mcptest exec --connection-server --server-command 'my-server --stdio'
+  mcptest exec --connection-server -- python3 server.py --stdio
+  mcptest exec --connection-server --server-env TOKEN=t --server-cwd srv -- ./my-server
   mcptest exec --connection-server --server-url http://127.0.0.1:3001/mcp --call-timeout 10s
+  mcptest exec --connection-server --check-frames      (suite files only)
 
-One JSON-RPC request per line in, one response per line out, in order:
+One JSON-RPC request per line in, one response per line out, in order. A
+session without a handshake, or with protocol_version 2, gets the v2 methods
+and shapes; a handshake of v3 gets every method (the handshake lists them):
 coprocess/handshake, mcp.initialize, mcp.call, mcp.listTools,
-mcp.listResources, mcp.readResource, mcp.callPrompt, mcp.reporter.setUpload,
-mcp.reporter.flush, mcp.shutdown. Errors: -32700 parse, -32600 invalid
-request (an extra top-level field, a line over --max-line-bytes), -32601
-unknown method (a suite lane that runs only from the command line names its
-command), -32602 invalid params (a handshake of another version), -32603 a
-call over --call-timeout, -32000 an upstream MCP error (its code, message and
-data in data.upstream), -32001 the upstream connection dropped (exit status
-and stderr tail in data).
+mcp.listResources, mcp.listPrompts, mcp.listResourceTemplates,
+mcp.readResource, mcp.callPrompt, mcp.messages, suite.list, suite.run,
+mcp.reporter.setUpload, mcp.reporter.record, mcp.reporter.flush,
+mcp.cache.set_mode, mcp.cassette.set_mode, mcp.shutdown.
+
+Errors: -32700 parse, -32600 invalid request (an extra top-level field, a
+line over --max-line-bytes; with --check-frames, a frame that breaks the
+schema), -32601 unknown method (a suite lane that runs only from the command
+line names its command), -32602 invalid params (a handshake of another
+version, an MCP request without a server, a suite file that does not load),
+-32603 a call over --call-timeout, -32000 an upstream MCP error (its code,
+message and data in data.upstream), -32001 the upstream connection dropped
+(exit status and stderr tail in data). The JSON Schema of every frame is
+mcptest-coprocess/coprocess.schema.json.
 
 Exit status:
   0  the peer sent mcp.shutdown or closed stdin
@@ -697,23 +708,43 @@ pub struct WatchArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("target").required(true).args(["server_command", "server_url"])))]
 pub struct ExecArgs {
     /// Serve one connection to the server under test (the only mode).
     #[arg(long, required = true)]
     pub connection_server: bool,
-    /// The server's command line (over stdio).
-    #[arg(long, value_name = "CMD")]
+    /// The server's command line (over stdio), split like a shell (no
+    /// shell is run). SDKs give the argv after `--` instead.
+    #[arg(long, value_name = "CMD", conflicts_with_all = ["server_url", "server_argv"])]
     pub server_command: Option<String>,
     /// The server's Streamable HTTP URL.
-    #[arg(long, value_name = "URL")]
+    #[arg(long, value_name = "URL", conflicts_with_all = ["server_argv", "server_env", "server_cwd"])]
     pub server_url: Option<String>,
+    /// An environment variable for the server (repeatable).
+    #[arg(long, value_name = "KEY=VALUE", value_parser = key_value)]
+    pub server_env: Vec<(String, String)>,
+    /// The server's working directory.
+    #[arg(long, value_name = "DIR")]
+    pub server_cwd: Option<std::path::PathBuf>,
     /// How long one upstream call may take.
     #[arg(long, value_name = "DURATION", value_parser = duration, default_value = "30s")]
     pub call_timeout: Duration,
     /// The longest request line accepted [default: 4 MiB].
     #[arg(long, value_name = "BYTES")]
     pub max_line_bytes: Option<usize>,
+    /// Check every frame received and sent against the coprocess schema.
+    #[arg(long)]
+    pub check_frames: bool,
+    /// The server's program and arguments, exactly as given (no shell).
+    #[arg(last = true, value_name = "PROGRAM ARG")]
+    pub server_argv: Vec<String>,
+}
+
+/// `KEY=VALUE`, with a key.
+fn key_value(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((key, value)) if !key.is_empty() => Ok((key.to_owned(), value.to_owned())),
+        _ => Err(format!("{text:?} is not KEY=VALUE")),
+    }
 }
 
 #[cfg(test)]

@@ -38,6 +38,7 @@
 mod checks;
 pub mod coverage;
 mod judged;
+mod lane;
 mod load;
 mod mock;
 mod partition;
@@ -54,6 +55,7 @@ use std::{
     time::{Duration, Instant},
 };
 
+pub use lane::LANES;
 pub use mcptest_suite_format::{Format, LoadError};
 pub use mock::MockServer;
 pub use partition::Partition;

@@ -39,7 +39,7 @@ const NOTIFICATION_WAIT: Duration = Duration::from_secs(2);
 
 pub(crate) async fn run(a: &Assertion, cx: &TestContext<'_>) -> Outcome {
     if a.skip {
-        return Outcome::skip(format!("`skip: true` in {}", cx.file));
+        return Outcome::skip(super::lane::skipped_in(cx.file));
     }
     if let Some(var) = &a.skip_unless_env
         && std::env::var_os(var).is_none_or(|v| v.is_empty())

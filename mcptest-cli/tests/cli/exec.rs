@@ -2,7 +2,7 @@
 //! line and through `mcptest_coprocess::Client`.
 
 use std::{
-    io::{BufRead, BufReader, Read, Write},
+    io::{BufRead, BufReader, Write},
     process::{Child, ChildStdin, Stdio},
     sync::mpsc,
     time::{Duration, Instant},
@@ -145,8 +145,8 @@ fn the_handshake_agrees_on_the_version_constant_and_calls_pass_through() {
         "{hello}"
     );
     assert_eq!(
-        COPROCESS_PROTOCOL_VERSION, 2,
-        "the seed's version; bump every pin together"
+        COPROCESS_PROTOCOL_VERSION, 3,
+        "the design note's version; bump every pin together"
     );
     let init = exec.ask(r#"{"jsonrpc": "2.0", "id": 2, "method": "mcp.initialize"}"#);
     assert_eq!(
@@ -193,12 +193,12 @@ fn bad_lines_get_the_documented_codes_and_the_channel_goes_on() {
     );
     assert_eq!(no_id["id"], Value::Null, "{no_id}");
     assert_eq!(no_id["result"]["protocol_version"], 2, "{no_id}");
-    let newer = exec.ask(r#"{"jsonrpc": "2.0", "id": 9, "method": "coprocess/handshake", "params": {"protocol_version": 3, "sdk": "python"}}"#);
+    let newer = exec.ask(r#"{"jsonrpc": "2.0", "id": 9, "method": "coprocess/handshake", "params": {"protocol_version": 4, "sdk": "python"}}"#);
     assert_eq!(newer["error"]["code"], codes::INVALID_PARAMS, "{newer}");
     assert_eq!(
         newer["error"]["message"],
-        "coprocess protocol version mismatch: this mcptest binary speaks v2, the python SDK \
-             sent v3. Upgrade the mcptest binary (or pin the SDK to the matching release)."
+        "coprocess protocol version mismatch: this mcptest binary speaks v2 to v3, the python \
+             SDK sent v4. Upgrade the mcptest binary (or pin the SDK to the matching release)."
     );
     let lane = exec.ask(r#"{"jsonrpc": "2.0", "id": 10, "method": "mcp.compliance.run"}"#);
     assert_eq!(lane["error"]["code"], codes::METHOD_NOT_FOUND, "{lane}");
@@ -297,49 +297,14 @@ async fn the_client_fails_fast_on_a_v1_binary() {
     );
     assert_eq!(
         error.to_string(),
-        "mcptest binary speaks coprocess v1; this SDK needs v2. Upgrade the mcptest binary \
+        "mcptest binary speaks coprocess v1; this SDK needs v3. Upgrade the mcptest binary \
              (or pin the SDK to the matching release)."
     );
 }
 
 #[test]
 fn flush_posts_the_report_with_the_bearer_token() {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}/upload", listener.local_addr().unwrap());
-    let received = std::thread::spawn(move || {
-        let (mut stream, _) = listener.accept().unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(30)))
-            .unwrap();
-        let mut request = Vec::new();
-        let mut buf = [0u8; 4096];
-        // Headers, then as many body bytes as content-length says.
-        loop {
-            let n = stream.read(&mut buf).unwrap();
-            request.extend_from_slice(&buf[..n]);
-            let text = String::from_utf8_lossy(&request).to_string();
-            if let Some(end) = text.find("\r\n\r\n") {
-                let length: usize = text
-                    .lines()
-                    .find_map(|l| {
-                        l.to_ascii_lowercase()
-                            .strip_prefix("content-length:")
-                            .map(|v| v.trim().parse().unwrap())
-                    })
-                    .unwrap_or(0);
-                if request.len() >= end + 4 + length || n == 0 {
-                    break;
-                }
-            }
-            if n == 0 {
-                break;
-            }
-        }
-        stream
-            .write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
-            .unwrap();
-        String::from_utf8(request).unwrap()
-    });
+    let (url, received) = super::exec_frames::upload_receiver();
     let ws = Workspace::new(&[]);
     let mut exec = Exec::start(&ws, &server(), &[]);
     let early = exec.ask(r#"{"jsonrpc": "2.0", "id": 1, "method": "mcp.reporter.flush"}"#);
