@@ -63,10 +63,7 @@ pub fn fuzz(args: FuzzArgs) -> Exit {
         score.healthy + score.unhealthy
     );
     if !report.passed() {
-        println!(
-            "seed {}: `--seed {}` with the same --mutations reproduces this run",
-            seed, seed
-        );
+        println!("seed {seed}: `--seed {seed}` with the same --mutations reproduces this run");
     }
     output::write_reports(&report, &args.reports, "");
     // `--write-tests` has `--server` (checked above); a suite file names

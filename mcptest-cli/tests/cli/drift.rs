@@ -74,9 +74,14 @@ fn degrading_exits_4_unless_only_breaking_fails() {
     let ws = Workspace::new(&[("old.json", &old), ("new.json", &new)]);
     let out = drift(&ws, "old.json", "new.json", &[]);
     assert_eq!(out.code, Some(4), "{out:?}");
-    assert!(out.stdout.contains("WARN  MCPT-D010"), "{out:?}");
+    assert!(out.stdout.contains("FAIL  MCPT-D010"), "{out:?}");
+    assert!(
+        out.stdout.contains("no degrading change (MCPT-D010"),
+        "{out:?}"
+    );
     let out = drift(&ws, "old.json", "new.json", &["--fail-on", "breaking"]);
     assert_eq!(out.code, Some(0), "{out:?}");
+    assert!(out.stdout.contains("WARN  MCPT-D010"), "shown: {out:?}");
     let out = drift(&ws, "old.json", "new.json", &["--fail-on", "compatible"]);
     assert_eq!(out.code, Some(2), "{out:?}");
     assert!(

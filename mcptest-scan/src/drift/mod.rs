@@ -176,8 +176,8 @@ impl Change {
                 Some(self.address.subject()),
                 vec![Miss::new(
                     format!(
-                        "{} {} ({}): no {}",
-                        self.rule.id, self.rule.name, self.rule.impact, self.rule.what
+                        "no {} change ({} {}: {})",
+                        self.rule.impact, self.rule.id, self.rule.name, self.rule.what
                     ),
                     Evidence::new()
                         .diff(pretty(&self.old), pretty(&self.new))

@@ -373,7 +373,7 @@ fn the_report_fails_at_the_threshold_warns_degrading_and_passes_the_rest() {
     assert_eq!(statuses, ["FAIL", "PASS", "WARN"]);
     let failure = report.results[0].outcome.failure().unwrap().to_string();
     assert!(
-        failure.contains("MCPT-D001 item-removed (breaking)"),
+        failure.contains("no breaking change (MCPT-D001 item-removed: a tool, prompt"),
         "{failure}"
     );
     assert!(failure.contains("Why it matters"), "{failure}");

@@ -121,13 +121,14 @@ fn written_tests(bug: bool) -> (bool, usize) {
 
 #[tokio::test]
 async fn the_seed_reproduces_the_run_and_its_shrinking() {
-    let run = || {
+    let run = || async {
         Fuzz::new(server(true))
             .tools(["ingest"])
             .mutations(6)
             .seed(99)
             .timeout(Duration::from_secs(10))
             .run()
+            .await
     };
     let (first, second) = (run().await, run().await);
     let outcome = |report: &mcptest::report::Report| -> Vec<(String, Status, Option<String>)> {
