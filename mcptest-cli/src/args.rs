@@ -25,7 +25,8 @@ Examples:
   mcptest coverage tests/evals --server 'my-server --stdio' --min 80
   mcptest init tests/evals
   mcptest lint --server 'my-server --stdio' --strict
-  mcptest lint-security --server 'my-server --stdio'";
+  mcptest lint-security --server 'my-server --stdio'
+  mcptest drift tests/snapshots/surface.snap 'my-server --stdio' --sarif drift.sarif";
 
 const LINT_HELP: &str = "\
 Examples:
@@ -138,6 +139,7 @@ Examples:
   mcptest audit --server 'my-server --stdio'
   mcptest audit --url http://127.0.0.1:3001/mcp --timeout 5s --junit audit.xml
   mcptest audit --server 'my-server' --skip send_email --include-destructive
+  mcptest audit --server 'my-server' --sarif audit.sarif --sarif-anchor tests/snapshots/surface.snap
 
 A tool that answers, with isError or not, is healthy. The server is started
 once and restarted after a crash or a timeout.
@@ -155,11 +157,14 @@ Exit status:
 Examples:
   mcptest fuzz --server 'my-server --stdio'
   mcptest fuzz --server 'my-server' --tool search --mutations 200 --seed 7 --timeout 5s
+  mcptest fuzz --server 'my-server' --write-tests tests/fuzz_found.rs --write-suite tests/evals/fuzz_found.yaml
 
 A case passes when the server answers at all (a result, isError, or a JSON-RPC
 error). A crash, a hang or an answer that is not valid MCP fails it, with the
 call_tool line that reproduces it; the server is restarted after each crash.
-The same --seed reproduces a run.
+The first failing input of each tool and kind is shrunk to a minimal one that
+fails the same way (--shrink-calls); --write-tests and --write-suite keep the
+failures as tests that send it. The same --seed reproduces a run.
 
 Exit status:
   0  the server survived every case
@@ -304,6 +309,7 @@ Exit status:
 Examples:
   mcptest lint-security --server 'my-server --stdio'
   mcptest lint-security --url http://127.0.0.1:3001/mcp --json lint.json
+  mcptest lint-security --server 'my-server' --sarif lint.sarif --sarif-anchor tests/snapshots/surface.snap
 
 Each finding names its rule (MCPT-L001 ...), its severity, the offending field
 as a JSON pointer into {instructions, tools, prompts, resources,
@@ -315,6 +321,32 @@ Exit status:
   2  usage error, or a server that cannot be found"
     )]
     LintSecurity(LintSecurityArgs),
+    /// Compare two surfaces of a server (a stored snapshot, a live server,
+    /// or one of each) and classify every change: breaking, degrading or
+    /// compatible.
+    #[command(after_help = "\
+Examples:
+  mcptest drift tests/snapshots/surface.snap 'my-server --stdio'
+  mcptest drift old.snap new.snap --fail-on breaking --sarif drift.sarif
+  mcptest drift 'my-server-v1 --stdio' http://127.0.0.1:3001/mcp --json drift.json
+
+OLD and NEW are each a file (the .snap that assert_tool_surface_snapshot!
+writes, or a JSON/YAML listing such as a saved tools/list result), a
+Streamable HTTP URL, or a server command line. Items are matched by name
+(tools, prompts) or URI (resources, templates). Each change is named by its
+rule (MCPT-D001 item-removed, ...); the rules are in the README.
+
+SARIF results point into NEW when it is a file, else OLD when it is one,
+else --sarif-anchor.
+
+Exit status:
+  0  no change, or none at or above --fail-on
+  1  a breaking change
+  4  a degrading change and no breaking one (with --fail-on degrading, the
+     default)
+  2  usage error, a file that cannot be read as a surface, a server that
+     cannot be started or listed")]
+    Drift(DriftArgs),
     /// Run suite files with each session recorded and compare what the
     /// server answered with the snapshot stored beside each file.
     #[command(after_help = "\
@@ -551,6 +583,8 @@ pub struct AuditArgs {
     #[arg(long, value_name = "TOOL")]
     pub skip: Vec<String>,
     #[command(flatten)]
+    pub sarif: SarifArgs,
+    #[command(flatten)]
     pub reports: ReportArgs,
 }
 
@@ -583,6 +617,15 @@ pub struct FuzzArgs {
     /// tests/), to keep it as a regression test; needs --server.
     #[arg(long, value_name = "FILE")]
     pub write_tests: Option<PathBuf>,
+    /// Write each failing case as a case of this MCP Cases file, to run
+    /// with `mcptest run FILE --server CMD`.
+    #[arg(long, value_name = "FILE")]
+    pub write_suite: Option<PathBuf>,
+    /// How many calls the shrinking of a failing input may make (the
+    /// first failure of each tool and kind is shrunk to a minimal input
+    /// that fails the same way); 0 turns shrinking off [default: 100].
+    #[arg(long, value_name = "N")]
+    pub shrink_calls: Option<usize>,
     #[command(flatten)]
     pub reports: ReportArgs,
 }
@@ -776,6 +819,8 @@ pub struct LintSecurityArgs {
     #[arg(long, value_name = "URL")]
     pub url: Option<String>,
     #[command(flatten)]
+    pub sarif: SarifArgs,
+    #[command(flatten)]
     pub reports: ReportArgs,
 }
 
@@ -833,4 +878,52 @@ pub struct LintArgs {
     pub paths: Vec<String>,
     #[command(flatten)]
     pub reports: ReportArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct DriftArgs {
+    /// The old surface: a snapshot or listing file, a Streamable HTTP URL,
+    /// or a server command line.
+    #[arg(value_name = "OLD")]
+    pub old: String,
+    /// The new surface, in any of the same forms.
+    #[arg(value_name = "NEW")]
+    pub new: String,
+    /// The least impact that fails the run: `breaking` lets degrading
+    /// changes pass (they are shown) [default: degrading].
+    #[arg(long, value_name = "breaking|degrading", value_parser = impact)]
+    pub fail_on: Option<mcptest::scan::drift::Impact>,
+    /// How long a server may take to start and list (e.g. 10s).
+    #[arg(long, value_name = "DURATION", value_parser = duration)]
+    pub timeout: Option<Duration>,
+    #[command(flatten)]
+    pub sarif: SarifArgs,
+    #[command(flatten)]
+    pub reports: ReportArgs,
+}
+
+/// SARIF output, for GitHub code scanning.
+#[derive(Debug, Args, Default)]
+pub struct SarifArgs {
+    /// Write the findings as SARIF 2.1.0 to FILE (for GitHub code scanning:
+    /// github/codeql-action/upload-sarif).
+    #[arg(long, value_name = "FILE")]
+    pub sarif: Option<PathBuf>,
+    /// The repository file SARIF results point into: the server's stored
+    /// tool-surface snapshot (each result at the line of the tool or
+    /// parameter it is about), or any other file (its first line). Code
+    /// scanning refuses results without a file, so --sarif against a live
+    /// server needs it. Give it relative to the repository's root.
+    #[arg(long, value_name = "FILE", requires = "sarif")]
+    pub sarif_anchor: Option<PathBuf>,
+}
+
+fn impact(text: &str) -> Result<mcptest::scan::drift::Impact, String> {
+    use mcptest::scan::drift::Impact;
+    match Impact::parse(text) {
+        Some(impact @ (Impact::Breaking | Impact::Degrading)) => Ok(impact),
+        _ => Err(format!(
+            "{text:?} is not an impact; write breaking or degrading"
+        )),
+    }
 }

@@ -1,10 +1,11 @@
 //! `mcptest audit`: the library's audit of every tool of a server, as lines
-//! on the terminal, a score, and the usual report files.
+//! on the terminal, a score, the usual report files and SARIF.
 
 use mcptest::{
     Server,
     report::Status,
     scan::audit::{Audit, Classification, Score},
+    scan::sarif::SarifLog,
 };
 
 use crate::{
@@ -16,6 +17,13 @@ use crate::{
 pub fn audit(args: AuditArgs) -> Exit {
     let server = match target(args.server.as_deref(), args.url.as_deref()) {
         Ok(server) => server,
+        Err(e) => {
+            eprintln!("mcptest: {e}");
+            return Exit::Usage;
+        }
+    };
+    let anchor = match crate::sarif::anchor(&args.sarif, None) {
+        Ok(anchor) => anchor,
         Err(e) => {
             eprintln!("mcptest: {e}");
             return Exit::Usage;
@@ -44,6 +52,7 @@ pub fn audit(args: AuditArgs) -> Exit {
     print!("{}", output::summary(&report, &palette));
     println!("score: {}", Score::of(&report));
     output::write_reports(&report, &args.reports);
+    crate::sarif::write(&args.sarif, SarifLog::audit(&report), anchor);
     if report.passed() {
         Exit::Pass
     } else {

@@ -23,7 +23,8 @@ use crate::{
 /// Where one side of the drift comes from.
 enum Side {
     File(String),
-    Server(Server),
+    /// Boxed: a server's settings are many times a path's size.
+    Server(Box<Server>),
 }
 
 impl Side {
@@ -34,12 +35,12 @@ impl Side {
             return Ok(Side::File(text.to_owned()));
         }
         if text.starts_with("http://") || text.starts_with("https://") {
-            return Ok(Side::Server(Server::url(text)));
+            return Ok(Side::Server(Box::new(Server::url(text))));
         }
-        crate::run::check_server(text).map_err(|e| {
+        crate::suite_args::check_server(text).map_err(|e| {
             format!("{text:?} is neither a file nor a URL, and as a command line: {e}")
         })?;
-        Ok(Side::Server(Server::command(text)))
+        Ok(Side::Server(Box::new(Server::command(text))))
     }
 
     fn file(&self) -> Option<&str> {
@@ -52,7 +53,8 @@ impl Side {
     async fn surface(self, args: &DriftArgs) -> Result<Surface, String> {
         match self {
             Side::File(path) => Surface::load(&path).map_err(|e| e.to_string()),
-            Side::Server(mut server) => {
+            Side::Server(server) => {
+                let mut server = *server;
                 if let Some(timeout) = args.timeout {
                     server = server.timeout(timeout);
                 }
@@ -114,7 +116,7 @@ pub fn drift(args: DriftArgs) -> Exit {
         count(Impact::Degrading),
         count(Impact::Compatible)
     );
-    output::write_reports(&report, &args.reports, "");
+    output::write_reports(&report, &args.reports);
     crate::sarif::write(&args.sarif, SarifLog::drift(&changes), anchor);
     match drift::worst(&changes) {
         Some(worst) if worst < fail_on => Exit::Pass,

@@ -1,10 +1,11 @@
 //! `mcptest fuzz`: the library's fuzz run against a server, failures only
-//! on the terminal (a run has hundreds of cases), and the usual reports.
+//! on the terminal (a run has hundreds of cases), the usual reports, and
+//! the failing cases written out as tests (`--write-tests`, `--write-suite`).
 
 use mcptest::{
     report::Status,
     scan::audit::{Classification, Score},
-    scan::fuzz::Fuzz,
+    scan::fuzz::{DEFAULT_SEED, Fuzz, regression_suite, regression_tests},
 };
 
 use crate::{
@@ -30,14 +31,16 @@ pub fn fuzz(args: FuzzArgs) -> Exit {
     let mut fuzz = Fuzz::new(server)
         .tools(args.tool.iter().cloned())
         .include_destructive(args.include_destructive);
-    if let Some(seed) = args.seed {
-        fuzz = fuzz.seed(seed);
-    }
+    let seed = args.seed.unwrap_or(DEFAULT_SEED);
+    fuzz = fuzz.seed(seed);
     if let Some(count) = args.mutations {
         fuzz = fuzz.mutations(count);
     }
     if let Some(timeout) = args.timeout {
         fuzz = fuzz.timeout(timeout);
+    }
+    if let Some(calls) = args.shrink_calls {
+        fuzz = fuzz.shrink(calls, mcptest::scan::fuzz::DEFAULT_SHRINK_TIME);
     }
     let runtime = match crate::runtime(2) {
         Ok(rt) => rt,
@@ -59,13 +62,30 @@ pub fn fuzz(args: FuzzArgs) -> Exit {
         score.healthy,
         score.healthy + score.unhealthy
     );
+    if !report.passed() {
+        println!("seed {seed}: `--seed {seed}` with the same --mutations reproduces this run");
+    }
     output::write_reports(&report, &args.reports);
-    if let Some(path) = &args.write_tests {
-        // `--server` is there: checked above.
-        let server = args.server.as_deref().unwrap_or_default();
-        match mcptest::scan::fuzz::regression_tests(&report, server) {
+    // `--write-tests` has `--server` (checked above); a suite file names
+    // the server in its header only.
+    let server = args.server.clone().or(args.url.clone()).unwrap_or_default();
+    let written = [
+        (
+            &args.write_tests,
+            "tests",
+            regression_tests(&report, server.as_str()),
+        ),
+        (
+            &args.write_suite,
+            "cases of a suite file",
+            regression_suite(&report, server.as_str()),
+        ),
+    ];
+    for (path, what, text) in written {
+        let Some(path) = path else { continue };
+        match text {
             Some(text) => match std::fs::write(path, text) {
-                Ok(()) => println!("wrote the failing cases as tests to {}", path.display()),
+                Ok(()) => println!("wrote the failing cases as {what} to {}", path.display()),
                 Err(e) => {
                     eprintln!("mcptest: cannot write {}: {e}", path.display());
                     return Exit::Usage;

@@ -1,9 +1,9 @@
 //! `mcptest`: the command line over the mcptest library — run suite files,
 //! write the reports CI systems read, check protocol conformance, validate suite
 //! files, play MCP Cases files as a mock server, audit and fuzz every tool
-//! of a server, lint its definitions for agent usability and security, and
-//! write starter suite files. Argument parsing and output only; every check
-//! is the library's.
+//! of a server, lint its definitions for agent usability and security,
+//! classify the drift between two surfaces and write starter suite files.
+//! Argument parsing and output only; every check is the library's.
 //!
 //! The command is a library with one function, [`main`], so that the
 //! `mcptest` binary and the test packages that run the command beside
@@ -13,6 +13,7 @@ mod args;
 mod audit;
 mod conformance;
 mod coverage;
+mod drift;
 mod exec;
 mod fuzz;
 mod generate;
@@ -25,6 +26,7 @@ mod mock;
 mod output;
 mod paths;
 mod run;
+mod sarif;
 mod snapshot;
 mod suite_args;
 mod terminal;
@@ -48,6 +50,8 @@ pub enum Exit {
     Usage = 2,
     /// A test that passed in the baseline no longer passes.
     Regressions = 3,
+    /// `drift`: a degrading change, and no breaking one.
+    Degraded = 4,
 }
 
 /// The `mcptest` command: parses the process's arguments, runs the
@@ -76,6 +80,7 @@ pub fn main() -> ExitCode {
         Command::Snapshot(args) => snapshot::snapshot(args),
         Command::Lint(args) => lint::lint(args),
         Command::LintSecurity(args) => lint_security::lint_security(args),
+        Command::Drift(args) => drift::drift(args),
         Command::Report(ReportCommand::Merge(args)) => merge::merge(args),
     };
     // A signal's handler is killing the servers and will exit with the

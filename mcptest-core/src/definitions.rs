@@ -89,33 +89,7 @@ impl Definitions {
     /// assert_eq!(surface["tools"][1].get("_meta"), None);
     /// ```
     pub fn surface(&self) -> Value {
-        fn sorted<T: serde::Serialize>(items: &[T], key: &str) -> Vec<Value> {
-            let mut values: Vec<Value> = items
-                .iter()
-                .filter_map(|item| serde_json::to_value(item).ok())
-                .map(|mut value| {
-                    if let Value::Object(map) = &mut value {
-                        map.remove("_meta");
-                        map.remove("size");
-                        if let Some(Value::Object(annotations)) = map.get_mut("annotations") {
-                            annotations.remove("lastModified");
-                        }
-                    }
-                    value
-                })
-                .collect();
-            values.sort_by(|a, b| {
-                let name = |v: &Value| v.get(key).and_then(Value::as_str).map(str::to_owned);
-                name(a).cmp(&name(b))
-            });
-            values
-        }
-        json!({
-            "tools": sorted(&self.tools, "name"),
-            "prompts": sorted(&self.prompts, "name"),
-            "resources": sorted(&self.resources, "uri"),
-            "resourceTemplates": sorted(&self.resource_templates, "uriTemplate"),
-        })
+        Definitions::surface_of(&self.to_json())
     }
 
     /// Lists everything `mcp`'s server declares a capability for (tools,
@@ -154,5 +128,52 @@ impl Definitions {
                 .into_inner();
         }
         Ok(defs)
+    }
+
+    /// The tool surface of a document with the keys of
+    /// [`Definitions::to_json`] (or a stored surface): the four lists, each
+    /// sorted by name (or URI), without the fields that change from run to run
+    /// (`_meta`, a resource's `size`, `annotations.lastModified`) and without
+    /// `instructions`. What [`Definitions::surface`] returns, for a surface
+    /// read back from a file; applying it twice changes nothing.
+    ///
+    /// ```
+    /// use mcptest::Definitions;
+    /// use serde_json::json;
+    ///
+    /// let surface = Definitions::surface_of(&json!({"tools": [{"name": "b", "_meta": {}}, {"name": "a"}]}));
+    /// assert_eq!(surface["tools"], json!([{"name": "a"}, {"name": "b"}]));
+    /// assert_eq!(Definitions::surface_of(&surface), surface);
+    /// ```
+    pub fn surface_of(doc: &Value) -> Value {
+        fn sorted(items: Option<&Value>, key: &str) -> Vec<Value> {
+            let mut values: Vec<Value> = items
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .cloned()
+                .map(|mut value| {
+                    if let Value::Object(map) = &mut value {
+                        map.remove("_meta");
+                        map.remove("size");
+                        if let Some(Value::Object(annotations)) = map.get_mut("annotations") {
+                            annotations.remove("lastModified");
+                        }
+                    }
+                    value
+                })
+                .collect();
+            values.sort_by(|a, b| {
+                let name = |v: &Value| v.get(key).and_then(Value::as_str).map(str::to_owned);
+                name(a).cmp(&name(b))
+            });
+            values
+        }
+        json!({
+            "tools": sorted(doc.get("tools"), "name"),
+            "prompts": sorted(doc.get("prompts"), "name"),
+            "resources": sorted(doc.get("resources"), "uri"),
+            "resourceTemplates": sorted(doc.get("resourceTemplates"), "uriTemplate"),
+        })
     }
 }

@@ -39,7 +39,8 @@
 //! | `suite` | `mcptest::suite!` and [`suite`](mod@suite): mcp-assert and MCP Cases files, the contract mock, coverage |
 //! | `conformance` | [`conformance`]: protocol conformance of servers and clients |
 //! | `http-mock` | client conformance over Streamable HTTP (`ClientConformance::http`) |
-//! | `scan` | [`scan`]: audit, fuzz and lint (usability, security, token cost) of a server |
+//! | `scan` | [`scan`]: audit, fuzz, lint (usability, security, token cost) and drift of a server |
+//! | `sarif` | `scan::sarif`: SARIF 2.1.0 logs of the scans' findings, for GitHub code scanning |
 //! | `full` | all of the above |
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

@@ -65,3 +65,43 @@ fn write_tests_needs_a_server_command() {
     ]));
     assert_eq!(out.code, Some(2), "{out:?}");
 }
+
+#[test]
+fn failing_cases_are_written_as_a_suite_that_fails_before_the_fix_and_passes_after() {
+    let fixed = FRAGILE.replace("sys.exit(2)", "pass");
+    let ws = Workspace::new(&[("fragile.py", FRAGILE), ("fixed.py", &fixed)]);
+    let out = output(ws.mcptest(&[
+        "fuzz",
+        "--server",
+        "python3 fragile.py",
+        "--mutations",
+        "0",
+        "--timeout",
+        "5s",
+        "--write-suite",
+        "found.yaml",
+    ]));
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(
+        out.stdout
+            .contains("wrote the failing cases as cases of a suite file to found.yaml"),
+        "{out:?}"
+    );
+    assert!(
+        out.stdout.contains("--seed "),
+        "the seed to reproduce: {out:?}"
+    );
+    let file = ws.read("found.yaml");
+    assert!(
+        file.contains(r#""params":{"name":"parse","arguments":{"text":""}}"#),
+        "{file}"
+    );
+    assert!(
+        file.contains("mcptest run THIS_FILE --server 'python3 fragile.py'"),
+        "{file}"
+    );
+    let before = output(ws.mcptest(&["run", "found.yaml", "--server", "python3 fragile.py"]));
+    assert_eq!(before.code, Some(1), "the bug: {before:?}");
+    let after = output(ws.mcptest(&["run", "found.yaml", "--server", "python3 fixed.py"]));
+    assert_eq!(after.code, Some(0), "the fix: {after:?}");
+}

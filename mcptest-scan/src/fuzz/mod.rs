@@ -49,7 +49,13 @@
 //! }
 //! ```
 
+mod shrink;
+mod written;
+
 use std::{collections::BTreeSet, time::Instant};
+
+pub use shrink::{DEFAULT_SHRINK_CALLS, DEFAULT_SHRINK_TIME, MINIMAL, SEED, Shrinker};
+pub use written::{Launch, regression_suite, regression_tests};
 
 use rmcp::model::Tool;
 use serde_json::{Map, Value, json};
@@ -283,76 +289,8 @@ pub fn repro_line(tool: &str, arguments: &Value) -> String {
 /// The report property that holds a failing case's [`repro_line`].
 pub const REPRO: &str = "repro";
 
-/// A Rust test file with one `#[mcp_test]` per failing case of a fuzz
-/// `report`, each calling the tool with the case's arguments on a fresh
-/// `server` (a command line) and failing unless the server answers (a
-/// result, `isError` or a JSON-RPC error). `None` when no case failed.
-///
-/// ```
-/// use mcptest::{scan::fuzz::{REPRO, regression_tests}, report::{Outcome, Report, TestResult}};
-///
-/// let mut report = Report::new("fuzz");
-/// report.push(
-///     TestResult::new("parse: text: empty", Outcome::error("an answer", "the server exited"))
-///         .property(REPRO, r#"mcp.call_tool("parse", json!({"text":""})).await"#),
-/// );
-/// let file = regression_tests(&report, "my-server --stdio").unwrap();
-/// assert!(file.contains("async fn parse_text_empty(mcp: McpClient)"));
-/// ```
-pub fn regression_tests(report: &mcptest_core::report::Report, server: &str) -> Option<String> {
-    let failing: Vec<_> = report
-        .results
-        .iter()
-        .filter(|r| r.status() == mcptest_core::report::Status::Fail)
-        .filter_map(|r| Some((r, r.property_value(REPRO)?)))
-        .collect();
-    if failing.is_empty() {
-        return None;
-    }
-    let mut names = std::collections::BTreeSet::new();
-    let mut out = format!(
-        "//! Written by `mcptest fuzz` from {}: one test per case that crashed,\n\
-         //! hung or broke the protocol. Each passes once the server answers the call\n\
-         //! (a result, isError or a JSON-RPC error).\n\n\
-         use mcptest::prelude::*;\n",
-        report.title
-    );
-    for (result, repro) in failing {
-        let mut name: String = result
-            .name
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() {
-                    c.to_ascii_lowercase()
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        while name.contains("__") {
-            name = name.replace("__", "_");
-        }
-        let mut name = name.trim_matches('_').to_owned();
-        if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
-            name = format!("case_{name}");
-        }
-        let base = name.clone();
-        let mut n = 2;
-        while !names.insert(name.clone()) {
-            name = format!("{base}_{n}");
-            n += 1;
-        }
-        let server = Value::String(server.to_owned());
-        out.push_str(&format!(
-            "\n/// {}\n#[mcp_test(server = {server})]\nasync fn {name}(mcp: McpClient) {{\n    \
-             let call = {repro};\n    \
-             assert!(\n        !matches!(call.outcome(), ToolOutcome::Failed(_)),\n        \
-             \"the server did not answer: {{call:?}}\"\n    );\n}}\n",
-            result.name.replace('\n', " ")
-        ));
-    }
-    Some(out)
-}
+/// The report property that holds a failing case's arguments (JSON).
+pub const INPUT: &str = "input";
 
 fn repro_line_inner(tool: &str, arguments: &Value) -> String {
     let name = Value::String(tool.to_owned());
@@ -400,6 +338,7 @@ pub struct Fuzz {
     only: BTreeSet<String>,
     seed: u64,
     mutations: usize,
+    shrink: shrink::ShrinkBudget,
 }
 
 /// The seed of a run that sets none; fixed, so that a fuzz test in CI is
@@ -422,6 +361,7 @@ impl Fuzz {
             only: BTreeSet::new(),
             seed: DEFAULT_SEED,
             mutations: DEFAULT_MUTATIONS,
+            shrink: shrink::ShrinkBudget::default(),
         }
     }
 
@@ -535,6 +475,7 @@ impl Fuzz {
             }
         };
         let mut mcp = Some(mcp);
+        let mut shrunk = BTreeSet::new();
         for name in &self.only {
             if !tools.iter().any(|t| t.name == name.as_str()) {
                 report.push(
@@ -604,10 +545,13 @@ impl Fuzz {
                 }
                 let client = mcp.as_ref().expect("connected above");
                 let (result, broken) = self.one(client, tool, &case).await;
-                report.push(result);
                 if broken && let Some(old) = mcp.take() {
                     old.close().await;
                 }
+                let result = self
+                    .shrunk(&mut mcp, tool, &case, result, &mut shrunk)
+                    .await;
+                report.push(result);
             }
         }
         if let Some(client) = mcp {
@@ -653,7 +597,9 @@ impl Fuzz {
             result = result.property("pid", pid.to_string());
         }
         if let Some(repro) = repro {
-            result = result.property(REPRO, repro);
+            result = result
+                .property(REPRO, repro)
+                .property(INPUT, case.arguments.to_string());
         }
         (result, broken)
     }

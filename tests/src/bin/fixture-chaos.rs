@@ -40,6 +40,10 @@ A minimal stdio MCP server (one tool, `poke`) that misbehaves as the flags say:
   --defects                 also list `parse`, which panics (the server dies) on an
                             empty `text`, and `search`, which hangs on a `query`
                             longer than 1000 characters; both answer anything else
+  --planted-crash           also list `ingest`, which panics (the server dies) on a
+                            titled note with more than 3 tags while the environment
+                            has MCPTEST_PLANTED_CRASH=1 (the bug), and answers
+                            anything without it (the fix)
   --poisoned                list definitions that break every security lint rule
                             (tools, prompts, resources, templates, instructions)
   --lint-findings           list tools that trip each rule of `mcptest lint` once
@@ -91,6 +95,7 @@ struct Chaos {
     lint_findings: bool,
     lint_clean: bool,
     defects: bool,
+    planted_crash: bool,
     ping_flood: Option<u64>,
     stop_reading: bool,
     notification_flood: Option<u64>,
@@ -134,6 +139,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Chaos, String> {
             "--lint-findings" => &mut chaos.lint_findings,
             "--lint-clean" => &mut chaos.lint_clean,
             "--defects" => &mut chaos.defects,
+            "--planted-crash" => &mut chaos.planted_crash,
             "--pid-file" => {
                 chaos.pid_file = Some(args.next().ok_or("--pid-file needs a path")?);
                 continue;
@@ -336,6 +342,9 @@ fn serve(chaos: &Chaos) {
                 id,
                 json!({ "tools": [poke_tool(), parse_tool(), search_tool()] }),
             ),
+            "tools/list" if chaos.planted_crash => {
+                result_response(id, json!({ "tools": [poke_tool(), ingest_tool()] }))
+            }
             "tools/list" => result_response(id, json!({ "tools": [poke_tool()] })),
             _ => error_response(id, -32601, &format!("Method not found: {method}")),
         };
@@ -434,6 +443,11 @@ fn call_tool(chaos: &Chaos, out: &mut io::Stdout, id: Value, params: &Value) {
     }
     if chaos.lint_findings || chaos.lint_clean {
         respond(chaos, out, &result_response(id, lintable::call(name)));
+        return;
+    }
+    if chaos.planted_crash && name == "ingest" {
+        let reply = result_response(id, ingest_call(params));
+        respond(chaos, out, &reply);
         return;
     }
     if name != "poke" {
@@ -574,6 +588,44 @@ fn defective_call(name: &str, params: &Value) -> Value {
     }
     json!({
         "content": [{ "type": "text", "text": format!("{name}: {} characters", text.chars().count()) }],
+        "isError": false,
+    })
+}
+
+fn ingest_tool() -> Value {
+    json!({
+        "name": "ingest",
+        "description": "Stores a note with its tags.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "title": { "type": "string" },
+                "tags": { "type": "array", "items": { "type": "string" } },
+                "count": { "type": "integer" },
+            },
+            "required": ["title", "tags"],
+        },
+    })
+}
+
+/// `ingest` of `--planted-crash`: the bug (a panic on a titled note with
+/// more than 3 tags) is there only while MCPTEST_PLANTED_CRASH=1, so that
+/// one binary is the server before and after the fix.
+fn ingest_call(params: &Value) -> Value {
+    let title = params.pointer("/arguments/title").and_then(Value::as_str);
+    let tags = params.pointer("/arguments/tags").and_then(Value::as_array);
+    let (Some(title), Some(tags)) = (title, tags) else {
+        return json!({
+            "content": [{ "type": "text", "text": "title (a string) and tags (a list) are required" }],
+            "isError": true,
+        });
+    };
+    let planted = std::env::var("MCPTEST_PLANTED_CRASH").is_ok_and(|v| v == "1");
+    if planted && tags.len() > 3 && !title.is_empty() {
+        panic!("chaos: ingest cannot index more than 3 tags of a titled note");
+    }
+    json!({
+        "content": [{ "type": "text", "text": format!("ingested {title:?} with {} tags", tags.len()) }],
         "isError": false,
     })
 }

@@ -1,0 +1,208 @@
+//! `mcptest::scan::sarif` against the fixture servers: the security lint's,
+//! the audit's and drift's logs are valid SARIF 2.1.0 (checked against the
+//! OASIS schema that the `serde-sarif` package ships, found through `cargo
+//! metadata`; nothing is copied into this repository), and every result
+//! points at a line of its anchor file, as GitHub code scanning requires.
+
+use std::{path::PathBuf, sync::OnceLock, time::Duration};
+
+use mcptest::{
+    Server,
+    scan::{
+        audit::Audit,
+        lint::check,
+        sarif::SarifLog,
+        surface::{Surface, SurfaceFile, definitions},
+    },
+};
+use serde_json::Value;
+
+const CHAOS: &str = env!("CARGO_BIN_EXE_fixture-chaos");
+
+/// The SARIF 2.1.0 schema as the `serde-sarif` package ships it.
+fn schema() -> &'static Value {
+    static SCHEMA: OnceLock<Value> = OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        let out = std::process::Command::new(env!("CARGO"))
+            .args([
+                "metadata",
+                "--format-version",
+                "1",
+                "--offline",
+                "--manifest-path",
+            ])
+            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"))
+            .output()
+            .expect("cargo metadata runs");
+        assert!(
+            out.status.success(),
+            "cargo metadata: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let metadata: Value =
+            serde_json::from_slice(&out.stdout).expect("cargo metadata prints JSON");
+        let manifest = metadata["packages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|p| p["name"] == "serde-sarif")
+            .and_then(|p| p["manifest_path"].as_str())
+            .expect("serde-sarif is a dependency of the workspace");
+        let path = PathBuf::from(manifest)
+            .with_file_name("src")
+            .join("schema.json");
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let schema: Value = serde_json::from_str(&text).expect("the schema is JSON");
+        assert_eq!(
+            schema["title"],
+            "Static Analysis Results Format (SARIF) Version 2.1.0 JSON Schema",
+            "{}",
+            path.display()
+        );
+        schema
+    })
+}
+
+/// Panics with every schema violation of `log`, and unless every result
+/// has a file location with a line (GitHub code scanning refuses the whole
+/// file otherwise); returns the results.
+pub(crate) fn assert_valid_sarif(log: &Value) -> Vec<Value> {
+    let validator = jsonschema::validator_for(schema()).expect("the SARIF schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(log)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}\n{log:#}");
+    assert_eq!(log["version"], "2.1.0");
+    let results = log["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .clone();
+    for result in &results {
+        let physical = &result["locations"][0]["physicalLocation"];
+        assert!(
+            physical["artifactLocation"]["uri"].is_string(),
+            "{result:#}"
+        );
+        assert!(
+            physical["region"]["startLine"].as_i64() >= Some(1),
+            "{result:#}"
+        );
+    }
+    results
+}
+
+/// The 1-based number of the first line of `text` holding `needle`.
+pub(crate) fn line_of(text: &str, needle: &str) -> i64 {
+    text.lines()
+        .position(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no line holds {needle:?}")) as i64
+        + 1
+}
+
+fn start_line(result: &Value) -> i64 {
+    result["locations"][0]["physicalLocation"]["region"]["startLine"]
+        .as_i64()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_security_lint_log_is_valid_and_points_at_the_snapshot_lines() {
+    let server = Server::program(CHAOS)
+        .arg("--poisoned")
+        .timeout(Duration::from_secs(20));
+    let defs = definitions(&server).await.unwrap();
+    let findings = check(&defs);
+    assert!(findings.len() > 9, "{findings:?}");
+    // The stored surface, as a YAML file: the order differs from the listing's.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("surface.json");
+    let text = serde_json::to_string_pretty(Surface::of(&defs).value()).unwrap();
+    std::fs::write(&path, &text).unwrap();
+    let anchor = SurfaceFile::read(&path);
+    assert!(anchor.has_surface());
+    let log = SarifLog::lint_security(&findings, &defs)
+        .anchor(anchor)
+        .to_json();
+    let results = assert_valid_sarif(&log);
+    assert_eq!(results.len(), findings.len());
+    let mut rules: Vec<&str> = results
+        .iter()
+        .filter_map(|r| r["ruleId"].as_str())
+        .collect();
+    rules.dedup();
+    assert!(
+        rules.len() >= 9,
+        "every rule fires on the poisoned listing: {rules:?}"
+    );
+    // Each result sits on the line of the field it names, or inside the
+    // item when the field is a value without a key of its own.
+    for result in &results {
+        let name = result["locations"][0]["logicalLocations"][0]["fullyQualifiedName"]
+            .as_str()
+            .unwrap();
+        let line = start_line(result);
+        assert!(line > 1, "{name} at line {line}");
+        let written = text.lines().nth(line as usize - 1).unwrap();
+        let last = name.rsplit('/').next().unwrap();
+        if !name.starts_with("instructions") && !last.chars().any(char::is_control) {
+            let key = serde_json::to_string(last).unwrap();
+            assert!(
+                written.contains(&key) || written.trim_start().starts_with('{'),
+                "{name} points at line {line}: {written:?}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_audit_log_names_the_crashing_tool_at_its_line() {
+    let server = Server::program(CHAOS)
+        .arg("--exit-mid-call")
+        .timeout(Duration::from_secs(20))
+        .shutdown_grace(Duration::from_millis(200));
+    let report = Audit::new(server.clone()).run().await;
+    assert!(!report.passed(), "{report}");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("surface.json");
+    let surface = Surface::list(&server).await.unwrap();
+    let text = serde_json::to_string_pretty(surface.value()).unwrap();
+    std::fs::write(&path, &text).unwrap();
+    let log = SarifLog::audit(&report)
+        .anchor(SurfaceFile::read(&path))
+        .to_json();
+    let results = assert_valid_sarif(&log);
+    assert_eq!(results.len(), 1, "{log:#}");
+    assert_eq!(results[0]["ruleId"], "MCPT-A001");
+    assert_eq!(results[0]["level"], "error");
+    // The item's line: where its object opens, the tool's name inside it.
+    let line = start_line(&results[0]) as usize;
+    let item: Vec<&str> = text
+        .lines()
+        .skip(line - 1)
+        .take_while(|l| *l != "    }")
+        .collect();
+    assert_eq!(item[0].trim(), "{", "{text}");
+    assert!(
+        item.iter().any(|l| l.contains(r#""name": "poke""#)),
+        "{item:?}"
+    );
+    let message = results[0]["message"]["text"].as_str().unwrap();
+    assert!(message.contains("exit status 7"), "{message}");
+}
+
+#[tokio::test]
+async fn a_log_anchored_at_any_other_file_points_at_its_first_line() {
+    let server = Server::program(CHAOS)
+        .arg("--poisoned")
+        .timeout(Duration::from_secs(20));
+    let defs = definitions(&server).await.unwrap();
+    let anchor = SurfaceFile::read(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"));
+    assert!(!anchor.has_surface());
+    let log = SarifLog::lint_security(&check(&defs), &defs)
+        .anchor(anchor)
+        .to_json();
+    let results = assert_valid_sarif(&log);
+    assert!(results.iter().all(|r| start_line(r) == 1));
+}
