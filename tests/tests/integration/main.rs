@@ -51,6 +51,9 @@ mod expect_tools;
 mod front_ends;
 mod fuzz;
 mod fuzz_found;
+// Kept byte for byte as `mcptest fuzz --write-tests` writes it (fuzz_found
+// compares the two), so rustfmt leaves it alone.
+#[rustfmt::skip]
 mod fuzz_found_written;
 mod harness;
 mod hostile;

@@ -10,7 +10,7 @@ use mcptest::{
     Server,
     scan::{
         audit::Audit,
-        lint::check,
+        lint::{Family, Finding, check},
         sarif::SarifLog,
         surface::{Surface, SurfaceFile, definitions},
     },
@@ -53,15 +53,39 @@ fn schema() -> &'static Value {
             .join("schema.json");
         let text =
             std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let schema: Value = serde_json::from_str(&text).expect("the schema is JSON");
+        let mut schema: Value = serde_json::from_str(&text).expect("the schema is JSON");
         assert_eq!(
             schema["title"],
             "Static Analysis Results Format (SARIF) Version 2.1.0 JSON Schema",
             "{}",
             path.display()
         );
+        // The published schema's `language` patterns (of a run and of a
+        // tool component) have a stray `]`, which the validator refuses as
+        // a regex, so the whole schema would not compile; they are read as
+        // the two forms they mean. mcptest's logs set no `language`.
+        fix_language_patterns(&mut schema);
         schema
     })
+}
+
+/// Replaces each `language` pattern of the published SARIF schema that is
+/// no valid regex (see [`schema`]) with what it means.
+fn fix_language_patterns(value: &mut Value) {
+    const BROKEN: &str = "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$";
+    match value {
+        Value::Object(map) => {
+            for (key, value) in map.iter_mut() {
+                if key == "pattern" && value == BROKEN {
+                    *value = Value::from("^[a-zA-Z]{2}$|^[a-zA-Z]{2}-[a-zA-Z]{2}$");
+                } else {
+                    fix_language_patterns(value);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(fix_language_patterns),
+        _ => {}
+    }
 }
 
 /// Panics with every schema violation of `log`, and unless every result
@@ -113,7 +137,11 @@ async fn the_security_lint_log_is_valid_and_points_at_the_snapshot_lines() {
         .arg("--poisoned")
         .timeout(Duration::from_secs(20));
     let defs = definitions(&server).await.unwrap();
-    let findings = check(&defs);
+    // The lint's security rules: the log of `lint-security` holds those.
+    let findings: Vec<Finding> = check(&defs)
+        .into_iter()
+        .filter(|f| f.rule.family == Family::Security)
+        .collect();
     assert!(findings.len() > 9, "{findings:?}");
     // The stored surface, as a YAML file: the order differs from the listing's.
     let dir = tempfile::tempdir().unwrap();
@@ -143,10 +171,15 @@ async fn the_security_lint_log_is_valid_and_points_at_the_snapshot_lines() {
             .as_str()
             .unwrap();
         let line = start_line(result);
-        assert!(line > 1, "{name} at line {line}");
+        if name.starts_with("instructions") {
+            // A surface holds no instructions: the file's first line.
+            assert_eq!(line, 1, "{name} at line {line}: {result}");
+            continue;
+        }
+        assert!(line > 1, "{name} at line {line}: {result}");
         let written = text.lines().nth(line as usize - 1).unwrap();
         let last = name.rsplit('/').next().unwrap();
-        if !name.starts_with("instructions") && !last.chars().any(char::is_control) {
+        if !last.chars().any(char::is_control) {
             let key = serde_json::to_string(last).unwrap();
             assert!(
                 written.contains(&key) || written.trim_start().starts_with('{'),
