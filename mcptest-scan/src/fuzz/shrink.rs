@@ -40,11 +40,11 @@ pub(super) struct ShrinkBudget {
     pub(super) time: Duration,
 }
 
-/// Calls the shrinking of one failing input may make [default]; each is a
+/// Calls the shrinking of one failing input may make by default; each is a
 /// call to the server, and a crash costs a restart.
 pub const DEFAULT_SHRINK_CALLS: usize = 100;
 
-/// How long the shrinking of one failing input may take [default].
+/// How long the shrinking of one failing input may take by default.
 pub const DEFAULT_SHRINK_TIME: Duration = Duration::from_secs(60);
 
 impl Default for ShrinkBudget {
