@@ -109,11 +109,9 @@ impl Reporter for Terminal<'_> {
                 result,
                 failed_beside,
                 ..
-            } => {
-                if *failed_beside || result.property_value(INTERFERED).is_some() {
-                    self.out
-                        .say(&format!("one at a time: {}", self.palette.line(result)));
-                }
+            } if *failed_beside || result.property_value(INTERFERED).is_some() => {
+                self.out
+                    .say(&format!("one at a time: {}", self.palette.line(result)));
             }
             Event::RunFinished { .. } => self.progress.finish_and_clear(),
             _ => {}

@@ -57,13 +57,13 @@ mod client_run;
 mod server_run;
 
 pub use catalogue::catalogue;
+#[doc(hidden)]
+pub use client_run::NeedsHttpMock;
 pub use client_run::{ClientConformance, MockLink, URL_PLACEHOLDER};
 pub use model::{
     Applies, CannotApply, CheckResult, EVIDENCE_KEPT, Exchange, Level, RawRequest, RawResponse,
     Role, Rule, Transport,
 };
-#[doc(hidden)]
-pub use client_run::NeedsHttpMock;
 pub use official::{official_ids, ours_for_official};
 pub use report::ConformanceReport;
 pub use server_run::Conformance;

@@ -56,7 +56,7 @@ pub(crate) enum Own {
     #[cfg_attr(not(feature = "suite"), allow(dead_code))]
     Flag(Ident),
     /// Any other key, with the option as written.
-    Option(Ident, Meta),
+    Option(Ident, Box<Meta>),
 }
 
 impl Common {
@@ -121,7 +121,7 @@ impl Keys {
             name.as_str(),
             "server" | "bin" | "url" | "handler" | "fixture" | "wire_schema" | "crate"
         ) {
-            return Some(Own::Option(key, meta));
+            return Some(Own::Option(key, Box::new(meta)));
         }
         let value = self.value(&name, meta, errors)?;
         if let Err(error) = self.read_common(common, key, &name, value) {

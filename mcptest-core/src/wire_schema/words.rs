@@ -25,10 +25,7 @@ pub(super) fn requirement(serde_text: &str, path: &str) -> String {
     if let Some(rest) = serde_text.strip_prefix("unknown variant `")
         && let Some((found, allowed)) = rest.split_once("`, expected ")
     {
-        let allowed = allowed
-            .trim_start_matches("one of ")
-            .replace('`', "\"")
-            .replace("\", \"", "\", \"");
+        let allowed = allowed.trim_start_matches("one of ").replace('`', "\"");
         return format!("{subject} must be one of {allowed}, not \"{found}\"");
     }
     if let Some(rest) = serde_text.strip_prefix("invalid type: ")

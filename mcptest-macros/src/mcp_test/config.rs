@@ -102,6 +102,7 @@ impl Builder {
         let Some(Own::Option(key, meta)) = KEYS.read(&mut self.common, meta, errors) else {
             return;
         };
+        let meta = *meta;
         let name = key.to_string();
         if name == "env" {
             match meta {

@@ -161,7 +161,7 @@ impl Builder {
                 self.replace_servers = Some(key);
                 return;
             }
-            Some(Own::Option(key, meta)) => (key, meta),
+            Some(Own::Option(key, meta)) => (key, *meta),
         };
         let name = key.to_string();
         let Some(value) = KEYS.value(&name, meta, errors) else {
