@@ -279,7 +279,7 @@ fn a_server_result_that_breaks_the_mcp_schema_is_an_upstream_error() {
         error["message"]
             .as_str()
             .unwrap()
-            .contains("missing field `content`"),
+            .contains("the required member `content` is missing"),
         "{error}"
     );
     assert_eq!(s.shutdown(), Some(0));
