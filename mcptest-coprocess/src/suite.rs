@@ -15,7 +15,7 @@ use std::{path::Path, time::Duration};
 
 use serde_json::{Map, Value, json};
 
-use super::serve::Fault;
+use crate::fault::{Fault, object};
 use mcptest_core::Server;
 use mcptest_core::WireSchema;
 use mcptest_core::report::{Location, Outcome, Status, TestResult};
@@ -61,7 +61,7 @@ async fn run_one(test: &SuiteTest, options: &RunOptions) -> TestResult {
 
 /// `suite.list {paths, filter?}` → `{tests: [...]}`.
 pub(crate) fn list(params: &Value) -> Result<Value, Fault> {
-    let fields = super::serve::object(params, &["paths", "filter"], &["paths"])?;
+    let fields = object(params, &["paths", "filter"], &["paths"])?;
     let paths: Vec<String> = match &fields["paths"] {
         Value::Array(items) if !items.is_empty() => items
             .iter()
@@ -110,7 +110,7 @@ pub(crate) async fn run(
     params: &Value,
     session_server: Option<&Server>,
 ) -> Result<(Value, TestResult), Fault> {
-    let fields = super::serve::object(
+    let fields = object(
         params,
         &["id", "fixture", "server", "timeout_ms", "wire_schema"],
         &["id"],
