@@ -1,7 +1,8 @@
 //! Checks on results, with failures that explain themselves.
 //!
-//! Every result the harness returns — a [`ToolCall`](crate::ToolCall), a [`Reply`] of a prompt,
-//! a resource, a list or a completion, the [`ServerMessages`](crate::ServerMessages) log — has fluent
+//! Every result the harness returns — a [`ToolCall`](crate::ToolCall), a
+//! [`Reply`](crate::Reply) of a prompt, a resource, a list or a completion,
+//! the [`ServerMessages`](crate::ServerMessages) log — has fluent
 //! check methods that read like the sentence they test and panic with
 //! `#[track_caller]`, so the failure points at the test's line:
 //!
