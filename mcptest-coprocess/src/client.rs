@@ -5,7 +5,7 @@ use std::{ffi::OsStr, process::ExitStatus, time::Duration};
 use serde::{Deserialize, de::DeserializeOwned};
 use serde_json::{Map, Value, json};
 
-use super::{COPROCESS_PROTOCOL_VERSION, codes};
+use crate::protocol::{COPROCESS_PROTOCOL_VERSION, codes};
 use mcptest_core::Error;
 use mcptest_core::RawConnection;
 use mcptest_core::Server;

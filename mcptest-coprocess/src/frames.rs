@@ -10,7 +10,7 @@ use std::{
 
 use serde_json::{Value, json};
 
-use super::{SCHEMA, methods_of};
+use crate::protocol::{SCHEMA, methods_of};
 
 /// Where a frame breaks the schema, and the rule it breaks.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,9 +7,15 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
-use super::{
-    COMMAND_LINE_LANES, COPROCESS_PROTOCOL_VERSION, OLDEST_COPROCESS_PROTOCOL_VERSION, codes,
-    features, frames::FrameSchema, messages, methods_of, suite,
+use crate::{
+    fault::{Fault, object},
+    frames::FrameSchema,
+    messages,
+    protocol::{
+        COMMAND_LINE_LANES, COPROCESS_PROTOCOL_VERSION, OLDEST_COPROCESS_PROTOCOL_VERSION, codes,
+        features, methods_of,
+    },
+    suite,
 };
 use mcptest_core::Error;
 use mcptest_core::McpClient;
@@ -55,34 +61,6 @@ impl Default for ExecOptions {
             max_line: 4 * 1024 * 1024,
             check_frames: false,
         }
-    }
-}
-
-/// A coprocess error: code, message and optional data.
-#[derive(Debug)]
-pub(crate) struct Fault {
-    pub(crate) code: i32,
-    pub(crate) message: String,
-    pub(crate) data: Option<Value>,
-}
-
-impl Fault {
-    pub(crate) fn new(code: i32, message: impl Into<String>) -> Fault {
-        Fault {
-            code,
-            message: message.into(),
-            data: None,
-        }
-    }
-
-    pub(crate) fn data(mut self, data: Value) -> Fault {
-        self.data = Some(data);
-        self
-    }
-
-    /// -32602 with `message`.
-    pub(crate) fn params(message: impl Into<String>) -> Fault {
-        Fault::new(codes::INVALID_PARAMS, message)
     }
 }
 
@@ -869,32 +847,6 @@ fn envelope(request: &Value) -> Result<(Value, String, Value), (Value, Fault)> {
         ));
     }
     Ok((id, method.to_owned(), params))
-}
-
-/// The params as an object with only `allowed` keys and every `required` one.
-pub(crate) fn object<'a>(
-    params: &'a Value,
-    allowed: &[&str],
-    required: &[&str],
-) -> Result<&'a Map<String, Value>, Fault> {
-    static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
-    let fields = match params {
-        Value::Object(fields) => fields,
-        _ => EMPTY.get_or_init(Map::new),
-    };
-    if let Some(extra) = fields.keys().find(|k| !allowed.contains(&k.as_str())) {
-        return Err(Fault::new(
-            codes::INVALID_PARAMS,
-            format!("unknown param `{extra}` (expected: {})", allowed.join(", ")),
-        ));
-    }
-    if let Some(missing) = required.iter().find(|k| !fields.contains_key(**k)) {
-        return Err(Fault::new(
-            codes::INVALID_PARAMS,
-            format!("missing param `{missing}`"),
-        ));
-    }
-    Ok(fields)
 }
 
 /// The session's version and the result of a handshake; a version this

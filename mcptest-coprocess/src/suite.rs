@@ -2,24 +2,24 @@
 //! coprocess by the runner behind `mcptest run`, so an SDK's test for a
 //! suite test gets the same verdict and failure text as the command.
 //!
-//! The runner is reached through two functions only, [`load`] (paths to
-//! tests) and [`run_one`] (one test with its options to its result); the
-//! rest of this module is the protocol's: params in, JSON out. A runner
-//! that moves elsewhere is pointed at by changing those two.
+//! The runner (`mcptest_suite::runner`) is reached through two functions
+//! only, [`load`] (paths to tests) and [`run_one`] (one test with its
+//! options to its result); the rest of this module is the protocol's:
+//! params in, JSON out.
 //!
 //! A test's id is `<file>#<index of the test within the file>` (from 0),
 //! documented to SDKs as opaque: stable while the file keeps the test at
 //! its place.
 
-use std::{panic::AssertUnwindSafe, path::Path, time::Duration};
+use std::{path::Path, time::Duration};
 
-use futures::FutureExt;
 use serde_json::{Map, Value, json};
 
-use super::serve::Fault;
+use crate::fault::{Fault, object};
 use mcptest_core::Server;
 use mcptest_core::WireSchema;
 use mcptest_core::report::{Location, Outcome, Status, TestResult};
+use mcptest_suite::runner::{self, Event};
 use mcptest_suite::{LoadError, RunOptions, Suite, SuiteTest, failure_message};
 
 /// The runner's half of `suite.list`: every test of the files `paths` name
@@ -32,34 +32,36 @@ fn load(paths: &[String]) -> Result<Vec<SuiteTest>, LoadError> {
     Ok(suite.tests().to_vec())
 }
 
-/// The runner's half of `suite.run`: one test run as `mcptest run` runs
-/// it (a fresh server, the fixture copy, the verdict, the server stopped
-/// and the copy removed, or kept when it failed). A panic in the test is
-/// its failure, as in `mcptest run`.
+/// The runner's half of `suite.run`: one test run by the runner behind
+/// `mcptest run` and `Suite::run` (a fresh server, the fixture copy, the
+/// verdict, the server stopped and the copy removed, or kept when it
+/// failed; a panic in the test is its failure), as a run of that one test.
 async fn run_one(test: &SuiteTest, options: &RunOptions) -> TestResult {
-    match AssertUnwindSafe(test.run(options)).catch_unwind().await {
-        Ok(result) => result,
-        Err(panic) => {
-            let message = panic
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic without a message".into());
-            TestResult::new(
-                test.name.clone(),
-                Outcome::error(
-                    "the test runs to its end",
-                    format!("it panicked: {message}"),
-                ),
-            )
-            .location(Location::file(test.file.clone()))
-        }
-    }
+    let mut quiet = |_: &Event<'_>| {};
+    let report = runner::run(
+        test.name.clone(),
+        std::slice::from_ref(test),
+        options,
+        &mut quiet,
+    )
+    .await;
+    report.results.into_iter().next().unwrap_or_else(|| {
+        // A run of one test that reports none: said as this test's error,
+        // never as a pass.
+        TestResult::new(
+            test.name.clone(),
+            Outcome::error(
+                "the runner reports the test it was given",
+                "its report holds no result",
+            ),
+        )
+        .location(Location::file(test.file.clone()))
+    })
 }
 
 /// `suite.list {paths, filter?}` → `{tests: [...]}`.
 pub(crate) fn list(params: &Value) -> Result<Value, Fault> {
-    let fields = super::serve::object(params, &["paths", "filter"], &["paths"])?;
+    let fields = object(params, &["paths", "filter"], &["paths"])?;
     let paths: Vec<String> = match &fields["paths"] {
         Value::Array(items) if !items.is_empty() => items
             .iter()
@@ -108,7 +110,7 @@ pub(crate) async fn run(
     params: &Value,
     session_server: Option<&Server>,
 ) -> Result<(Value, TestResult), Fault> {
-    let fields = super::serve::object(
+    let fields = object(
         params,
         &["id", "fixture", "server", "timeout_ms", "wire_schema"],
         &["id"],

@@ -72,30 +72,20 @@
 //! "#);
 //! ```
 
+mod macros;
+mod patterns;
+
 use std::path::Path;
 
 use serde::Serialize;
 use serde_json::{Value, json};
 
+pub use patterns::{FIXTURE_REDACTION, TIMESTAMP_REDACTION, UUID_REDACTION};
+
 use crate::{
     client::Origin, client::Reply, client::Request, client::ToolCall, client::ToolOutcome,
     server_messages::ServerMessages,
 };
-
-/// What the snapshot of a timestamp reads.
-pub const TIMESTAMP_REDACTION: &str = "[timestamp]";
-/// What the snapshot of a UUID reads.
-pub const UUID_REDACTION: &str = "[uuid]";
-/// What the snapshot of the fixture directory reads.
-pub const FIXTURE_REDACTION: &str = "[fixture]";
-
-/// RFC 3339 / ISO 8601 date-times (`2025-06-18T09:30:00Z`,
-/// `2025-06-18 09:30:00.123+02:00`).
-const TIMESTAMP_PATTERN: &str =
-    r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?\b";
-/// UUIDs in their 8-4-4-4-12 hex form, any version.
-const UUID_PATTERN: &str =
-    r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b";
 
 /// `resultType: "complete"` is what an absent `resultType` means (and older
 /// protocol revisions never send it); leave it out so that a snapshot does
@@ -233,16 +223,16 @@ pub mod redact {
     /// Date-times (RFC 3339 / ISO 8601) become `[timestamp]`.
     pub fn timestamps() -> Redact {
         Redact {
-            pattern: super::TIMESTAMP_PATTERN,
-            replacement: super::TIMESTAMP_REDACTION,
+            pattern: super::patterns::TIMESTAMP_PATTERN,
+            replacement: super::patterns::TIMESTAMP_REDACTION,
         }
     }
 
     /// UUIDs become `[uuid]`.
     pub fn uuids() -> Redact {
         Redact {
-            pattern: super::UUID_PATTERN,
-            replacement: super::UUID_REDACTION,
+            pattern: super::patterns::UUID_PATTERN,
+            replacement: super::patterns::UUID_REDACTION,
         }
     }
 }
@@ -316,186 +306,9 @@ fn fixture_spellings(dir: &Path) -> Vec<String> {
     spellings
 }
 
-/// Compares a result with its stored YAML snapshot, named after the test.
-///
-/// See [the `snapshot` module](crate::snapshot) for what is stored and the
-/// forms it takes.
-///
-/// ```
-/// # let read = mcptest::expect::samples::resource_reply();
-/// // let read = mcp.read_resource("fixture://static/text").await?;
-/// mcptest::assert_snapshot!(read, @r#"
-/// contents:
-///   - mimeType: text/plain
-///     text: Hello from fixture-everything.
-///     uri: "fixture://static/text"
-/// "#);
-/// ```
-#[macro_export]
-macro_rules! assert_snapshot {
-    ($($args:tt)*) => {
-        $crate::__private::snapshot!(assert_yaml_snapshot; $($args)*)
-    };
-}
-
-/// Compares a result with its stored JSON snapshot, named after the test.
-///
-/// The same forms as [`assert_snapshot!`](crate::assert_snapshot).
-///
-/// ```
-/// # let done = mcptest::expect::samples::completion_reply();
-/// mcptest::assert_json_snapshot!(done, @r#"
-/// {
-///   "completion": {
-///     "hasMore": false,
-///     "total": 2,
-///     "values": [
-///       "rust",
-///       "ruby"
-///     ]
-///   }
-/// }
-/// "#);
-/// ```
-#[macro_export]
-macro_rules! assert_json_snapshot {
-    ($($args:tt)*) => {
-        $crate::__private::snapshot!(assert_json_snapshot; $($args)*)
-    };
-}
-
-/// Pins the server's tool surface — tools, prompts, resources and resource
-/// templates, with their names, descriptions, schemas and annotations — as
-/// a YAML snapshot, so that a changed schema or description is a diff to
-/// review in `cargo insta review` instead of a silent drift.
-///
-/// The lists are sorted and the fields that change from run to run left out
-/// (see [`Definitions::surface`](crate::Definitions::surface)); only
-/// what the server declares a capability for is listed. It awaits the
-/// listings, so it is written in an async test; a listing that fails panics
-/// with the error.
-///
-/// ```no_run
-/// use mcptest::prelude::*;
-///
-/// #[mcp_test(server = "my-server --stdio")]
-/// async fn the_tool_surface_is_unchanged(mcp: McpClient) {
-///     mcptest::assert_tool_surface_snapshot!(mcp);
-///     // or named: mcptest::assert_tool_surface_snapshot!("surface", mcp);
-/// }
-/// ```
-#[macro_export]
-macro_rules! assert_tool_surface_snapshot {
-    ($name:literal, $mcp:expr $(,)?) => {{
-        let __mcptest_surface = $crate::__private::tool_surface!($mcp);
-        $crate::assert_snapshot!($name, __mcptest_surface);
-    }};
-    ($mcp:expr $(,)?) => {{
-        let __mcptest_surface = $crate::__private::tool_surface!($mcp);
-        $crate::assert_snapshot!(__mcptest_surface);
-    }};
-}
-
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __tool_surface {
-    ($mcp:expr) => {
-        match $crate::Definitions::list(&$mcp).await {
-            ::core::result::Result::Ok(definitions) => definitions.surface(),
-            ::core::result::Result::Err((method, error)) => {
-                ::core::panic!("the tool surface could not be listed: {method} failed: {error}")
-            }
-        }
-    };
-}
-
-/// One insta selector redaction (`{ ".id" => "[id]" }` in the macros).
-#[cfg(feature = "redactions")]
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __mcptest_redact {
-    ($settings:ident, $selector:expr, $replacement:expr) => {
-        $settings.add_redaction($selector, $replacement);
-    };
-}
-
-/// Without the `redactions` feature, a selector redaction says what to turn on.
-#[cfg(not(feature = "redactions"))]
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __mcptest_redact {
-    ($settings:ident, $selector:expr, $replacement:expr) => {
-        ::core::compile_error!(
-            "insta redactions in braces (`{ \".id\" => \"[id]\" }`) need mcptest's `redactions` \
-             feature (the named redactions, `timestamps`, `uuids`, ..., need nothing): turn it on \
-             in Cargo.toml: mcptest = { ..., features = [\"redactions\"] }"
-        )
-    };
-}
-
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __mcptest_snapshot {
-    // Every form: the value, its settings (the call in the header, the
-    // default and opt-in redactions, insta redactions), then insta's macro
-    // with the name or the inline snapshot, if any.
-    (@run $insta:ident [$($name:literal)?] [$($inline:literal)?] $value:expr
-        $(, $opt:ident)* $(, { $($selector:expr => $replacement:expr),* $(,)? })?) => {{
-        let __mcptest_value = &$value;
-        let __mcptest_json = $crate::snapshot::Snapshot::snapshot_value(__mcptest_value);
-        #[allow(unused_mut)]
-        let mut __mcptest_settings = $crate::__private::snapshot_settings(
-            __mcptest_value,
-            &[$($crate::snapshot::redact::$opt()),*],
-        );
-        $($( $crate::__private::redact!(__mcptest_settings, $selector, $replacement); )*)?
-        __mcptest_settings.bind(|| {
-            $crate::__private::insta::$insta!($($name,)? __mcptest_json $(, @$inline)?);
-        });
-    }};
-    ($insta:ident; $value:expr
-        $(, $opt:ident)* $(, { $($selector:expr => $replacement:expr),* $(,)? })?,
-        @$inline:literal $(,)?) => {
-        $crate::__private::snapshot!(@run $insta [] [$inline] $value
-            $(, $opt)* $(, { $($selector => $replacement),* })?)
-    };
-    ($insta:ident; $name:literal, $value:expr
-        $(, $opt:ident)* $(, { $($selector:expr => $replacement:expr),* $(,)? })? $(,)?) => {
-        $crate::__private::snapshot!(@run $insta [$name] [] $value
-            $(, $opt)* $(, { $($selector => $replacement),* })?)
-    };
-    ($insta:ident; $value:expr
-        $(, $opt:ident)* $(, { $($selector:expr => $replacement:expr),* $(,)? })? $(,)?) => {
-        $crate::__private::snapshot!(@run $insta [] [] $value
-            $(, $opt)* $(, { $($selector => $replacement),* })?)
-    };
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn timestamps_and_uuids_match_their_usual_spellings() {
-        let ts = regex::Regex::new(TIMESTAMP_PATTERN).unwrap();
-        for s in [
-            "2025-06-18T09:30:00Z",
-            "2025-06-18T09:30:00.123456+02:00",
-            "2025-06-18 09:30:00",
-            "2025-06-18T09:30+0100",
-        ] {
-            assert_eq!(ts.replace_all(s, "[t]"), "[t]", "{s}");
-        }
-        assert_eq!(
-            ts.replace_all("version 2025-06-18", "[t]"),
-            "version 2025-06-18"
-        );
-        let uuid = regex::Regex::new(UUID_PATTERN).unwrap();
-        assert_eq!(
-            uuid.replace_all("id 67e55044-10b1-426f-9247-bb680e5fe0c8.", "[u]"),
-            "id [u]."
-        );
-    }
 
     #[test]
     fn tool_calls_store_their_outcome() {

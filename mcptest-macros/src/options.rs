@@ -55,8 +55,7 @@ pub(crate) enum Own {
     /// `suite!` has such flags).
     #[cfg_attr(not(feature = "suite"), allow(dead_code))]
     Flag(Ident),
-    /// Any other key, with the option as written (boxed: a `Meta` is
-    /// ten times a flag's size).
+    /// Any other key, with the option as written.
     Option(Ident, Box<Meta>),
 }
 

@@ -177,29 +177,82 @@ fn generate(config: &Config, files: &[File], tests: &[Test], module: &syn::Ident
         .clone()
         .unwrap_or_else(|| syn::parse_quote!(::mcptest));
     let private = quote!(#krate::__private::suite);
-    let embedded = files.iter().map(|file| {
-        let File {
-            shown,
-            absolute,
-            is_cases,
-            docs,
-        } = file;
-        let docs = docs.iter().map(|doc| tree::to_tokens(doc, &private));
-        let format = if *is_cases {
-            quote!(#private::Format::McpCases)
-        } else {
-            quote!(#private::Format::McpAssert)
-        };
-        quote! {
-            #private::EmbeddedFile {
-                path: #shown,
-                absolute: #absolute,
-                text: ::core::include_str!(#absolute),
-                format: #format,
-                docs: &[#(#docs),*],
-            }
-        }
+    let embedded = embedded_files(files, &private);
+    let options = run_options(config, &krate, &private);
+    let table = tests.iter().map(|t| {
+        let (name, file, index) = (t.name.to_string(), t.file, t.index);
+        quote!((#name, #file, #index))
     });
+    let functions = test_functions(config, tests, &private);
+    quote! {
+        #[allow(non_snake_case)]
+        mod #module {
+            #[allow(unused_imports)]
+            use super::*;
+
+            /// The suite's files, embedded so that editing one rebuilds the tests.
+            #[doc(hidden)]
+            pub static FILES: &[#private::EmbeddedFile] = &[#(#embedded),*];
+
+            /// Every generated test: (name, file, test index within the file).
+            #[doc(hidden)]
+            pub static TESTS: &[(&str, usize, usize)] = &[#(#table),*];
+
+            /// The suite the tests run from, with their turns (one at a
+            /// time, unless the suite is `independent`), keyed by package
+            /// and module.
+            #[doc(hidden)]
+            pub static SUITE: #private::EmbeddedSuite = #private::EmbeddedSuite::new(
+                FILES,
+                TESTS,
+                ::core::concat!(::core::env!("CARGO_PKG_NAME"), "::", ::core::module_path!()),
+                ::core::option_env!("CARGO_TARGET_TMPDIR"),
+            );
+
+            /// The options given to the macro.
+            #[doc(hidden)]
+            pub fn options() -> #private::RunOptions {
+                #(#options)*
+                options
+            }
+
+            #(#functions)*
+        }
+    }
+}
+
+/// Each file as the `EmbeddedFile` constant its tests load from.
+fn embedded_files(files: &[File], private: &TokenStream) -> Vec<TokenStream> {
+    files
+        .iter()
+        .map(|file| {
+            let File {
+                shown,
+                absolute,
+                is_cases,
+                docs,
+            } = file;
+            let docs = docs.iter().map(|doc| tree::to_tokens(doc, private));
+            let format = if *is_cases {
+                quote!(#private::Format::McpCases)
+            } else {
+                quote!(#private::Format::McpAssert)
+            };
+            quote! {
+                #private::EmbeddedFile {
+                    path: #shown,
+                    absolute: #absolute,
+                    text: ::core::include_str!(#absolute),
+                    format: #format,
+                    docs: &[#(#docs),*],
+                }
+            }
+        })
+        .collect()
+}
+
+/// The statements that build the `RunOptions` the macro's arguments give.
+fn run_options(config: &Config, krate: &syn::Path, private: &TokenStream) -> Vec<TokenStream> {
     let mut options = vec![quote!(let options = #private::RunOptions::new();)];
     if let Some(source) = &config.source {
         let server = match source {
@@ -254,66 +307,36 @@ fn generate(config: &Config, files: &[File], tests: &[Test], module: &syn::Ident
     if config.replace_servers {
         options.push(quote!(let options = options.replace_servers(true);));
     }
+    options
+}
+
+/// One `#[test]` per test, each running its position of the suite.
+fn test_functions(config: &Config, tests: &[Test], private: &TokenStream) -> Vec<TokenStream> {
     let ignore = config
         .ignore
         .as_ref()
         .map(|reason| quote!(#[ignore = #reason]));
-    let table = tests.iter().map(|t| {
-        let (name, file, index) = (t.name.to_string(), t.file, t.index);
-        quote!((#name, #file, #index))
-    });
-    let functions = tests.iter().enumerate().map(|(position, t)| {
-        let name = &t.name;
-        // The macro's own `ignore` wins; otherwise a file's `skip: true`
-        // shows as an ignored test with the reason.
-        let ignore = match (&ignore, &t.skip) {
-            (Some(ignore), _) => Some(ignore.clone()),
-            (None, Some(reason)) => Some(quote!(#[ignore = #reason])),
-            (None, None) => None,
-        };
-        quote! {
-            #[::core::prelude::v1::test]
-            #ignore
-            fn #name() {
-                #private::run_test(&SUITE, #position, options());
+    tests
+        .iter()
+        .enumerate()
+        .map(|(position, t)| {
+            let name = &t.name;
+            // The macro's own `ignore` wins; otherwise a file's `skip: true`
+            // shows as an ignored test with the reason.
+            let ignore = match (&ignore, &t.skip) {
+                (Some(ignore), _) => Some(ignore.clone()),
+                (None, Some(reason)) => Some(quote!(#[ignore = #reason])),
+                (None, None) => None,
+            };
+            quote! {
+                #[::core::prelude::v1::test]
+                #ignore
+                fn #name() {
+                    #private::run_test(&SUITE, #position, options());
+                }
             }
-        }
-    });
-    quote! {
-        #[allow(non_snake_case)]
-        mod #module {
-            #[allow(unused_imports)]
-            use super::*;
-
-            /// The suite's files, embedded so that editing one rebuilds the tests.
-            #[doc(hidden)]
-            pub static FILES: &[#private::EmbeddedFile] = &[#(#embedded),*];
-
-            /// Every generated test: (name, file, test index within the file).
-            #[doc(hidden)]
-            pub static TESTS: &[(&str, usize, usize)] = &[#(#table),*];
-
-            /// The suite the tests run from, with their turns (one at a
-            /// time, unless the suite is `independent`), keyed by package
-            /// and module.
-            #[doc(hidden)]
-            pub static SUITE: #private::EmbeddedSuite = #private::EmbeddedSuite::new(
-                FILES,
-                TESTS,
-                ::core::concat!(::core::env!("CARGO_PKG_NAME"), "::", ::core::module_path!()),
-                ::core::option_env!("CARGO_TARGET_TMPDIR"),
-            );
-
-            /// The options given to the macro.
-            #[doc(hidden)]
-            pub fn options() -> #private::RunOptions {
-                #(#options)*
-                options
-            }
-
-            #(#functions)*
-        }
-    }
+        })
+        .collect()
 }
 
 #[cfg(test)]

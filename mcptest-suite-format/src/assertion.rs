@@ -5,15 +5,15 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::{
+    error::LoadError,
     fields::{self, Fields},
     json::ToJson,
-    keys::define_expect,
-    load::LoadError,
+    keys::{define_expect, expect_keys},
     tree::{Kind, Node, Pos},
 };
 
 /// The names `set_level` and `contains_level` accept (one list, the crate's).
-pub use crate::LOG_LEVELS;
+pub use crate::names::LOG_LEVELS;
 
 /// One mcp-assert assertion (one file).
 #[derive(Debug, Clone)]
@@ -180,7 +180,7 @@ pub struct TrajectoryBlock {
     pub checks: Vec<TrajectoryCheck>,
 }
 
-crate::expect_keys!(define_expect);
+expect_keys!(define_expect);
 
 /// The keys of an mcp-assert file before its one block.
 const FILE_KEYS: &[&str] = &[
@@ -893,7 +893,7 @@ fn load_trajectory(top: &Fields<'_>, node: &Node) -> Result<TrajectoryBlock, Loa
                     let at = c.get("type").expect("present");
                     let mut message = format!("unknown trajectory check type `{other}`");
                     let types = ["order", "presence", "absence", "args_contain"];
-                    if let Some(near) = crate::nearest(other, &types) {
+                    if let Some(near) = crate::names::nearest(other, &types) {
                         message.push_str(&format!("; did you mean `{near}`?"));
                     }
                     message.push_str(" (expected one of: order, presence, absence, args_contain)");

@@ -7,9 +7,9 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::{
+    error::LoadError,
     fields,
     json::ToJson,
-    load::LoadError,
     pattern::Pattern,
     tree::{Kind, Node, Pos},
 };
@@ -96,82 +96,18 @@ fn load_case(file: &str, doc: &Node, number: usize) -> Result<Case, LoadError> {
         if name == "case" {
             case.name = Some(fields::string(file, value, "case")?);
         } else if name.starts_with("in") {
-            let message = match &value.kind {
-                Kind::Map(_) => value.to_json(file, "an `in` message")?,
-                Kind::Seq(items)
-                    if !items.is_empty() && items.iter().all(|i| i.as_map().is_some()) =>
-                {
-                    value.to_json(file, "an `in` message")?
-                }
-                _ => {
-                    return Err(fields::expected(
-                        file,
-                        value,
-                        &format!(
-                            "`{name}` to be a JSON-RPC message (a mapping) or a batch (a list of them)"
-                        ),
-                    ));
-                }
-            };
             case.steps.push(Step::In {
                 key: name.to_owned(),
-                message,
+                message: in_message(file, name, value)?,
             });
         } else if name.starts_with("out") {
-            if !matches!(value.kind, Kind::Map(_) | Kind::Seq(_)) {
-                return Err(fields::expected(
-                    file,
-                    value,
-                    &format!(
-                        "`{name}` to be a JSON-RPC message (a mapping) or a batch (a list of them)"
-                    ),
-                ));
-            }
-            case.steps.push(Step::Out {
-                key: name.to_owned(),
-                pattern: Pattern::from_node(file, value)?,
-                pos: key.pos,
-            });
+            case.steps.push(out_step(file, name, key, value)?);
         } else if name == "_handshake" {
-            match value.kind {
-                Kind::Bool(b) => handshake = Some(b),
-                _ => {
-                    return Err(fields::expected(
-                        file,
-                        value,
-                        "`_handshake` to be true or false",
-                    ));
-                }
-            }
+            handshake = Some(handshake_flag(file, value)?);
         } else if name == "_timeout" {
-            let text = match &value.kind {
-                Kind::Str(s) => s.clone(),
-                _ => {
-                    return Err(fields::expected(
-                        file,
-                        value,
-                        "`_timeout` to be a duration like \"5s\"",
-                    ));
-                }
-            };
-            case.timeout = Some(fields::parse_duration(&text).ok_or_else(|| {
-                LoadError::at(
-                    file,
-                    value.pos,
-                    format!("`_timeout`: {text:?} is not a duration like \"500ms\" or \"5s\""),
-                )
-            })?);
+            case.timeout = Some(timeout(file, value)?);
         } else if name.starts_with('_') {
-            // Extensions of other tools are theirs to read.
-            if let Some(near) = crate::nearest(name, EXTENSIONS) {
-                return Err(LoadError::at(
-                    file,
-                    key.pos,
-                    format!(
-                        "unknown extension `{name}`; did you mean `{near}`? (extensions starting with `_` are otherwise ignored, but this one is too close to a known one to be meant for another tool)"
-                    ),
-                ));
-            }
+            other_extension(file, name, key)?;
         } else {
             return Err(LoadError::at(
                 file,
@@ -199,6 +135,87 @@ fn load_case(file: &str, doc: &Node, number: usize) -> Result<Case, LoadError> {
         == Some("initialize");
     case.handshake = handshake.unwrap_or(!starts_with_initialize);
     Ok(case)
+}
+
+/// The value of an `in…` key (`name`): a message, or a batch of them.
+fn in_message(file: &str, name: &str, value: &Node) -> Result<Value, LoadError> {
+    match &value.kind {
+        Kind::Map(_) => value.to_json(file, "an `in` message"),
+        Kind::Seq(items) if !items.is_empty() && items.iter().all(|i| i.as_map().is_some()) => {
+            value.to_json(file, "an `in` message")
+        }
+        _ => Err(fields::expected(
+            file,
+            value,
+            &format!("`{name}` to be a JSON-RPC message (a mapping) or a batch (a list of them)"),
+        )),
+    }
+}
+
+/// The step of an `out…` key (`name`, written at `key`): the message, or
+/// batch, expected back.
+fn out_step(file: &str, name: &str, key: &Node, value: &Node) -> Result<Step, LoadError> {
+    if !matches!(value.kind, Kind::Map(_) | Kind::Seq(_)) {
+        return Err(fields::expected(
+            file,
+            value,
+            &format!("`{name}` to be a JSON-RPC message (a mapping) or a batch (a list of them)"),
+        ));
+    }
+    Ok(Step::Out {
+        key: name.to_owned(),
+        pattern: Pattern::from_node(file, value)?,
+        pos: key.pos,
+    })
+}
+
+/// The value of `_handshake`.
+fn handshake_flag(file: &str, value: &Node) -> Result<bool, LoadError> {
+    match value.kind {
+        Kind::Bool(b) => Ok(b),
+        _ => Err(fields::expected(
+            file,
+            value,
+            "`_handshake` to be true or false",
+        )),
+    }
+}
+
+/// The value of `_timeout`.
+fn timeout(file: &str, value: &Node) -> Result<Duration, LoadError> {
+    let text = match &value.kind {
+        Kind::Str(s) => s.clone(),
+        _ => {
+            return Err(fields::expected(
+                file,
+                value,
+                "`_timeout` to be a duration like \"5s\"",
+            ));
+        }
+    };
+    fields::parse_duration(&text).ok_or_else(|| {
+        LoadError::at(
+            file,
+            value.pos,
+            format!("`_timeout`: {text:?} is not a duration like \"500ms\" or \"5s\""),
+        )
+    })
+}
+
+/// An extension key (`_…`) this implementation does not define: another
+/// tool's, unless it is too close to one of [`EXTENSIONS`] to be meant so.
+fn other_extension(file: &str, name: &str, key: &Node) -> Result<(), LoadError> {
+    // Extensions of other tools are theirs to read.
+    match crate::names::nearest(name, EXTENSIONS) {
+        Some(near) => Err(LoadError::at(
+            file,
+            key.pos,
+            format!(
+                "unknown extension `{name}`; did you mean `{near}`? (extensions starting with `_` are otherwise ignored, but this one is too close to a known one to be meant for another tool)"
+            ),
+        )),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]

@@ -6,8 +6,8 @@ use std::{collections::BTreeMap, time::Duration};
 use serde_json::Value;
 
 use crate::{
+    error::LoadError,
     json::ToJson,
-    load::LoadError,
     tree::{Kind, Node, Pos},
 };
 
@@ -256,7 +256,7 @@ pub(crate) fn unknown_key(
     allowed: &[&str],
 ) -> LoadError {
     let mut message = format!("unknown key `{name}` in {what}");
-    if let Some(near) = crate::nearest(name, allowed) {
+    if let Some(near) = crate::names::nearest(name, allowed) {
         message.push_str(&format!("; did you mean `{near}`?"));
     }
     message.push_str(&format!(" (expected one of: {})", allowed.join(", ")));

@@ -4,7 +4,7 @@
 use serde_json::{Map, Number, Value};
 
 use crate::{
-    load::LoadError,
+    error::LoadError,
     tree::{Kind, Node},
 };
 

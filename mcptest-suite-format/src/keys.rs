@@ -12,9 +12,9 @@ use regex::Regex;
 use serde_json::Value;
 
 use crate::{
+    error::LoadError,
     fields::{self, Fields},
     json::ToJson,
-    load::LoadError,
     plugin::{self, PluginExpect},
     tree::Kind,
 };
@@ -49,6 +49,10 @@ macro_rules! expect_keys {
         }
     };
 }
+
+// The table by its path in this module, for the crate's own modules: the
+// exported name lives at the crate root, which re-exports what they define.
+pub(crate) use expect_keys;
 
 /// How one `expect` key's value is read from its node, and when it says
 /// nothing (the key is absent).
@@ -293,7 +297,7 @@ macro_rules! define_expect {
                 file: &str,
                 node: &$crate::tree::Node,
                 what: &str,
-            ) -> Result<Expect, $crate::load::LoadError> {
+            ) -> Result<Expect, $crate::error::LoadError> {
                 let f = $crate::fields::Fields::new(file, node, what, EXPECT_KEYS)?;
                 Ok(Expect {
                     $($key: <$crate::keys::$reader as $crate::keys::ExpectValue>::read(&f, stringify!($key))?,)*

@@ -21,6 +21,8 @@ pub mod assertion;
 #[cfg(feature = "files")]
 pub mod cases;
 #[cfg(feature = "files")]
+mod error;
+#[cfg(feature = "files")]
 pub mod fields;
 #[cfg(feature = "files")]
 mod json;
@@ -28,6 +30,7 @@ mod json;
 pub mod keys;
 #[cfg(feature = "files")]
 mod load;
+mod names;
 #[cfg(feature = "files")]
 pub mod pattern;
 #[cfg(feature = "files")]
@@ -36,47 +39,11 @@ pub mod plugin;
 mod tree;
 
 #[cfg(feature = "files")]
+pub use error::LoadError;
+#[cfg(feature = "files")]
 pub use json::{ToJson, parse_documents};
 #[cfg(feature = "files")]
-pub use load::{Format, LoadError, Loaded, format_of, load, parse};
+pub use load::{Format, Loaded, format_of, load, parse};
+pub use names::{LOG_LEVELS, nearest};
 #[cfg(feature = "files")]
 pub use tree::{Kind, Node, Pos, SyntaxError};
-
-/// The log levels of MCP (syslog's severities), least severe first: the
-/// one list of their names, for the loader, the core's `LogLevel` and the
-/// conformance checks (which reach it as `mcptest_core::__support::LOG_LEVELS`).
-///
-/// ```
-/// use mcptest_suite_format::LOG_LEVELS;
-/// assert_eq!(LOG_LEVELS.first(), Some(&"debug"));
-/// assert!(LOG_LEVELS.contains(&"warning"));
-/// ```
-pub const LOG_LEVELS: [&str; 8] = [
-    "debug",
-    "info",
-    "notice",
-    "warning",
-    "error",
-    "critical",
-    "alert",
-    "emergency",
-];
-
-/// The allowed name closest to `name`, if any is close enough to be a typo
-/// (a third of the longer name's length, at least 2 edits away at most).
-///
-/// ```
-/// use mcptest_suite_format::nearest;
-/// let keys = ["contains", "contains_any", "not_contains", "equals"];
-/// assert_eq!(nearest("contians", &keys), Some("contains"));
-/// assert_eq!(nearest("equal", &keys), Some("equals"));
-/// assert_eq!(nearest("zzzzzz", &keys), None);
-/// ```
-pub fn nearest<'b>(name: &str, allowed: &[&'b str]) -> Option<&'b str> {
-    allowed
-        .iter()
-        .map(|candidate| (strsim::damerau_levenshtein(name, candidate), *candidate))
-        .filter(|(distance, candidate)| *distance <= (candidate.len().max(name.len()) / 3).max(2))
-        .min_by_key(|(distance, _)| *distance)
-        .map(|(_, candidate)| candidate)
-}

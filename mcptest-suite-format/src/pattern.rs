@@ -7,8 +7,8 @@ use regex::Regex;
 use serde_json::{Map, Value};
 
 use crate::{
+    error::LoadError,
     json::ToJson,
-    load::LoadError,
     tree::{Kind, Node},
 };
 

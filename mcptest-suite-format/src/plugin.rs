@@ -22,9 +22,9 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::{
+    error::LoadError,
     fields::{self, Fields},
     json::ToJson,
-    load::LoadError,
     tree::{Kind, Node, Pos},
 };
 

@@ -828,121 +828,42 @@ mod tests {
         assert_eq!(log_level("emergency"), LogLevel::Emergency);
     }
 
+    /// An expectation with one field set (by `set`), named after it.
+    fn only(field: &'static str, set: impl FnOnce(&mut Expect)) -> (&'static str, Expect) {
+        let mut expect = Expect::default();
+        set(&mut expect);
+        (field, expect)
+    }
+
     #[test]
     fn every_expect_field_fails_when_its_subject_is_missing() {
         let set: Vec<(&str, Expect)> = vec![
-            (
-                "contains",
-                Expect {
-                    contains: vec!["a".into()],
-                    ..Expect::default()
-                },
-            ),
-            (
-                "contains_any",
-                Expect {
-                    contains_any: vec!["a".into()],
-                    ..Expect::default()
-                },
-            ),
-            (
-                "not_contains",
-                Expect {
-                    not_contains: vec!["a".into()],
-                    ..Expect::default()
-                },
-            ),
-            (
-                "equals",
-                Expect {
-                    equals: Some("a".into()),
-                    ..Expect::default()
-                },
-            ),
-            (
-                "json_path",
-                Expect {
-                    json_path: vec![("$.a".into(), json!(1))],
-                    ..Expect::default()
-                },
-            ),
-            (
-                "min_results",
-                Expect {
-                    min_results: Some(0),
-                    ..Expect::default()
-                },
-            ),
-            (
-                "max_results",
-                Expect {
-                    max_results: Some(5),
-                    ..Expect::default()
-                },
-            ),
-            (
-                "not_empty",
-                Expect {
-                    not_empty: true,
-                    ..Expect::default()
-                },
-            ),
-            (
-                "is_error",
-                Expect {
-                    is_error: true,
-                    ..Expect::default()
-                },
-            ),
-            (
-                "matches_regex",
-                Expect {
-                    matches_regex: vec![("a".into(), regex::Regex::new("a").unwrap())],
-                    ..Expect::default()
-                },
-            ),
-            (
-                "file_contains",
-                Expect {
-                    file_contains: vec![("/no/such/file".into(), "a".into())],
-                    ..Expect::default()
-                },
-            ),
-            (
-                "file_not_contains",
-                Expect {
-                    file_not_contains: vec![("/no/such/file".into(), "a".into())],
-                    ..Expect::default()
-                },
-            ),
-            (
-                "file_unchanged",
-                Expect {
-                    file_unchanged: vec!["/no/such/file".into()],
-                    ..Expect::default()
-                },
-            ),
-            (
-                "net_delta",
-                Expect {
-                    net_delta: Some(0),
-                    ..Expect::default()
-                },
-            ),
-            (
-                "in_order",
-                Expect {
-                    in_order: vec!["a".into()],
-                    ..Expect::default()
-                },
-            ),
-            (
-                "min_progress",
-                Expect {
-                    min_progress: Some(1),
-                    ..Expect::default()
-                },
-            ),
+            only("contains", |e| e.contains = vec!["a".into()]),
+            only("contains_any", |e| e.contains_any = vec!["a".into()]),
+            only("not_contains", |e| e.not_contains = vec!["a".into()]),
+            only("equals", |e| e.equals = Some("a".into())),
+            only("json_path", |e| {
+                e.json_path = vec![("$.a".into(), json!(1))]
+            }),
+            only("min_results", |e| e.min_results = Some(0)),
+            only("max_results", |e| e.max_results = Some(5)),
+            only("not_empty", |e| e.not_empty = true),
+            only("is_error", |e| e.is_error = true),
+            only("matches_regex", |e| {
+                e.matches_regex = vec![("a".into(), regex::Regex::new("a").unwrap())]
+            }),
+            only("file_contains", |e| {
+                e.file_contains = vec![("/no/such/file".into(), "a".into())]
+            }),
+            only("file_not_contains", |e| {
+                e.file_not_contains = vec![("/no/such/file".into(), "a".into())]
+            }),
+            only("file_unchanged", |e| {
+                e.file_unchanged = vec!["/no/such/file".into()]
+            }),
+            only("net_delta", |e| e.net_delta = Some(0)),
+            only("in_order", |e| e.in_order = vec!["a".into()]),
+            only("min_progress", |e| e.min_progress = Some(1)),
         ];
         let snapshots = BTreeMap::from([("/no/such/file".to_owned(), None)]);
         for progress in [None, Some(0)] {

@@ -29,7 +29,10 @@ use mcptest_suite_format::{
     cases::Step,
 };
 
-use super::{SuiteTest, TestKind};
+use crate::{
+    suite::Suite,
+    suite_test::{SuiteTest, TestKind},
+};
 use mcptest_core::Error;
 use mcptest_core::McpClient;
 use mcptest_core::report::Outcome;
@@ -151,7 +154,7 @@ fn exercised_by(message: &Value, file: &str, out: &mut Exercised) {
     }
 }
 
-impl super::Suite {
+impl Suite {
     /// The tools, prompts and resources any test of the suite exercises.
     pub fn exercised(&self) -> Exercised {
         let mut out = Exercised::default();

@@ -4,7 +4,7 @@
 
 use mcptest_suite_format::assertion::Block;
 
-use super::{SuiteTest, TestKind};
+use crate::suite_test::{SuiteTest, TestKind};
 
 /// Every lane, in the order they are documented: the block of an
 /// mcp-assert file (`assert` is `tool`, `assert_resources` is `resources`,

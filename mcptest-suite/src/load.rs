@@ -6,7 +6,7 @@
 use mcptest_core::report::Location;
 use mcptest_suite_format::{Format, LoadError, Loaded, Node, Pos, assertion::Block};
 
-use super::{SuiteTest, TestKind};
+use crate::suite_test::{SuiteTest, TestKind};
 
 fn location(file: &str, pos: Pos) -> Location {
     let narrow = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);

@@ -8,11 +8,12 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 
 use mcptest_suite_format::{
+    Format, LoadError,
     cases::{Case, Step},
     pattern::Pattern,
 };
 
-use super::{Format, LoadError, Suite, TestKind};
+use crate::{suite::Suite, suite_test::TestKind};
 use mcptest_core::DEFAULT_PROTOCOL_VERSION;
 use mcptest_core::Server;
 

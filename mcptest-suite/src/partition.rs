@@ -5,7 +5,7 @@ use std::{fmt, str::FromStr};
 
 use sha2::{Digest, Sha256};
 
-use crate::SuiteTest;
+use crate::suite_test::SuiteTest;
 
 /// Which shard of the tests to run (`K` of `N`, 1-based).
 ///

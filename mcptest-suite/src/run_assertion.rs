@@ -10,10 +10,12 @@ use mcptest_suite_format::assertion::{
     TraceSource, TrajectoryBlock,
 };
 
-use super::{
-    TestContext,
+use crate::{
     checks::{self, as_compared},
+    context::TestContext,
     judged::Judged,
+    lane::skipped_in,
+    outcome::{outcome, timed_out},
     substitute,
 };
 use mcptest_core::CompletionRef;
@@ -39,7 +41,7 @@ const NOTIFICATION_WAIT: Duration = Duration::from_secs(2);
 
 pub(crate) async fn run(a: &Assertion, cx: &TestContext<'_>) -> Outcome {
     if a.skip {
-        return Outcome::skip(super::lane::skipped_in(cx.file));
+        return Outcome::skip(skipped_in(cx.file));
     }
     if let Some(var) = &a.skip_unless_env
         && std::env::var_os(var).is_none_or(|v| v.is_empty())
@@ -60,7 +62,7 @@ pub(crate) async fn run(a: &Assertion, cx: &TestContext<'_>) -> Outcome {
     };
     let fixture_path = fixture.as_ref().map(|f| f.path().to_path_buf());
     if let Block::Trajectory(block) = &a.block {
-        return super::outcome(trajectory(block, fixture_path.as_deref()), fixture);
+        return outcome(trajectory(block, fixture_path.as_deref()), fixture);
     }
     let timeout = a.timeout.unwrap_or(cx.timeout.unwrap_or(DEFAULT_TIMEOUT));
     let server = match server(a, cx, fixture_path.as_deref(), timeout) {
@@ -90,9 +92,9 @@ pub(crate) async fn run(a: &Assertion, cx: &TestContext<'_>) -> Outcome {
         result
     })
     .await
-    .unwrap_or_else(|_| Err(super::timed_out("assertion", guard)));
+    .unwrap_or_else(|_| Err(timed_out("assertion", guard)));
     cx.remove_after_stop(&fixture);
-    super::outcome(result, fixture)
+    outcome(result, fixture)
 }
 
 fn server(

@@ -10,7 +10,11 @@ use mcptest_suite_format::{
     pattern::{Pattern, pretty},
 };
 
-use super::{TestContext, checks};
+use crate::{
+    checks,
+    context::TestContext,
+    outcome::{outcome, timed_out},
+};
 use mcptest_core::DEFAULT_PROTOCOL_VERSION;
 use mcptest_core::Error;
 use mcptest_core::RawConnection;
@@ -65,9 +69,9 @@ pub(crate) async fn run(case: &Case, cx: &TestContext<'_>) -> Outcome {
         })
     })
     .await
-    .unwrap_or_else(|_| Err(super::timed_out("case", guard)));
+    .unwrap_or_else(|_| Err(timed_out("case", guard)));
     cx.remove_after_stop(&fixture);
-    super::outcome(result, fixture)
+    outcome(result, fixture)
 }
 
 /// What arrived and was not yet matched by an `out`.

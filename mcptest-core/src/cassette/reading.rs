@@ -7,7 +7,7 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{Side, Tape, redact};
+use super::file::{Side, Tape, redact};
 use crate::error::Error;
 
 /// The JSON-RPC error code of an answer to a request that is not in the

@@ -11,7 +11,7 @@ use std::{
 use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-use super::{CassetteFile, Entry, FORMAT, Side, redact};
+use super::file::{CassetteFile, Entry, FORMAT, Side, redact};
 
 pub(crate) struct Recorder {
     path: PathBuf,

@@ -6,7 +6,10 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
 
-use super::{CASSETTE_MISS, Side, Tape, redact};
+use super::{
+    file::{Side, Tape, redact},
+    reading::CASSETTE_MISS,
+};
 use crate::transport::stderr::StderrTail;
 
 /// Compared strings are cut to this many characters when looking for the

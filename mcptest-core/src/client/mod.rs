@@ -1,7 +1,7 @@
 //! The harness: one typed async method per MCP request.
 
 pub(crate) mod answers;
-mod connect;
+pub(crate) mod connect;
 mod handler;
 pub(crate) mod options;
 mod requests;
@@ -26,7 +26,6 @@ use rmcp::{
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-pub(crate) use connect::handshake;
 use handler::Harness;
 use results::{FailureWatch, Unexamined};
 pub use results::{Origin, Reply, Request, RpcError, ServerInfo, ToolCall, ToolOutcome};

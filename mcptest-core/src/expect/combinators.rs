@@ -1,7 +1,10 @@
 //! Checks made of checks: all of several (a tuple), `not`, `any_of`, and
 //! soft checks that collect failures across results.
 
-use super::{Check, Evidence, Failure, Polarity, Subject, Verdict};
+use super::{
+    check::{Check, Polarity, Subject},
+    failure::{Evidence, Failure, Verdict},
+};
 
 /// The negation of a check. See [`not`].
 #[derive(Debug, Clone)]
@@ -242,7 +245,7 @@ impl SoftChecks {
     /// Runs `check` on `subject` and records a failure instead of panicking.
     /// Returns whether it held.
     pub fn check<S: Subject + ?Sized, C: Check<S>>(&mut self, subject: &S, check: C) -> bool {
-        match super::run(subject, &check) {
+        match super::check::run(subject, &check) {
             Ok(()) => true,
             Err(failure) => {
                 self.failures.push(failure);

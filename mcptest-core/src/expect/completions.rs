@@ -2,7 +2,10 @@
 
 use rmcp::model::CompleteResult;
 
-use super::{Check, Evidence, Polarity, Shown, Verdict};
+use super::{
+    check::{Check, Polarity},
+    failure::{Evidence, Shown, Verdict},
+};
 use crate::client::Reply;
 use crate::wording::{quoted, quoted_list};
 

@@ -415,7 +415,7 @@ impl Failure {
         // shown escaped; the colour codes added here could not be told apart
         // from the server's, so such a failure is shown without colour.
         let plain = self.render_styled(false);
-        match crate::report::safe_text(&plain) {
+        match crate::report::safe::safe_text(&plain) {
             std::borrow::Cow::Owned(safe) => safe,
             std::borrow::Cow::Borrowed(_) if color => self.render_styled(true),
             std::borrow::Cow::Borrowed(_) => plain,

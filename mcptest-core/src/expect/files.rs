@@ -7,7 +7,10 @@ use std::{
     path::{Component, Path, PathBuf},
 };
 
-use super::{Check, Evidence, Miss, Polarity, Shown, Verdict};
+use super::{
+    check::{Check, Polarity},
+    failure::{Evidence, Miss, Shown, Verdict},
+};
 use crate::wording::quoted;
 use crate::{client::McpClient, client::ToolCall};
 

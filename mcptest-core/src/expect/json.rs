@@ -9,7 +9,12 @@ use std::fmt;
 use serde_json::Value;
 use serde_json_path::JsonPath;
 
-use super::{Check, Count, Evidence, Polarity, Shown, Verdict, outcome::outcome_shown};
+use super::{
+    check::{Check, Polarity},
+    count::Count,
+    failure::{Evidence, Shown, Verdict},
+    outcome::outcome_shown,
+};
 use crate::client::ToolCall;
 
 /// The JSON the checks look at: structured content, else the text as JSON.

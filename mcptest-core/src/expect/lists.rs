@@ -5,7 +5,10 @@ use std::collections::BTreeSet;
 use rmcp::model::{Prompt, Resource, ResourceTemplate, Tool};
 use serde_json::Value;
 
-use super::{Check, Evidence, Polarity, Shown, Verdict};
+use super::{
+    check::{Check, Polarity},
+    failure::{Evidence, Shown, Verdict},
+};
 use crate::client::Reply;
 use crate::wording::{quoted, quoted_list};
 

@@ -1,7 +1,7 @@
 //! How a tool call ended, as failure messages show it: what every check on a
 //! [`ToolCall`] shows when the call did not end as it expected.
 
-use super::Shown;
+use super::failure::Shown;
 use crate::client::{ToolCall, ToolOutcome};
 
 /// How a call ended, for failure messages.

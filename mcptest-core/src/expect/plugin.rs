@@ -3,7 +3,10 @@
 
 use serde_json::{Value, json};
 
-use super::{Check, Evidence, Polarity, Shown, Verdict};
+use super::{
+    check::{Check, Polarity},
+    failure::{Evidence, Shown, Verdict},
+};
 use crate::{
     client::Reply,
     client::Request,

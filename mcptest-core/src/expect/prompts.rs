@@ -3,7 +3,9 @@
 use rmcp::model::{GetPromptResult, Role};
 
 use super::{
-    Check, Count, Evidence, Polarity, Shown, Verdict,
+    check::{Check, Polarity},
+    count::Count,
+    failure::{Evidence, Shown, Verdict},
     text::{HasText, LabelledText},
 };
 use crate::client::Reply;

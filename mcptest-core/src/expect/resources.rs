@@ -4,7 +4,9 @@
 use rmcp::model::{ReadResourceResult, ResourceContents};
 
 use super::{
-    Check, Count, Evidence, Polarity, Shown, Verdict,
+    check::{Check, Polarity},
+    count::Count,
+    failure::{Evidence, Shown, Verdict},
     text::{HasText, LabelledText},
 };
 use crate::client::Reply;

@@ -6,7 +6,8 @@ use rmcp::model::Tool;
 use serde_json::Value;
 
 use super::{
-    Check, Evidence, Polarity, Shown, Verdict,
+    check::{Check, Polarity},
+    failure::{Evidence, Shown, Verdict},
     json::{json_of, structured_of},
     lists::keys_shown,
 };

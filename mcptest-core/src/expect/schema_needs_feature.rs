@@ -4,7 +4,10 @@
 
 use serde_json::Value;
 
-use super::{Check, Polarity, Verdict};
+use super::{
+    check::{Check, Polarity},
+    failure::Verdict,
+};
 use crate::{client::Reply, client::ToolCall, needs};
 
 /// What the stubs would return; never made, since no type meets their bound.

@@ -3,7 +3,11 @@
 
 use serde_json::Value;
 
-use super::{Check, Count, Evidence, Polarity, Shown, Subject, Verdict};
+use super::{
+    check::{Check, Polarity, Subject},
+    count::Count,
+    failure::{Evidence, Shown, Verdict},
+};
 use crate::wording::quoted;
 use crate::{
     client::ToolCall, error::ServerOutput, server_messages::LogLevel,

@@ -6,7 +6,10 @@ use std::fmt;
 
 use regex::Regex;
 
-use super::{Check, Evidence, Polarity, Shown, Verdict};
+use super::{
+    check::{Check, Polarity},
+    failure::{Evidence, Shown, Verdict},
+};
 use crate::wording::{quoted, quoted_list};
 
 /// A result the text checks can look at.

@@ -7,7 +7,8 @@ use rmcp::model::{ContentBlock, ResourceContents};
 use serde_json::Value;
 
 use super::{
-    Check, Evidence, Polarity, Shown, Subject, Verdict,
+    check::{Check, Polarity, Subject},
+    failure::{Evidence, Shown, Verdict},
     outcome::outcome_shown,
     text::{HasText, LabelledText},
 };
@@ -18,7 +19,7 @@ use crate::{
 
 impl Subject for ToolCall {
     fn call(&self) -> Option<String> {
-        Some(super::describe_request(self.request(), 1))
+        Some(super::request::describe_request(self.request(), 1))
     }
     fn server_output(&self) -> ServerOutput {
         ToolCall::server_output(self)

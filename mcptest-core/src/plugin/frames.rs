@@ -4,7 +4,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::PluginError;
+use super::error::PluginError;
 
 /// One request line (without its newline).
 #[derive(Serialize)]

@@ -20,7 +20,7 @@ use tokio::{
 };
 
 use super::{
-    PluginError,
+    error::PluginError,
     frames::{Answer, parse_answer, request_line},
 };
 use crate::{

@@ -13,7 +13,8 @@ use futures::StreamExt;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value;
 
-use crate::{command::expand_env, error::Error, raw::is_response, server::Server, server::Target};
+use super::response::is_response;
+use crate::{command::expand_env, error::Error, server::Server, server::Target};
 
 /// The `Accept` header sent unless the caller gives one: Streamable HTTP
 /// requires clients to accept both kinds of answer.

@@ -8,10 +8,14 @@ use std::{process::ExitStatus, sync::Arc, time::Duration};
 use serde_json::{Value, json};
 
 use crate::{
-    Error, Server, ServerMessages,
     client::connection_lost,
+    error::Error,
     limits::Bounded,
-    server::launch::{Started, start},
+    server::{
+        Server,
+        launch::{Started, start},
+    },
+    server_messages::ServerMessages,
     transport::{
         endpoint::Endpoint,
         inbound::Inbound,

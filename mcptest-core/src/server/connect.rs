@@ -6,7 +6,7 @@ use super::{
     launch::{Started, start},
 };
 use crate::{
-    client::{McpClient, handshake},
+    client::{McpClient, connect::handshake},
     error::Error,
     server_messages::ServerMessages,
     transport::{endpoint::Endpoint, lines::LineTransport},

@@ -11,8 +11,9 @@ use tokio::{
 use super::{HttpSpec, LaunchOptions, Server, Target};
 use crate::command::expand;
 use crate::{
-    Error, ServerMessages,
     cassette::{self, Plan},
+    error::Error,
+    server_messages::ServerMessages,
     transport::{
         inbound::Inbound,
         process::{ChildProcess, Launch},

@@ -468,7 +468,7 @@ impl Server {
     /// dropped). [`connect`](Self::connect) does this itself; call it
     /// before [`RawHttp::open`](crate::RawHttp::open), which cannot wait.
     #[cfg(feature = "http")]
-    pub async fn authorize(mut self) -> Result<Server, crate::Error> {
+    pub async fn authorize(mut self) -> Result<Server, crate::error::Error> {
         if let Target::Url(spec) = &mut self.target
             && let Some(credentials) = spec.credentials.take()
         {

@@ -10,7 +10,7 @@ use std::{
 use rmcp::model::{ClientJsonRpcMessage, RequestId, ServerJsonRpcMessage};
 use serde_json::Value;
 
-use super::{lines::Refused, process::ChildProcess, stderr::StderrTail};
+use super::{process::ChildProcess, refused::Refused, stderr::StderrTail};
 use crate::{error::ServerOutput, server_messages::ServerMessages, wire_schema::SchemaWatch};
 
 use crate::limits::{NOISE_KEPT, NOISE_LINE_CHARS, SERVER_REQUESTS_IN_FLIGHT, STRAY_KEPT};

@@ -22,6 +22,7 @@ use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
 use super::inbound::Inbound;
+pub(crate) use super::refused::Refused;
 
 type Writer = Box<dyn AsyncWrite + Send + Unpin>;
 
@@ -230,16 +231,6 @@ pub(crate) enum Incoming {
     Json(Value),
     /// Valid JSON that mcptest does not read, and why.
     Refused(Refused),
-}
-
-/// A line refused at once, with what arrived and why, rather than set
-/// aside as noise while a caller waits out its time-out for the answer it
-/// held.
-pub(crate) struct Refused {
-    /// The id it carries at its top level, when it is an answer.
-    pub(crate) id: Option<RequestId>,
-    /// What arrived and why it was refused, in words.
-    pub(crate) reason: String,
 }
 
 /// How long the reader keeps reading after the server process exited, for

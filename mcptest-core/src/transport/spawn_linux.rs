@@ -24,7 +24,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use super::process::Launch;
+use super::launch::Launch;
 
 /// A started child: its pid and the parent's ends of its three pipes.
 pub(super) struct Child {

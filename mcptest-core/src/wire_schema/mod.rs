@@ -40,12 +40,14 @@ use std::{
 };
 
 use rmcp::model::RequestId;
-use serde::{Deserialize, Serialize, de::DeserializeOwned};
+use serde::Deserialize;
 use serde_json::Value;
 
+mod fits;
 mod table;
 mod words;
 
+use fits::Broken;
 pub(crate) use table::Revision;
 use table::{Kind, lookup};
 
@@ -321,102 +323,6 @@ fn unchecked_once(revision: Revision) {
         revision.as_str(),
         revision.feature()
     );
-}
-
-/// Where a message broke its definition.
-struct Broken {
-    definition: &'static str,
-    path: String,
-    requirement: String,
-}
-
-/// Reads `value` as `T`; where it does not fit, the path and what the
-/// schema requires there.
-///
-/// The generated types read `null` as an absent optional member, where the
-/// schema allows absence but no `null` (`"id": null` in an error answer):
-/// a message holding a `null` is written back from `T`, and a `null` that
-/// did not survive was read as absence, which the schema does not allow.
-fn fits<T: DeserializeOwned + Serialize>(
-    definition: &'static str,
-    value: &Value,
-) -> Result<(), Broken> {
-    match serde_path_to_error::deserialize::<_, T>(value) {
-        Ok(typed) => {
-            if !holds_null(value) {
-                return Ok(());
-            }
-            let back = serde_json::to_value(&typed).unwrap_or(Value::Null);
-            match lost_null(value, &back, String::new()) {
-                None => Ok(()),
-                Some(path) => Err(Broken {
-                    definition,
-                    path,
-                    requirement: "null is not allowed here: the member may be left out, \
-                                  but when present it must be a value of its type"
-                        .to_owned(),
-                }),
-            }
-        }
-        Err(error) => {
-            let path = error.path().to_string();
-            let requirement = words::requirement(&error.into_inner().to_string(), &path);
-            Err(Broken {
-                definition,
-                path,
-                requirement,
-            })
-        }
-    }
-}
-
-/// Whether any member or item of `value` is `null`.
-fn holds_null(value: &Value) -> bool {
-    match value {
-        Value::Null => true,
-        Value::Array(items) => items.iter().any(holds_null),
-        Value::Object(members) => members.values().any(holds_null),
-        _ => false,
-    }
-}
-
-/// Members the schema types as `unknown` (any JSON value, `null` too): an
-/// error's `data`, a 2026-07-28 `structuredContent`.
-const ANY_VALUE: &[&str] = &["data", "structuredContent"];
-
-/// The path of the first `null` in `sent` that `back` (the same message
-/// written back from its type) no longer holds.
-fn lost_null(sent: &Value, back: &Value, path: String) -> Option<String> {
-    let at = |path: &str, step: String| {
-        if path.is_empty() {
-            step.trim_start_matches('.').to_owned()
-        } else {
-            format!("{path}{step}")
-        }
-    };
-    match (sent, back) {
-        (Value::Object(members), _) => members.iter().find_map(|(key, item)| {
-            let kept = back.get(key);
-            let here = at(&path, format!(".{key}"));
-            match item {
-                Value::Null if kept != Some(&Value::Null) && !ANY_VALUE.contains(&key.as_str()) => {
-                    Some(here)
-                }
-                _ => kept.and_then(|kept| lost_null(item, kept, here)),
-            }
-        }),
-        (Value::Array(items), Value::Array(kept)) => {
-            items
-                .iter()
-                .zip(kept)
-                .enumerate()
-                .find_map(|(i, (item, kept))| match item {
-                    Value::Null if *kept != Value::Null => Some(at(&path, format!("[{i}]"))),
-                    _ => lost_null(item, kept, at(&path, format!("[{i}]"))),
-                })
-        }
-        _ => None,
-    }
 }
 
 /// Checks one message from the server against `revision`'s schema.

@@ -10,7 +10,7 @@
 
 use serde_json::Value;
 
-use super::{Broken, fits};
+use super::fits::{Broken, fits};
 
 /// What a message is, for the lookup of its definition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

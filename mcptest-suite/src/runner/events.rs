@@ -6,7 +6,7 @@
 
 use mcptest_core::report::{Report, TestResult};
 
-use crate::SuiteTest;
+use crate::suite_test::SuiteTest;
 
 /// One thing that happened in a run (see [`run`](super::run)).
 ///

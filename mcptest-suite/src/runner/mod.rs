@@ -53,7 +53,7 @@ pub use interference::{INTERFERED, summary as interference_summary};
 pub use reports::{ReportFiles, annotations, markdown};
 pub use turns::{HOLD_LIMIT, Turn, Turns};
 
-use crate::{RunOptions, SuiteTest};
+use crate::{options::RunOptions, suite_test::SuiteTest};
 
 /// Runs `tests` as `options` say, telling `reporter` what happens; the
 /// report is titled `title`, with the partition and the trials' rates

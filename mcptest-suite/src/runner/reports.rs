@@ -11,7 +11,10 @@ use std::{
 
 use mcptest_core::report::{Report, Status};
 
-use super::{Event, Reporter, interference, trials};
+use super::{
+    events::{Event, Reporter},
+    interference, trials,
+};
 
 /// Which report files to write; a [`Reporter`] that writes them when the
 /// run finishes, or at once with [`write`](ReportFiles::write).

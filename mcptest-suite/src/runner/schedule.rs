@@ -8,8 +8,12 @@ use std::{any::Any, panic::AssertUnwindSafe, time::Duration};
 use futures::{FutureExt, StreamExt, stream::FuturesUnordered};
 use mcptest_core::report::{Location, Outcome, Status, TestResult};
 
-use super::{Event, Reporter, idle_cpu::IdleCpu, interference, trials};
-use crate::{RunOptions, SuiteTest, Teardown};
+use super::{
+    events::{Event, Reporter},
+    idle_cpu::IdleCpu,
+    interference, trials,
+};
+use crate::{context::Teardown, options::RunOptions, suite_test::SuiteTest};
 
 /// The machine's cores (1 when unknown).
 pub(super) fn cores() -> usize {
