@@ -67,66 +67,9 @@ use mcptest_core::{
 };
 use serde_json::Value;
 
-pub use rules::RULES;
+pub use rules::{DriftRule, Impact, RULES};
 
 use crate::surface::{Address, Surface};
-
-/// What a change does to the clients of the old surface, from least to most.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Impact {
-    /// Nothing that worked changes.
-    Compatible,
-    /// It still works; a model or client knows less.
-    Degrading,
-    /// Something that worked stops working.
-    Breaking,
-}
-
-impl Impact {
-    /// `compatible`, `degrading`, `breaking`.
-    ///
-    /// ```
-    /// use mcptest::scan::drift::Impact;
-    /// assert_eq!(Impact::Breaking.as_str(), "breaking");
-    /// assert_eq!(Impact::parse("degrading"), Some(Impact::Degrading));
-    /// ```
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Impact::Compatible => "compatible",
-            Impact::Degrading => "degrading",
-            Impact::Breaking => "breaking",
-        }
-    }
-
-    /// The impact named `text` (as [`as_str`](Impact::as_str) writes it).
-    pub fn parse(text: &str) -> Option<Impact> {
-        [Impact::Compatible, Impact::Degrading, Impact::Breaking]
-            .into_iter()
-            .find(|i| i.as_str() == text)
-    }
-}
-
-impl fmt::Display for Impact {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// One drift rule: a kind of change and its impact. See [`RULES`].
-#[derive(Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct DriftRule {
-    /// `MCPT-D001`; never reused.
-    pub id: &'static str,
-    /// `item-removed`.
-    pub name: &'static str,
-    /// What it does to clients.
-    pub impact: Impact,
-    /// The changes it covers.
-    pub what: &'static str,
-    /// Why it has its impact.
-    pub why: &'static str,
-}
 
 /// Which surface a change's pointer indexes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -49,12 +49,15 @@
 //! }
 //! ```
 
+mod properties;
 mod shrink;
+mod shrinking;
 mod written;
 
 use std::{collections::BTreeSet, time::Instant};
 
-pub use shrink::{DEFAULT_SHRINK_CALLS, DEFAULT_SHRINK_TIME, MINIMAL, SEED, Shrinker};
+pub use properties::{INPUT, MINIMAL, REPRO, SEED};
+pub use shrink::{DEFAULT_SHRINK_CALLS, DEFAULT_SHRINK_TIME, Shrinker};
 pub use written::{Launch, regression_suite, regression_tests};
 
 use rmcp::model::Tool;
@@ -285,12 +288,6 @@ fn bad_values(value: &Value) -> Vec<(&'static str, Value)> {
 pub fn repro_line(tool: &str, arguments: &Value) -> String {
     repro_line_inner(tool, arguments)
 }
-
-/// The report property that holds a failing case's [`repro_line`].
-pub const REPRO: &str = "repro";
-
-/// The report property that holds a failing case's arguments (JSON).
-pub const INPUT: &str = "input";
 
 fn repro_line_inner(tool: &str, arguments: &Value) -> String {
     let name = Value::String(tool.to_owned());

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use mcptest_core::report::{Report, Status, TestResult};
 use serde_json::Value;
 
-use super::{INPUT, MINIMAL, REPRO, SEED};
+use super::properties::{INPUT, MINIMAL, REPRO, SEED};
 use crate::audit::Classification;
 
 /// How the written tests start the server: a command line, or a binary of

@@ -124,26 +124,7 @@ fn fix(doc: &Value, finding: &Finding) -> Option<Fix> {
                 format!("describe {parameter:?}: {text:?}"),
             )
         }
-        "W103" => {
-            let at = &finding.pointer;
-            match format_of(&parameter) {
-                Some(format) => (
-                    "add",
-                    format!("{at}/format"),
-                    json!(format),
-                    format!("give {parameter:?} the format {format:?}"),
-                ),
-                None => {
-                    let examples = examples_of(&parameter)?;
-                    (
-                        "add",
-                        format!("{at}/examples"),
-                        json!(examples),
-                        format!("show {parameter:?} an example: {examples:?}"),
-                    )
-                }
-            }
-        }
+        "W103" => shape(&finding.pointer, &parameter)?,
         "W109" => {
             let examples = examples_of(&parameter)?;
             (
@@ -169,6 +150,28 @@ fn fix(doc: &Value, finding: &Finding) -> Option<Fix> {
         path,
         value,
         message,
+    })
+}
+
+/// W103's fix for the string parameter at `at`: a format its name implies,
+/// else an example.
+fn shape(at: &str, parameter: &str) -> Option<(&'static str, String, Value, String)> {
+    Some(match format_of(parameter) {
+        Some(format) => (
+            "add",
+            format!("{at}/format"),
+            json!(format),
+            format!("give {parameter:?} the format {format:?}"),
+        ),
+        None => {
+            let examples = examples_of(parameter)?;
+            (
+                "add",
+                format!("{at}/examples"),
+                json!(examples),
+                format!("show {parameter:?} an example: {examples:?}"),
+            )
+        }
     })
 }
 
