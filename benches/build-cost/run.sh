@@ -88,6 +88,9 @@ for round in $(seq 1 "$ROUNDS"); do
     dir=$(copy "$name")
     before=$(load)
     read -r WALL[$name] CPU[$name] CRATES[$name] <<<"$(build "$dir" "$dir.cold.log")"
+    # A failed build exits only the $(..) it ran in: stop here, so that no
+    # figure is ever printed for a build that did not happen.
+    [ -n "${WALL[$name]}" ] || { log "no figures for $name: its build failed (above)"; exit 1; }
     LOADS[$name]="$before → $(load)"
     log "$name: ${WALL[$name]} s wall, ${CPU[$name]} s CPU (load ${LOADS[$name]})"
   done

@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 /// What `stats` answers: its output schema is declared from this type.
 #[derive(Debug, Serialize, rmcp::schemars::JsonSchema)]
+#[schemars(crate = "rmcp::schemars")]
 pub struct Stats {
     open: usize,
     done: usize,
