@@ -132,7 +132,10 @@ impl Address {
     /// The address of `pointer`, a JSON pointer into `listed` (a document
     /// with the keys of [`Definitions::to_json`], or a surface): the item's
     /// index becomes its name, and so does the index of a named thing
-    /// inside it. `None` when the pointer does not start at an item.
+    /// inside it. A member that is not there (a missing `description`,
+    /// which a lint finding points at) stays in the path as written: the
+    /// address of where it would go. `None` when the pointer does not
+    /// start at an item.
     pub fn from_pointer(listed: &Value, pointer: &str) -> Option<Address> {
         let tokens: Vec<String> = pointer
             .split('/')
@@ -149,10 +152,14 @@ impl Address {
         let mut node = listed.get(list.key())?.get(index.parse::<usize>().ok()?)?;
         let name = node.get(list.id_field())?.as_str()?.to_owned();
         let mut address = Address::item(list, name);
-        for token in path {
+        for (at, token) in path.iter().enumerate() {
             let next = match node {
-                Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
-                _ => node.get(token)?,
+                Value::Array(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
+                _ => node.get(token),
+            };
+            let Some(next) = next else {
+                address.path.extend(path[at..].iter().cloned());
+                break;
             };
             let named = match node {
                 Value::Array(_) => next.get("name").and_then(Value::as_str),
@@ -519,6 +526,11 @@ tools:
             Address::from_pointer(&listed, "/instructions"),
             Some(Address::server())
         );
+        // A missing member: where it would go, inside the item.
+        let address = Address::from_pointer(&listed, "/prompts/0/arguments/0/description").unwrap();
+        assert_eq!(address.to_string(), "prompts/p/arguments/a/description");
+        let address = Address::from_pointer(&listed, "/prompts/0/title").unwrap();
+        assert_eq!(address.to_string(), "prompts/p/title");
         assert_eq!(Address::from_pointer(&listed, "/prompts/9"), None);
         assert_eq!(Address::from_pointer(&listed, ""), None);
     }
