@@ -1,8 +1,8 @@
 //! SARIF 2.1.0 logs of the scans' findings, for GitHub code scanning and
-//! every other tool that reads SARIF: the security lint's findings, the
-//! audit's unhealthy tools and drift's changes, each result under its rule,
-//! at the line of the stored surface snapshot (or any repository file)
-//! that it is about.
+//! every other tool that reads SARIF: the lint's findings (every rule, or
+//! the security rules alone), the audit's unhealthy tools and drift's
+//! changes, each result under its rule, at the line of the stored surface
+//! snapshot (or any repository file) that it is about.
 //!
 //! GitHub code scanning refuses a whole file when one result has no file
 //! location, so every result points into the [`anchor`](SarifLog::anchor):
@@ -487,20 +487,52 @@ impl SarifFinding for AuditFinding<'_> {
 }
 
 impl SarifLog {
-    /// The security rules' findings among `findings` over `definitions`
-    /// (the listing their pointers index), under every security rule
+    /// The lint's `findings` over `definitions` (the listing their pointers
+    /// index), under every lint rule of every family (`mcptest lint`).
+    /// Each result has its finding's own severity: a warning made an error
+    /// by [`Lint::strict`](crate::lint::Lint::strict) is an error result
+    /// under a rule whose default level stays `warning`.
+    ///
+    /// ```
+    /// use mcptest::scan::{lint::{Definitions, check}, sarif::SarifLog};
+    /// use serde_json::json;
+    ///
+    /// let defs = Definitions::from_json(json!({"tools": [
+    ///     {"name": "run", "inputSchema": {"type": "object", "properties": {"command": {"type": "string"}}}}
+    /// ]})).unwrap();
+    /// let sarif = SarifLog::lint(&check(&defs), &defs).to_json();
+    /// let ids: Vec<&str> = sarif["runs"][0]["results"].as_array().unwrap().iter()
+    ///     .map(|r| r["ruleId"].as_str().unwrap()).collect();
+    /// // The tool has no description (usability) and a free-form command (security).
+    /// assert!(ids.contains(&"E101") && ids.contains(&"MCPT-L006"), "{ids:?}");
+    /// ```
+    pub fn lint(findings: &[Finding], definitions: &Definitions) -> SarifLog {
+        SarifLog::lint_of("mcptest lint", findings, definitions, |_| true)
+    }
+
+    /// [`lint`](SarifLog::lint) narrowed to the security family: its
+    /// findings among `findings`, under every security rule
     /// (`mcptest lint-security`).
     pub fn lint_security(findings: &[Finding], definitions: &Definitions) -> SarifLog {
-        let security = |rule: &LintRule| rule.family == Family::Security;
+        SarifLog::lint_of("mcptest lint-security", findings, definitions, |rule| {
+            rule.family == Family::Security
+        })
+    }
+
+    /// The lint's log of `command`: the rules `keep` keeps, and their
+    /// findings.
+    fn lint_of(
+        command: &str,
+        findings: &[Finding],
+        definitions: &Definitions,
+        keep: impl Fn(&LintRule) -> bool,
+    ) -> SarifLog {
         let mut log = SarifLog::new(
-            "mcptest lint-security",
-            LINT_RULES
-                .iter()
-                .filter(|r| security(r))
-                .map(SarifRule::from),
+            command,
+            LINT_RULES.iter().filter(|r| keep(r)).map(SarifRule::from),
         )
         .listed(definitions.to_json());
-        for finding in findings.iter().filter(|f| security(f.rule)) {
+        for finding in findings.iter().filter(|f| keep(f.rule)) {
             log.push(finding);
         }
         log
@@ -586,6 +618,77 @@ mod tests {
         let index = command["ruleIndex"].as_u64().unwrap() as usize;
         assert_eq!(rules[index]["id"], "MCPT-L006");
         assert_eq!(rules[index]["properties"]["tags"][0], "security");
+    }
+
+    #[test]
+    fn the_lint_log_holds_every_family_and_lint_security_is_its_security_part() {
+        let defs = Definitions::from_json(json!({"tools": [
+            {"name": "run", "inputSchema": {"type": "object", "properties": {"command": {"type": "string"}}}}
+        ]}))
+        .unwrap();
+        let mut findings = crate::lint::check(&defs);
+        let anchor = Surface::parse("surface.snap", SNAP)
+            .unwrap()
+            .file()
+            .unwrap()
+            .clone();
+        // What `Lint::strict` does to a warning: the result is an error,
+        // its rule's default level stays a warning.
+        let l006 = findings
+            .iter_mut()
+            .find(|f| f.rule.id == "MCPT-L006")
+            .unwrap();
+        assert_eq!(l006.severity, Severity::Warning);
+        l006.severity = Severity::Error;
+        let whole = SarifLog::lint(&findings, &defs)
+            .anchor(anchor.clone())
+            .to_json();
+        let run = &whole["runs"][0];
+        assert_eq!(run["tool"]["driver"]["fullName"], "mcptest lint");
+        let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+        assert_eq!(rules.len(), LINT_RULES.len());
+        let results = run["results"].as_array().unwrap();
+        assert_eq!(results.len(), findings.len());
+        let rule_of = |result: &Value| &rules[result["ruleIndex"].as_u64().unwrap() as usize];
+        // The tool has no description: E101 at the tool's line.
+        let e101 = results.iter().find(|r| r["ruleId"] == "E101").unwrap();
+        assert_eq!(rule_of(e101)["properties"]["tags"][0], "usability");
+        assert_eq!(e101["level"], "error");
+        assert_eq!(
+            e101["locations"][0]["physicalLocation"]["region"]["startLine"],
+            8
+        );
+        let l006 = results.iter().find(|r| r["ruleId"] == "MCPT-L006").unwrap();
+        assert_eq!(l006["level"], "error");
+        assert_eq!(rule_of(l006)["defaultConfiguration"]["level"], "warning");
+
+        // lint-security's log is the same results, the security ones alone.
+        let security = SarifLog::lint_security(&findings, &defs)
+            .anchor(anchor)
+            .to_json();
+        let security = &security["runs"][0];
+        assert_eq!(
+            security["tool"]["driver"]["fullName"],
+            "mcptest lint-security"
+        );
+        let without_index = |r: &Value| {
+            let mut r = r.clone();
+            r.as_object_mut().unwrap().remove("ruleIndex");
+            r
+        };
+        let expected: Vec<Value> = results
+            .iter()
+            .filter(|r| rule_of(r)["properties"]["tags"][0] == "security")
+            .map(without_index)
+            .collect();
+        let got: Vec<Value> = security["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(without_index)
+            .collect();
+        assert!(!expected.is_empty() && expected.len() < results.len());
+        assert_eq!(got, expected);
     }
 
     #[test]
