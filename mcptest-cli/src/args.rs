@@ -35,6 +35,7 @@ Examples:
   mcptest lint --server 'my-server' --strict --skip-rules E107,W112 --json lint.json
   mcptest lint --server 'my-server' --call-tools --max-response-kb 50 --detect-nondeterminism
   mcptest lint --server 'my-server' --fix
+  mcptest lint --server 'my-server' --sarif lint.sarif --sarif-anchor tests/snapshots/surface.snap
 
 Rules (see mcptest-cli/README.md for each rule's test and why):
   errors    E101 missing-description, E102 untyped-parameter,
@@ -58,6 +59,8 @@ Each finding names its rule, the tool, the parameter and the field as a JSON
 pointer into {instructions, tools, prompts, resources, resourceTemplates}.
 Token counts are o200k_base tokens (a real tokenizer), per tool and in all.
 --fix prints suggested changes as JSON Patch operations on that document.
+--sarif writes every finding as a SARIF 2.1.0 result under its rule, at its
+severity after --strict and --skip-rules, pointing into --sarif-anchor.
 
 Exit status:
   0  no error finding and at most --threshold findings (warnings are shown);
@@ -876,6 +879,8 @@ pub struct LintArgs {
     /// with that hint.
     #[arg(hide = true, value_name = "PATH")]
     pub paths: Vec<String>,
+    #[command(flatten)]
+    pub sarif: SarifArgs,
     #[command(flatten)]
     pub reports: ReportArgs,
 }

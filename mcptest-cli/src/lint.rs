@@ -1,14 +1,17 @@
 //! `mcptest lint`: the library's lint of a server's definitions (agent
 //! usability and security rules) with mcp-assert's command line: findings
-//! and token costs on the terminal, suggested fixes with `--fix`, and the
-//! usual report files.
+//! and token costs on the terminal, suggested fixes with `--fix`, the
+//! usual report files and SARIF.
 
 use std::io::Write;
 
 use mcptest::{
     Server,
     report::Status,
-    scan::lint::{Lint, Linted, fixes},
+    scan::{
+        lint::{Lint, Linted, fixes},
+        sarif::SarifLog,
+    },
 };
 
 use crate::{
@@ -33,6 +36,13 @@ pub fn lint(args: LintArgs) -> Exit {
             return Exit::Usage;
         }
     };
+    let anchor = match crate::sarif::anchor(&args.sarif, None) {
+        Ok(anchor) => anchor,
+        Err(e) => {
+            eprintln!("mcptest: {e}");
+            return Exit::Usage;
+        }
+    };
     let runtime = match crate::runtime(2) {
         Ok(rt) => rt,
         Err(exit) => return exit,
@@ -52,6 +62,9 @@ pub fn lint(args: LintArgs) -> Exit {
             }
             let _ = write!(out, "{}", output::summary(&report, &palette));
             output::write_reports(&report, &args.reports);
+            if args.sarif.sarif.is_some() {
+                eprintln!("mcptest: no SARIF log written: nothing was linted");
+            }
             return Exit::Failures;
         }
     };
@@ -75,6 +88,9 @@ pub fn lint(args: LintArgs) -> Exit {
                 .collect(),
         );
     }
+    // Every finding of the run, as --skip-rules and --strict left it.
+    let sarif = SarifLog::lint(&linted.findings, &linted.definitions);
+    crate::sarif::write_to(&args.sarif, sarif, anchor, &mut out);
     let _ = out.flush();
     output::write_reports_with_json(&report, &json, &args.reports);
     if args.fix || report.passed() {

@@ -1,4 +1,4 @@
-//! `--sarif FILE` of `lint-security`, `audit` and `drift`: where the
+//! `--sarif FILE` of `lint`, `lint-security`, `audit` and `drift`: where the
 //! results point (`--sarif-anchor`, or the snapshot a drift side was read
 //! from), and the file written.
 
@@ -38,8 +38,19 @@ pub fn anchor(args: &SarifArgs, fallback: Option<&str>) -> Result<Option<Surface
 }
 
 /// Writes `log` to `--sarif`'s file (its directory created first), with
-/// its results pointing into `anchor`; says what was written.
+/// its results pointing into `anchor`; says what was written on stdout.
 pub fn write(args: &SarifArgs, log: SarifLog, anchor: Option<SurfaceFile>) {
+    write_to(args, log, anchor, &mut std::io::stdout());
+}
+
+/// [`write`], saying what was written to `out` (stderr when stdout
+/// carries a JSON report).
+pub fn write_to(
+    args: &SarifArgs,
+    log: SarifLog,
+    anchor: Option<SurfaceFile>,
+    out: &mut dyn std::io::Write,
+) {
     let Some(path) = &args.sarif else { return };
     let log = match anchor {
         Some(anchor) => {
@@ -59,12 +70,15 @@ pub fn write(args: &SarifArgs, log: SarifLog, anchor: Option<SurfaceFile>) {
     }
     .and_then(|()| std::fs::write(path, log.to_pretty_string()));
     match written {
-        Ok(()) => println!(
-            "wrote {} SARIF result{} to {}",
-            log.len(),
-            if log.len() == 1 { "" } else { "s" },
-            Path::new(path).display()
-        ),
+        Ok(()) => {
+            let _ = writeln!(
+                out,
+                "wrote {} SARIF result{} to {}",
+                log.len(),
+                if log.len() == 1 { "" } else { "s" },
+                Path::new(path).display()
+            );
+        }
         Err(e) => eprintln!(
             "mcptest: cannot write the SARIF log to {}: {e}",
             path.display()

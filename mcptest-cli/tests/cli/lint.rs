@@ -3,7 +3,7 @@
 //! library's tests), played here by the command's own `mock`: each rule
 //! once, none on the clean list, mcp-assert's flags (`--strict`,
 //! `--threshold`, `--skip-rules`, `--fix`, `--call-tools`,
-//! `--detect-nondeterminism`, a bare `--json`), and bad input.
+//! `--detect-nondeterminism`, a bare `--json`), `--sarif`, and bad input.
 
 use std::collections::BTreeMap;
 
@@ -182,6 +182,162 @@ fn strict_threshold_and_skip_rules_decide_the_exit_status() {
     );
 }
 
+/// The line (1-based) where the tool named `name` opens in `text`, a
+/// pretty-printed JSON listing.
+fn item_line(text: &str, name: &str) -> i64 {
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim().trim_end_matches(',') == format!("\"name\": \"{name}\""))
+        .unwrap_or_else(|| panic!("no item {name:?} in {text}"));
+    let open = lines[..at]
+        .iter()
+        .rposition(|l| l.trim() == "{")
+        .expect("the item opens above its name");
+    open as i64 + 1
+}
+
+#[test]
+fn sarif_holds_every_familys_findings_at_their_severity_and_line() {
+    let tools = &fixture("trips-each-rule.json")["tools"];
+    // The listing as the anchor, as a saved tools/list result.
+    let anchor = serde_json::to_string_pretty(&serde_json::json!({"tools": tools})).unwrap();
+    let ws = Workspace::new(&[
+        ("trips.yaml", &contract("trips-each-rule.json")),
+        ("surface.json", &anchor),
+    ]);
+    let server = mock("trips.yaml");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "lint",
+            "--server",
+            &server,
+            "--sarif",
+            "out/lint.sarif",
+            "--sarif-anchor",
+            "surface.json",
+            // The JSON report on stdout: the SARIF line goes to stderr.
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let out = output(ws.mcptest(&args));
+        let report: serde_json::Value = serde_json::from_str(&out.stdout)
+            .unwrap_or_else(|e| panic!("stdout is the JSON report alone ({e}): {out:?}"));
+        let sarif: serde_json::Value = serde_json::from_str(&ws.read("out/lint.sarif")).unwrap();
+        (out, report, sarif)
+    };
+    let results = |sarif: &serde_json::Value| -> Vec<(String, String, i64)> {
+        sarif["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let location = &r["locations"][0]["physicalLocation"];
+                assert_eq!(location["artifactLocation"]["uri"], "surface.json", "{r}");
+                (
+                    r["ruleId"].as_str().unwrap().to_owned(),
+                    r["level"].as_str().unwrap().to_owned(),
+                    location["region"]["startLine"].as_i64().unwrap(),
+                )
+            })
+            .collect()
+    };
+
+    let (out, report, sarif) = run(&[]);
+    assert_eq!(out.code, Some(1), "{out:?}");
+    // The calling rules did not run: every other rule once.
+    let findings = report["findings"].as_array().unwrap().len();
+    assert_eq!(findings, 31, "{report}");
+    assert!(
+        out.stderr
+            .contains("wrote 31 SARIF results to out/lint.sarif"),
+        "{out:?}"
+    );
+    assert_eq!(sarif["version"], "2.1.0");
+    let first = &sarif["runs"][0];
+    assert_eq!(first["tool"]["driver"]["fullName"], "mcptest lint");
+    let rules = first["tool"]["driver"]["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), mcptest::scan::lint::RULES.len());
+    let found = results(&sarif);
+    assert_eq!(found.len(), 31, "{found:?}");
+    let by_id = |id: &str| found.iter().find(|r| r.0 == id).cloned();
+    // Usability, at the tool's item (its description is missing), and the
+    // warning on send_postcard's description line.
+    assert_eq!(
+        by_id("E101"),
+        Some((
+            "E101".into(),
+            "error".into(),
+            item_line(&anchor, "get_moon_phase")
+        ))
+    );
+    let postcard = item_line(&anchor, "send_postcard");
+    let w108 = by_id("W108").unwrap();
+    assert_eq!(w108.1, "warning");
+    assert!(
+        w108.2 > postcard
+            && anchor
+                .lines()
+                .nth(w108.2 as usize - 1)
+                .unwrap()
+                .contains("Delivers a postcard"),
+        "{w108:?}"
+    );
+    // Security is there too.
+    assert!(found.iter().any(|r| r.0.starts_with("MCPT-L")), "{found:?}");
+
+    // --skip-rules takes a rule's results out; --strict makes every
+    // result an error.
+    let (out, report, sarif) = run(&["--skip-rules", "E101,W108", "--strict"]);
+    assert_eq!(out.code, Some(1), "{out:?}");
+    let found = results(&sarif);
+    assert_eq!(found.len(), 29, "{found:?}");
+    assert_eq!(report["findings"].as_array().unwrap().len(), 29);
+    assert!(
+        found.iter().all(|r| r.0 != "E101" && r.0 != "W108"),
+        "{found:?}"
+    );
+    assert!(found.iter().all(|r| r.1 == "error"), "{found:?}");
+    assert!(found.iter().any(|r| r.0 == "W101"), "{found:?}");
+}
+
+#[test]
+fn sarif_of_a_lint_needs_an_anchor_and_a_server_that_lints() {
+    let ws = Workspace::new(&[(
+        "empty.yaml",
+        "case: List tools\nin: {\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/list\"}\n\
+         out: {\"jsonrpc\": \"2.0\", \"id\": 1, \"result\": {\"tools\": []}}\n",
+    )]);
+    let out = output(ws.mcptest(&[
+        "lint",
+        "--server",
+        &mock("empty.yaml"),
+        "--sarif",
+        "x.sarif",
+    ]));
+    assert_eq!(out.code, Some(2), "{out:?}");
+    assert!(
+        out.stderr.contains("--sarif needs --sarif-anchor"),
+        "{out:?}"
+    );
+    let out = output(ws.mcptest(&[
+        "lint",
+        "--server",
+        &mock("empty.yaml"),
+        "--sarif",
+        "x.sarif",
+        "--sarif-anchor",
+        "empty.yaml",
+    ]));
+    assert_eq!(out.code, Some(1), "{out:?}");
+    assert!(
+        out.stderr
+            .contains("no SARIF log written: nothing was linted"),
+        "{out:?}"
+    );
+    assert!(!ws.path("x.sarif").exists());
+}
+
 #[test]
 fn fix_prints_json_patch_operations_and_exits_0() {
     let ws = Workspace::new(&[("trips.yaml", &contract("trips-each-rule.json"))]);
@@ -294,6 +450,8 @@ fn help_names_every_rule_and_mcp_asserts_flags() {
         "--fix",
         "--skip-rules",
         "--threshold",
+        "--sarif",
+        "--sarif-anchor",
         "Exit status:",
     ] {
         assert!(help.contains(flag), "{flag} missing: {}", out.stdout);

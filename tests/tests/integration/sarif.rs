@@ -1,5 +1,6 @@
-//! `mcptest::scan::sarif` against the fixture servers: the security lint's,
-//! the audit's and drift's logs are valid SARIF 2.1.0 (checked against the
+//! `mcptest::scan::sarif` against the fixture servers: the lint's (as
+//! `mcptest lint --sarif` writes it), the security lint's, the audit's and
+//! drift's logs are valid SARIF 2.1.0 (checked against the
 //! OASIS schema that the `serde-sarif` package ships, found through `cargo
 //! metadata`; nothing is copied into this repository), and every result
 //! points at a line of its anchor file, as GitHub code scanning requires.
@@ -18,6 +19,7 @@ use mcptest::{
 use serde_json::Value;
 
 const CHAOS: &str = env!("CARGO_BIN_EXE_fixture-chaos");
+const MCPTEST: &str = env!("CARGO_BIN_EXE_mcptest-command");
 
 /// The SARIF 2.1.0 schema as the `serde-sarif` package ships it.
 fn schema() -> &'static Value {
@@ -238,4 +240,68 @@ async fn a_log_anchored_at_any_other_file_points_at_its_first_line() {
         .to_json();
     let results = assert_valid_sarif(&log);
     assert!(results.iter().all(|r| start_line(r) == 1));
+}
+
+#[tokio::test]
+async fn the_lint_command_writes_a_valid_log_of_every_family() {
+    let server = Server::program(CHAOS)
+        .arg("--lint-findings")
+        .timeout(Duration::from_secs(20));
+    let surface = Surface::list(&server).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let text = serde_json::to_string_pretty(surface.value()).unwrap();
+    std::fs::write(dir.path().join("surface.json"), &text).unwrap();
+    let lint = |extra: &[&str]| -> Value {
+        let out = std::process::Command::new(MCPTEST)
+            .current_dir(dir.path())
+            .args(["lint", "--server"])
+            .arg(format!("'{CHAOS}' --lint-findings"))
+            .args(["--sarif", "lint.sarif", "--sarif-anchor", "surface.json"])
+            .args(extra)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("mcptest-command runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        // Error findings: exit 1, and the log is written.
+        assert_eq!(out.status.code(), Some(1), "{stdout}");
+        assert!(stdout.contains("SARIF results to lint.sarif"), "{stdout}");
+        let log = std::fs::read_to_string(dir.path().join("lint.sarif")).unwrap();
+        serde_json::from_str(&log).expect("the log is JSON")
+    };
+    let log = lint(&[]);
+    let results = assert_valid_sarif(&log);
+    let tags = |result: &Value| {
+        let index = result["ruleIndex"].as_u64().unwrap() as usize;
+        log["runs"][0]["tool"]["driver"]["rules"][index]["properties"]["tags"][0].clone()
+    };
+    for family in ["usability", "security"] {
+        assert!(
+            results.iter().any(|r| tags(r) == family),
+            "no {family} result: {log:#}"
+        );
+    }
+    // A usability error, at the item of the tool without a description.
+    let e101 = results
+        .iter()
+        .find(|r| r["ruleId"] == "E101")
+        .unwrap_or_else(|| panic!("no E101: {log:#}"));
+    assert_eq!(e101["level"], "error");
+    let name = e101["locations"][0]["logicalLocations"][0]["fullyQualifiedName"]
+        .as_str()
+        .unwrap();
+    let tool = name.split('/').nth(1).unwrap();
+    let line = start_line(e101) as usize;
+    let item: Vec<&str> = text
+        .lines()
+        .skip(line - 1)
+        .take_while(|l| *l != "    }" && *l != "    },")
+        .collect();
+    assert_eq!(item[0].trim(), "{", "{name} at line {line}");
+    let key = format!("\"name\": {}", serde_json::to_string(tool).unwrap());
+    assert!(item.iter().any(|l| l.contains(&key)), "{item:?}");
+
+    let log = lint(&["--skip-rules", "E101"]);
+    let without = assert_valid_sarif(&log);
+    assert_eq!(without.len(), results.len() - 1, "{log:#}");
+    assert!(without.iter().all(|r| r["ruleId"] != "E101"), "{log:#}");
 }
