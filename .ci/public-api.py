@@ -11,12 +11,14 @@ Reads target/doc/mcptest/all.html, so run `cargo doc --workspace --no-deps`
 first."""
 import difflib
 import html
+import os
 import pathlib
 import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-ALL = ROOT / "target" / "doc" / "mcptest" / "all.html"
+TARGET = pathlib.Path(os.environ.get("CARGO_TARGET_DIR") or ROOT / "target")
+ALL = TARGET / "doc" / "mcptest" / "all.html"
 PINNED = ROOT / "mcptest" / "public-api.txt"
 
 

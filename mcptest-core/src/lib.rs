@@ -22,6 +22,7 @@ mod definitions;
 mod error;
 pub mod expect;
 mod fixture;
+mod future;
 pub mod limits;
 #[doc(hidden)]
 pub mod needs;

@@ -553,32 +553,36 @@ impl ServerMessages {
     }
 
     /// Waits for a message with this method.
-    pub async fn wait_for_method(
-        &self,
-        method: &str,
+    pub fn wait_for_method<'a>(
+        &'a self,
+        method: &'a str,
         timeout: Duration,
-    ) -> Result<ServerMessage, Error> {
-        let mut found = self
-            .wait_for_count(method, |m| m.method == method, 1, timeout)
-            .await?;
-        Ok(found.remove(0))
+    ) -> impl Future<Output = Result<ServerMessage, Error>> + Send + 'a {
+        crate::future::boxed(async move {
+            let mut found = self
+                .wait_for_count(method, |m| m.method == method, 1, timeout)
+                .await?;
+            Ok(found.remove(0))
+        })
     }
 
     /// Waits until `count` progress notifications have arrived.
-    pub async fn wait_for_progress(
-        &self,
+    pub fn wait_for_progress<'a>(
+        &'a self,
         count: usize,
         timeout: Duration,
-    ) -> Result<Vec<ProgressNotificationParam>, Error> {
-        let found = self
-            .wait_for_count(
-                "notifications/progress",
-                |m| m.method == "notifications/progress",
-                count,
-                timeout,
-            )
-            .await?;
-        Ok(found.iter().filter_map(ServerMessage::params_as).collect())
+    ) -> impl Future<Output = Result<Vec<ProgressNotificationParam>, Error>> + Send + 'a {
+        crate::future::boxed(async move {
+            let found = self
+                .wait_for_count(
+                    "notifications/progress",
+                    |m| m.method == "notifications/progress",
+                    count,
+                    timeout,
+                )
+                .await?;
+            Ok(found.iter().filter_map(ServerMessage::params_as).collect())
+        })
     }
 
     /// Waits for a log message (`notifications/message`) at `level` or more

@@ -259,66 +259,84 @@ impl McpClient {
     }
 
     /// `ping`.
-    pub async fn ping(&self) -> Result<(), Error> {
-        self.request("ping", Value::Null, None).await.map(drop)
+    pub fn ping<'a>(&'a self) -> impl Future<Output = Result<(), Error>> + Send + 'a {
+        crate::future::boxed(async move { self.request("ping", Value::Null, None).await.map(drop) })
     }
 
     /// `tools/list`, following every page.
-    pub async fn list_tools(&self) -> Result<Reply<Vec<Tool>>, Error> {
-        let reply = self
-            .list_all::<ListToolsResult, Tool>("tools/list", |page| (page.tools, page.next_cursor))
-            .await?;
-        self.remember_tools(reply.value().clone()).await;
-        Ok(reply)
+    pub fn list_tools<'a>(
+        &'a self,
+    ) -> impl Future<Output = Result<Reply<Vec<Tool>>, Error>> + Send + 'a {
+        crate::future::boxed(async move {
+            let reply = self
+                .list_all::<ListToolsResult, Tool>("tools/list", |page| {
+                    (page.tools, page.next_cursor)
+                })
+                .await?;
+            self.remember_tools(reply.value().clone()).await;
+            Ok(reply)
+        })
     }
 
     /// One page of `tools/list`, starting at `cursor`.
-    pub async fn list_tools_page(
-        &self,
-        cursor: Option<&str>,
-    ) -> Result<Reply<ListToolsResult>, Error> {
-        self.list_page("tools/list", cursor).await
+    pub fn list_tools_page<'a>(
+        &'a self,
+        cursor: Option<&'a str>,
+    ) -> impl Future<Output = Result<Reply<ListToolsResult>, Error>> + Send + 'a {
+        crate::future::boxed(async move { self.list_page("tools/list", cursor).await })
     }
 
     /// `prompts/list`, following every page.
-    pub async fn list_prompts(&self) -> Result<Reply<Vec<Prompt>>, Error> {
-        self.list_all::<ListPromptsResult, Prompt>("prompts/list", |page| {
-            (page.prompts, page.next_cursor)
+    pub fn list_prompts<'a>(
+        &'a self,
+    ) -> impl Future<Output = Result<Reply<Vec<Prompt>>, Error>> + Send + 'a {
+        crate::future::boxed(async move {
+            self.list_all::<ListPromptsResult, Prompt>("prompts/list", |page| {
+                (page.prompts, page.next_cursor)
+            })
+            .await
         })
-        .await
     }
 
     /// One page of `prompts/list`, starting at `cursor`.
-    pub async fn list_prompts_page(
-        &self,
-        cursor: Option<&str>,
-    ) -> Result<Reply<ListPromptsResult>, Error> {
-        self.list_page("prompts/list", cursor).await
+    pub fn list_prompts_page<'a>(
+        &'a self,
+        cursor: Option<&'a str>,
+    ) -> impl Future<Output = Result<Reply<ListPromptsResult>, Error>> + Send + 'a {
+        crate::future::boxed(async move { self.list_page("prompts/list", cursor).await })
     }
 
     /// `resources/list`, following every page.
-    pub async fn list_resources(&self) -> Result<Reply<Vec<Resource>>, Error> {
-        self.list_all::<ListResourcesResult, Resource>("resources/list", |page| {
-            (page.resources, page.next_cursor)
+    pub fn list_resources<'a>(
+        &'a self,
+    ) -> impl Future<Output = Result<Reply<Vec<Resource>>, Error>> + Send + 'a {
+        crate::future::boxed(async move {
+            self.list_all::<ListResourcesResult, Resource>("resources/list", |page| {
+                (page.resources, page.next_cursor)
+            })
+            .await
         })
-        .await
     }
 
     /// One page of `resources/list`, starting at `cursor`.
-    pub async fn list_resources_page(
-        &self,
-        cursor: Option<&str>,
-    ) -> Result<Reply<ListResourcesResult>, Error> {
-        self.list_page("resources/list", cursor).await
+    pub fn list_resources_page<'a>(
+        &'a self,
+        cursor: Option<&'a str>,
+    ) -> impl Future<Output = Result<Reply<ListResourcesResult>, Error>> + Send + 'a {
+        crate::future::boxed(async move { self.list_page("resources/list", cursor).await })
     }
 
     /// `resources/templates/list`, following every page.
-    pub async fn list_resource_templates(&self) -> Result<Reply<Vec<ResourceTemplate>>, Error> {
-        self.list_all::<ListResourceTemplatesResult, ResourceTemplate>(
-            "resources/templates/list",
-            |page| (page.resource_templates, page.next_cursor),
-        )
-        .await
+    pub fn list_resource_templates<'a>(
+        &'a self,
+    ) -> impl Future<Output = Result<Reply<Vec<ResourceTemplate>>, Error>> + Send + 'a {
+        crate::future::boxed(async move {
+            self.list_all::<ListResourceTemplatesResult, ResourceTemplate>(
+                "resources/templates/list",
+                |page| (page.resource_templates, page.next_cursor),
+            )
+            .await
+        })
     }
 
     /// One page of `resources/templates/list`, starting at `cursor`: for a
@@ -334,11 +352,13 @@ impl McpClient {
     /// }
     /// # Ok(()) }
     /// ```
-    pub async fn list_resource_templates_page(
-        &self,
-        cursor: Option<&str>,
-    ) -> Result<Reply<ListResourceTemplatesResult>, Error> {
-        self.list_page("resources/templates/list", cursor).await
+    pub fn list_resource_templates_page<'a>(
+        &'a self,
+        cursor: Option<&'a str>,
+    ) -> impl Future<Output = Result<Reply<ListResourceTemplatesResult>, Error>> + Send + 'a {
+        crate::future::boxed(
+            async move { self.list_page("resources/templates/list", cursor).await },
+        )
     }
 
     /// `tools/call`. Never fails: a JSON-RPC error, `isError: true` and a broken
@@ -346,27 +366,35 @@ impl McpClient {
     ///
     /// `arguments` must be a JSON object (or `null` for none); to send
     /// malformed arguments on purpose, use [`request_raw`](Self::request_raw).
-    pub async fn call_tool(&self, name: &str, arguments: Value) -> ToolCall {
-        match self.begin_tool_call(name, arguments).await {
-            Ok(pending) => pending.finish().await,
-            Err((call, error)) => call.failed(error),
-        }
+    pub fn call_tool<'a>(
+        &'a self,
+        name: &'a str,
+        arguments: Value,
+    ) -> impl Future<Output = ToolCall> + Send + 'a {
+        crate::future::boxed(async move {
+            match self.begin_tool_call(name, arguments).await {
+                Ok(pending) => pending.finish().await,
+                Err((call, error)) => call.failed(error),
+            }
+        })
     }
 
     /// `tools/call` with its own timeout instead of the connection's.
-    pub async fn call_tool_with_timeout(
-        &self,
-        name: &str,
+    pub fn call_tool_with_timeout<'a>(
+        &'a self,
+        name: &'a str,
         arguments: Value,
         timeout: Duration,
-    ) -> ToolCall {
-        match self.begin_tool_call(name, arguments).await {
-            Ok(mut pending) => {
-                pending.timeout = timeout;
-                pending.finish().await
+    ) -> impl Future<Output = ToolCall> + Send + 'a {
+        crate::future::boxed(async move {
+            match self.begin_tool_call(name, arguments).await {
+                Ok(mut pending) => {
+                    pending.timeout = timeout;
+                    pending.finish().await
+                }
+                Err((call, error)) => call.failed(error),
             }
-            Err((call, error)) => call.failed(error),
-        }
+        })
     }
 
     /// Sends `tools/call` and returns without waiting for the answer, so the
@@ -383,14 +411,16 @@ impl McpClient {
     /// It fails only when the request cannot be sent (arguments that are not
     /// an object, a closed connection); how the call itself ends is in the
     /// [`ToolCall`] that [`PendingToolCall::finish`] returns.
-    pub async fn start_tool_call(
-        &self,
-        name: &str,
+    pub fn start_tool_call<'a>(
+        &'a self,
+        name: &'a str,
         arguments: Value,
-    ) -> Result<PendingToolCall, Error> {
-        self.begin_tool_call(name, arguments)
-            .await
-            .map_err(|(_, error)| error)
+    ) -> impl Future<Output = Result<PendingToolCall, Error>> + Send + 'a {
+        crate::future::boxed(async move {
+            self.begin_tool_call(name, arguments)
+                .await
+                .map_err(|(_, error)| error)
+        })
     }
 
     /// [`start_tool_call`](Self::start_tool_call), keeping what is known of
@@ -436,36 +466,53 @@ impl McpClient {
     }
 
     /// `prompts/get` with `arguments` (a JSON object of strings, or `null`).
-    pub async fn get_prompt(
-        &self,
-        name: &str,
+    pub fn get_prompt<'a>(
+        &'a self,
+        name: &'a str,
         arguments: Value,
-    ) -> Result<Reply<GetPromptResult>, Error> {
-        let params = if arguments.is_null() {
-            json!({ "name": name })
-        } else {
-            json!({ "name": name, "arguments": arguments })
-        };
-        self.typed("prompts/get", params).await
+    ) -> impl Future<Output = Result<Reply<GetPromptResult>, Error>> + Send + 'a {
+        crate::future::boxed(async move {
+            let params = if arguments.is_null() {
+                json!({ "name": name })
+            } else {
+                json!({ "name": name, "arguments": arguments })
+            };
+            self.typed("prompts/get", params).await
+        })
     }
 
     /// `resources/read`.
-    pub async fn read_resource(&self, uri: &str) -> Result<Reply<ReadResourceResult>, Error> {
-        self.typed("resources/read", json!({ "uri": uri })).await
+    pub fn read_resource<'a>(
+        &'a self,
+        uri: &'a str,
+    ) -> impl Future<Output = Result<Reply<ReadResourceResult>, Error>> + Send + 'a {
+        crate::future::boxed(
+            async move { self.typed("resources/read", json!({ "uri": uri })).await },
+        )
     }
 
     /// `resources/subscribe`.
-    pub async fn subscribe(&self, uri: &str) -> Result<(), Error> {
-        self.request("resources/subscribe", json!({ "uri": uri }), None)
-            .await
-            .map(drop)
+    pub fn subscribe<'a>(
+        &'a self,
+        uri: &'a str,
+    ) -> impl Future<Output = Result<(), Error>> + Send + 'a {
+        crate::future::boxed(async move {
+            self.request("resources/subscribe", json!({ "uri": uri }), None)
+                .await
+                .map(drop)
+        })
     }
 
     /// `resources/unsubscribe`.
-    pub async fn unsubscribe(&self, uri: &str) -> Result<(), Error> {
-        self.request("resources/unsubscribe", json!({ "uri": uri }), None)
-            .await
-            .map(drop)
+    pub fn unsubscribe<'a>(
+        &'a self,
+        uri: &'a str,
+    ) -> impl Future<Output = Result<(), Error>> + Send + 'a {
+        crate::future::boxed(async move {
+            self.request("resources/unsubscribe", json!({ "uri": uri }), None)
+                .await
+                .map(drop)
+        })
     }
 
     /// `completion/complete` for `argument` of a prompt or resource template,
@@ -478,54 +525,70 @@ impl McpClient {
     /// assert_eq!(done.completion.values, ["formal"]);
     /// # Ok(()) }
     /// ```
-    pub async fn complete(
-        &self,
+    pub fn complete<'a>(
+        &'a self,
         reference: CompletionRef,
-        argument: &str,
-        value: &str,
-    ) -> Result<Reply<CompleteResult>, Error> {
-        let params = json!({
-            "ref": reference.to_json(),
-            "argument": { "name": argument, "value": value },
-        });
-        self.typed("completion/complete", params).await
+        argument: &'a str,
+        value: &'a str,
+    ) -> impl Future<Output = Result<Reply<CompleteResult>, Error>> + Send + 'a {
+        crate::future::boxed(async move {
+            let params = json!({
+                "ref": reference.to_json(),
+                "argument": { "name": argument, "value": value },
+            });
+            self.typed("completion/complete", params).await
+        })
     }
 
     /// `logging/setLevel`.
-    pub async fn set_log_level(
-        &self,
+    pub fn set_log_level<'a>(
+        &'a self,
         level: crate::server_messages::LogLevel,
-    ) -> Result<(), Error> {
-        self.request("logging/setLevel", json!({ "level": level }), None)
-            .await
-            .map(drop)
+    ) -> impl Future<Output = Result<(), Error>> + Send + 'a {
+        crate::future::boxed(async move {
+            self.request("logging/setLevel", json!({ "level": level }), None)
+                .await
+                .map(drop)
+        })
     }
 
     /// Sends any request with exactly these params and returns the `result`
     /// member as JSON. The escape hatch for methods mcptest has no typed call
     /// for, and for sending what a typed call would refuse.
-    pub async fn request_raw(&self, method: &str, params: Value) -> Result<Value, Error> {
-        let request = ClientRequest::CustomRequest(CustomRequest::new(
-            method,
-            (!params.is_null()).then_some(params),
-        ));
-        let (id, handle) = self.send_request(method, request).await?;
-        self.await_answer(method, id, handle, self.inner.request_timeout)
-            .await
-            .map(|a| a.result)
+    pub fn request_raw<'a>(
+        &'a self,
+        method: &'a str,
+        params: Value,
+    ) -> impl Future<Output = Result<Value, Error>> + Send + 'a {
+        crate::future::boxed(async move {
+            let request = ClientRequest::CustomRequest(CustomRequest::new(
+                method,
+                (!params.is_null()).then_some(params),
+            ));
+            let (id, handle) = self.send_request(method, request).await?;
+            self.await_answer(method, id, handle, self.inner.request_timeout)
+                .await
+                .map(|a| a.result)
+        })
     }
 
     /// Sends a notification with exactly these params.
-    pub async fn notify_raw(&self, method: &str, params: Value) -> Result<(), Error> {
-        let notification = ClientNotification::CustomNotification(CustomNotification::new(
-            method,
-            (!params.is_null()).then_some(params),
-        ));
-        self.inner
-            .peer
-            .send_notification(notification)
-            .await
-            .map_err(|e| self.error_sync(method, e))
+    pub fn notify_raw<'a>(
+        &'a self,
+        method: &'a str,
+        params: Value,
+    ) -> impl Future<Output = Result<(), Error>> + Send + 'a {
+        crate::future::boxed(async move {
+            let notification = ClientNotification::CustomNotification(CustomNotification::new(
+                method,
+                (!params.is_null()).then_some(params),
+            ));
+            self.inner
+                .peer
+                .send_notification(notification)
+                .await
+                .map_err(|e| self.error_sync(method, e))
+        })
     }
 
     /// Closes the connection: stdin is closed, the server gets its grace
@@ -539,27 +602,29 @@ impl McpClient {
     /// It fails the test (panics) when a call that got no answer was dropped
     /// without anyone looking at it (see [`ToolCall`]): the server is
     /// stopped first.
-    pub async fn close(self) -> Option<ExitStatus> {
-        let status = if self.inner.view {
-            None
-        } else {
-            let link = &self.inner.link;
-            let service = link
-                .service
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .take();
-            if let Some(mut service) = service {
-                let _ = service.close_with_timeout(link.endpoint.grace()).await;
+    pub fn close(self) -> impl Future<Output = Option<ExitStatus>> + Send {
+        crate::future::boxed(async move {
+            let status = if self.inner.view {
+                None
+            } else {
+                let link = &self.inner.link;
+                let service = link
+                    .service
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .take();
+                if let Some(mut service) = service {
+                    let _ = service.close_with_timeout(link.endpoint.grace()).await;
+                }
+                link.endpoint.close().await
+            };
+            if let Some(message) = unchecked_message(&self.inner.unexamined, &self.inner.inbound)
+                && !std::thread::panicking()
+            {
+                panic!("{message}");
             }
-            link.endpoint.close().await
-        };
-        if let Some(message) = unchecked_message(&self.inner.unexamined, &self.inner.inbound)
-            && !std::thread::panicking()
-        {
-            panic!("{message}");
-        }
-        status
+            status
+        })
     }
 
     /// What [`close`](Self::close) would fail the test for, in words, taken
@@ -1119,80 +1184,89 @@ impl PendingToolCall {
     }
 
     /// Sends `notifications/cancelled` for this call and stops waiting for it.
-    pub async fn cancel(self, reason: &str) -> Result<(), Error> {
-        let inbound = self.client.inner.inbound.clone();
-        let id = self.id.clone();
-        let result = self.handle.cancel(Some(reason.to_owned())).await;
-        inbound.forget(&id);
-        inbound.schema.forget(&id);
-        result.map_err(|e| self.client.error_sync("notifications/cancelled", e))
+    pub fn cancel<'a>(
+        self,
+        reason: &'a str,
+    ) -> impl Future<Output = Result<(), Error>> + Send + 'a {
+        crate::future::boxed(async move {
+            let inbound = self.client.inner.inbound.clone();
+            let id = self.id.clone();
+            let result = self.handle.cancel(Some(reason.to_owned())).await;
+            inbound.forget(&id);
+            inbound.schema.forget(&id);
+            result.map_err(|e| self.client.error_sync("notifications/cancelled", e))
+        })
     }
 
     /// Waits for the answer (up to the request timeout).
-    pub async fn finish(self) -> ToolCall {
-        let PendingToolCall {
-            client,
-            mut start,
-            lookup,
-            params,
-            id,
-            handle,
-            started,
-            timeout,
-        } = self;
-        let token = handle.progress_token.clone();
-        let call = async {
-            let answer = match client.await_answer("tools/call", id, handle, timeout).await {
-                Ok(answer) => {
-                    client
-                        .finish_input_rounds("tools/call", params, answer, timeout)
-                        .await
-                }
-                Err(error) => Err(error),
-            };
-            (answer, started.elapsed())
-        };
-        let (answer, elapsed) = call.await;
-        start.tool = client
-            .finish_tool_lookup(
+    pub fn finish(self) -> impl Future<Output = ToolCall> + Send {
+        crate::future::boxed(async move {
+            let PendingToolCall {
+                client,
+                mut start,
                 lookup,
-                &start.name,
-                answer.as_ref().ok().map(|a| &a.result),
+                params,
+                id,
+                handle,
+                started,
                 timeout,
-            )
-            .await;
-        let progress = client.progress_for(&token);
-        let mut call = match answer {
-            Ok(answer) => {
-                let outcome = match decode::<rmcp::model::CallToolResult>(
-                    "tools/call",
-                    &answer.result,
-                    &client.inner.inbound,
-                ) {
-                    Ok(result) if result.is_error == Some(true) => ToolOutcome::ToolError(result),
-                    Ok(result) => ToolOutcome::Success(result),
-                    Err(error) => ToolOutcome::Failed(error),
+            } = self;
+            let token = handle.progress_token.clone();
+            let call = async {
+                let answer = match client.await_answer("tools/call", id, handle, timeout).await {
+                    Ok(answer) => {
+                        client
+                            .finish_input_rounds("tools/call", params, answer, timeout)
+                            .await
+                    }
+                    Err(error) => Err(error),
                 };
-                start.into_call(outcome, Some(answer.result), elapsed)
-            }
-            Err(Error::JsonRpc {
-                code,
-                message,
-                data,
-                ..
-            }) => start.into_call(
-                ToolOutcome::RpcError(RpcError {
+                (answer, started.elapsed())
+            };
+            let (answer, elapsed) = call.await;
+            start.tool = client
+                .finish_tool_lookup(
+                    lookup,
+                    &start.name,
+                    answer.as_ref().ok().map(|a| &a.result),
+                    timeout,
+                )
+                .await;
+            let progress = client.progress_for(&token);
+            let mut call = match answer {
+                Ok(answer) => {
+                    let outcome = match decode::<rmcp::model::CallToolResult>(
+                        "tools/call",
+                        &answer.result,
+                        &client.inner.inbound,
+                    ) {
+                        Ok(result) if result.is_error == Some(true) => {
+                            ToolOutcome::ToolError(result)
+                        }
+                        Ok(result) => ToolOutcome::Success(result),
+                        Err(error) => ToolOutcome::Failed(error),
+                    };
+                    start.into_call(outcome, Some(answer.result), elapsed)
+                }
+                Err(Error::JsonRpc {
                     code,
                     message,
                     data,
-                }),
-                None,
-                elapsed,
-            ),
-            Err(error) => start.into_call(ToolOutcome::Failed(error), None, elapsed),
-        };
-        call.progress = progress;
-        call
+                    ..
+                }) => start.into_call(
+                    ToolOutcome::RpcError(RpcError {
+                        code,
+                        message,
+                        data,
+                    }),
+                    None,
+                    elapsed,
+                ),
+                Err(error) => start.into_call(ToolOutcome::Failed(error), None, elapsed),
+            };
+            call.progress = progress;
+            call
+        })
     }
 }
 

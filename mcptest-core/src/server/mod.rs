@@ -468,17 +468,20 @@ impl Server {
     /// dropped). [`connect`](Self::connect) does this itself; call it
     /// before [`RawHttp::open`](crate::RawHttp::open), which cannot wait.
     #[cfg(feature = "http")]
-    pub async fn authorize(mut self) -> Result<Server, crate::error::Error> {
-        if let Target::Url(spec) = &mut self.target
-            && let Some(credentials) = spec.credentials.take()
-        {
-            let url = launch::substitute_fixture(&spec.url, &self.options);
-            let found = crate::oauth::Discovery::find(&url, self.client.request_timeout).await?;
-            let token = found.token(&credentials, None, None).await?;
-            spec.headers
-                .push(("Authorization".into(), format!("Bearer {token}")));
-        }
-        Ok(self)
+    pub fn authorize(mut self) -> impl Future<Output = Result<Server, crate::error::Error>> + Send {
+        crate::future::boxed(async move {
+            if let Target::Url(spec) = &mut self.target
+                && let Some(credentials) = spec.credentials.take()
+            {
+                let url = launch::substitute_fixture(&spec.url, &self.options);
+                let found =
+                    crate::oauth::Discovery::find(&url, self.client.request_timeout).await?;
+                let token = found.token(&credentials, None, None).await?;
+                spec.headers
+                    .push(("Authorization".into(), format!("Bearer {token}")));
+            }
+            Ok(self)
+        })
     }
 
     /// How long each request may take (default 30 s).
@@ -741,11 +744,13 @@ impl Server {
 
     /// Starts (or dials) the server and performs the handshake; for a
     /// [`shared`](Server::shared) server, reuses the running one.
-    pub async fn connect(&self) -> Result<McpClient, Error> {
-        if self.shared {
-            return shared::connect(self).await;
-        }
-        connect::connect(self).await
+    pub fn connect<'a>(&'a self) -> impl Future<Output = Result<McpClient, Error>> + Send + 'a {
+        crate::future::boxed(async move {
+            if self.shared {
+                return shared::connect(self).await;
+            }
+            connect::connect(self).await
+        })
     }
 }
 
