@@ -24,7 +24,9 @@ pub(super) fn fits<T: DeserializeOwned + Serialize>(
     definition: &'static str,
     value: &Value,
 ) -> Result<(), Broken> {
-    match serde_path_to_error::deserialize::<_, T>(value) {
+    // Read plainly first: a message that fits (nearly every one) does not
+    // pay for the path tracking, which only a message that breaks needs.
+    match T::deserialize(value) {
         Ok(typed) => {
             if !holds_null(value) {
                 return Ok(());
@@ -41,15 +43,23 @@ pub(super) fn fits<T: DeserializeOwned + Serialize>(
                 }),
             }
         }
-        Err(error) => {
-            let path = error.path().to_string();
-            let requirement = words::requirement(&error.into_inner().to_string(), &path);
-            Err(Broken {
-                definition,
-                path,
-                requirement,
-            })
-        }
+        Err(plain) => Err(broken::<T>(definition, value, &plain.to_string())),
+    }
+}
+
+/// Where `value` breaks `T`: read again, this time tracking the path.
+fn broken<T: DeserializeOwned>(definition: &'static str, value: &Value, plain: &str) -> Broken {
+    let (path, error) = match serde_path_to_error::deserialize::<_, T>(value) {
+        Err(error) => (error.path().to_string(), error.into_inner().to_string()),
+        // The same reader cannot change its mind; were it to, the plain
+        // error is still the answer, at the top.
+        Ok(_) => (".".to_owned(), plain.to_owned()),
+    };
+    let requirement = words::requirement(&error, &path);
+    Broken {
+        definition,
+        path,
+        requirement,
     }
 }
 
