@@ -89,14 +89,44 @@ pub(crate) fn verdicts_of(report: &Report) -> Verdicts {
         .collect()
 }
 
-/// A report's JSON without what differs run to run (durations, temp paths).
+/// A report's JSON without what differs run to run (durations, temp paths,
+/// and whether two tests on one shared server happened to race: the
+/// `interfered` note says a test failed beside others and passed when
+/// replayed alone, which is timing, not the front end; the verdict it
+/// ends with is compared).
 pub(crate) fn comparable(report: &serde_json::Value) -> String {
     let mut report = report.clone();
     report["duration_ms"] = serde_json::Value::Null;
     for result in report["results"].as_array_mut().expect("results") {
         result["duration_ms"] = serde_json::Value::Null;
+        forget_interference(result);
     }
     normalize(&serde_json::to_string_pretty(&report).unwrap())
+}
+
+/// `result` without its `interfered` note (and without `properties` and
+/// `property_order` when that was their only entry).
+fn forget_interference(result: &mut serde_json::Value) {
+    let Some(properties) = result
+        .get_mut("properties")
+        .and_then(serde_json::Value::as_object_mut)
+    else {
+        return;
+    };
+    if properties.remove("interfered").is_none() {
+        return;
+    }
+    let empty = properties.is_empty();
+    let object = result.as_object_mut().expect("a result is an object");
+    if empty {
+        object.remove("properties");
+        object.remove("property_order");
+    } else if let Some(order) = object
+        .get_mut("property_order")
+        .and_then(serde_json::Value::as_array_mut)
+    {
+        order.retain(|name| name != "interfered");
+    }
 }
 
 /// Environment every child gets: no colour, no CI annotations, kept fixture
