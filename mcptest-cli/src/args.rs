@@ -3,6 +3,7 @@
 
 use std::{path::PathBuf, time::Duration};
 
+use crate::connect::{AuthArgs, TargetArgs};
 use clap::{Args, Parser, Subcommand};
 
 const EXIT_CODES: &str = "\
@@ -427,6 +428,12 @@ pub struct SuiteArgs {
     /// says how many files it replaced.
     #[arg(long, value_name = "CMD")]
     pub server: Option<String>,
+    /// Run each test's server command in a fresh container of IMAGE, as
+    /// mcp-assert does: `docker run --rm -i -v FIXTURE:FIXTURE -e KEY=VALUE…
+    /// IMAGE CMD…` (podman when docker is not on PATH). A file's own
+    /// `docker:` wins; a server reached at a URL is left as it is.
+    #[arg(long, value_name = "IMAGE")]
+    pub docker: Option<String>,
     /// The timeout of tests that set none (e.g. 10s, 1m) [default: 30s].
     #[arg(long, value_name = "DURATION", value_parser = duration)]
     pub timeout: Option<Duration>,
@@ -438,6 +445,10 @@ pub struct SuiteArgs {
     /// Run only the tests whose name or file contains this text.
     #[arg(long, value_name = "TEXT")]
     pub filter: Option<String>,
+    /// How to authorize with the servers files reach at a URL (a file's
+    /// own `auth:` wins).
+    #[command(flatten)]
+    pub auth: AuthArgs,
 }
 
 #[derive(Debug, Args)]
@@ -525,14 +536,11 @@ pub struct ValidateArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("target").required(true).args(["server", "url"])))]
 pub struct ConformanceArgs {
-    /// The server's command line (checked over stdio).
-    #[arg(long, value_name = "CMD")]
-    pub server: Option<String>,
-    /// The server's Streamable HTTP URL.
-    #[arg(long, value_name = "URL")]
-    pub url: Option<String>,
+    #[command(flatten)]
+    pub target: TargetArgs,
+    #[command(flatten)]
+    pub auth: AuthArgs,
     /// Only the checks of one protocol revision: 2026-07-28 (stateless,
     /// through server/discover) or a classic one (2024-11-05 to
     /// 2025-11-25, through initialize) [default: both].
@@ -568,14 +576,11 @@ pub struct MockArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("target").required(true).args(["server", "url"])))]
 pub struct AuditArgs {
-    /// The server's command line (audited over stdio).
-    #[arg(long, value_name = "CMD")]
-    pub server: Option<String>,
-    /// The server's Streamable HTTP URL.
-    #[arg(long, value_name = "URL")]
-    pub url: Option<String>,
+    #[command(flatten)]
+    pub target: TargetArgs,
+    #[command(flatten)]
+    pub auth: AuthArgs,
     /// How long each tool call may take (e.g. 5s) [default: 30s].
     #[arg(long, value_name = "DURATION", value_parser = duration)]
     pub timeout: Option<Duration>,
@@ -592,14 +597,11 @@ pub struct AuditArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("target").required(true).args(["server", "url"])))]
 pub struct FuzzArgs {
-    /// The server's command line (over stdio).
-    #[arg(long, value_name = "CMD")]
-    pub server: Option<String>,
-    /// The server's Streamable HTTP URL.
-    #[arg(long, value_name = "URL")]
-    pub url: Option<String>,
+    #[command(flatten)]
+    pub target: TargetArgs,
+    #[command(flatten)]
+    pub auth: AuthArgs,
     /// Fuzz only this tool; repeatable [default: every tool].
     #[arg(long, value_name = "TOOL")]
     pub tool: Vec<String>,
@@ -653,17 +655,14 @@ pub struct GenerateArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("target").required(true).args(["server", "url"])))]
 pub struct CoverageArgs {
     /// Suite files, directories (every .yaml/.yml below) or globs.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<String>,
-    /// The server's command line (over stdio).
-    #[arg(long, value_name = "CMD")]
-    pub server: Option<String>,
-    /// The server's Streamable HTTP URL.
-    #[arg(long, value_name = "URL")]
-    pub url: Option<String>,
+    #[command(flatten)]
+    pub target: TargetArgs,
+    #[command(flatten)]
+    pub auth: AuthArgs,
     /// Fail under this share of listed items exercised, in percent (0-100).
     #[arg(long, value_name = "PERCENT", value_parser = percent)]
     pub min: Option<f64>,
@@ -813,14 +812,11 @@ mod tests {
 }
 
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("target").required(true).args(["server", "url"])))]
 pub struct LintSecurityArgs {
-    /// The server's command line (over stdio).
-    #[arg(long, value_name = "CMD")]
-    pub server: Option<String>,
-    /// The server's Streamable HTTP URL.
-    #[arg(long, value_name = "URL")]
-    pub url: Option<String>,
+    #[command(flatten)]
+    pub target: TargetArgs,
+    #[command(flatten)]
+    pub auth: AuthArgs,
     #[command(flatten)]
     pub sarif: SarifArgs,
     #[command(flatten)]
@@ -830,17 +826,21 @@ pub struct LintSecurityArgs {
 #[derive(Debug, Args)]
 pub struct LintArgs {
     /// The server: a command line (over stdio) or, with --transport http or
-    /// an http(s):// address, a Streamable HTTP URL.
+    /// an http(s):// address, a Streamable HTTP URL (with --transport sse,
+    /// the URL of a legacy HTTP+SSE server).
     #[arg(long, value_name = "CMD|URL")]
     pub server: Option<String>,
     /// The server's Streamable HTTP URL (the same as --server URL
     /// --transport http).
     #[arg(long, value_name = "URL", conflicts_with = "server")]
     pub url: Option<String>,
-    /// How to reach --server: stdio or http [default: stdio, or http for an
-    /// http(s):// address]. The legacy HTTP+SSE transport is not supported.
-    #[arg(long, value_name = "stdio|http")]
+    /// How to reach --server (or --url): stdio, http (Streamable HTTP) or
+    /// sse (the legacy HTTP+SSE transport) [default: stdio, or http for an
+    /// http(s):// address].
+    #[arg(long, value_name = "stdio|http|sse")]
     pub transport: Option<String>,
+    #[command(flatten)]
+    pub auth: AuthArgs,
     /// HTTP headers for every request, as Key=Value pairs separated by
     /// commas.
     #[arg(long, value_name = "K=V,...")]

@@ -2,7 +2,6 @@
 //! on the terminal, a score, the usual report files and SARIF.
 
 use mcptest::{
-    Server,
     report::Status,
     scan::audit::{Audit, Classification, Score},
     scan::sarif::SarifLog,
@@ -15,7 +14,7 @@ use crate::{
 };
 
 pub fn audit(args: AuditArgs) -> Exit {
-    let server = match target(args.server.as_deref(), args.url.as_deref()) {
+    let server = match args.target.server(&args.auth) {
         Ok(server) => server,
         Err(e) => {
             eprintln!("mcptest: {e}");
@@ -57,18 +56,5 @@ pub fn audit(args: AuditArgs) -> Exit {
         Exit::Pass
     } else {
         Exit::Failures
-    }
-}
-
-/// The server of `--server CMD` (checked to exist, so a typo is a usage
-/// error and not an unhealthy server) or `--url URL`.
-pub fn target(command: Option<&str>, url: Option<&str>) -> Result<Server, String> {
-    match (command, url) {
-        (Some(command), _) => {
-            crate::suite_args::check_server(command)?;
-            Ok(Server::command(command))
-        }
-        (None, Some(url)) => Ok(Server::url(url)),
-        (None, None) => Err("give the server with --server CMD or --url URL".into()),
     }
 }

@@ -4,10 +4,7 @@
 
 use std::path::Path;
 
-use mcptest::{
-    Server,
-    conformance::{Conformance, ConformanceReport},
-};
+use mcptest::conformance::{Conformance, ConformanceReport};
 
 use crate::{Exit, args::ConformanceArgs, output};
 
@@ -27,16 +24,12 @@ pub fn conformance(args: ConformanceArgs) -> Exit {
             return Exit::Usage;
         }
     };
-    let mut server = match (&args.server, &args.url) {
-        (Some(command), _) => {
-            if let Err(e) = crate::suite_args::check_server(command) {
-                eprintln!("mcptest: {e}");
-                return Exit::Usage;
-            }
-            Server::command(command)
+    let mut server = match args.target.server(&args.auth) {
+        Ok(server) => server,
+        Err(e) => {
+            eprintln!("mcptest: {e}");
+            return Exit::Usage;
         }
-        (None, Some(url)) => Server::url(url.as_str()),
-        (None, None) => unreachable!("clap requires --server or --url"),
     };
     // The revision chooses the checks: the classic ones handshake with
     // `initialize`, the 2026-07-28 ones go through `server/discover`.

@@ -13,7 +13,7 @@ pub fn coverage(args: CoverageArgs) -> Exit {
         Ok(suite) => suite,
         Err(exit) => return exit,
     };
-    let server = match crate::audit::target(args.server.as_deref(), args.url.as_deref()) {
+    let server = match args.target.server(&args.auth) {
         Ok(server) => server,
         Err(e) => {
             eprintln!("mcptest: {e}");

@@ -37,7 +37,7 @@ impl Side {
         if text.starts_with("http://") || text.starts_with("https://") {
             return Ok(Side::Server(Box::new(Server::url(text))));
         }
-        crate::suite_args::check_server(text).map_err(|e| {
+        crate::connect::check_server(text).map_err(|e| {
             format!("{text:?} is neither a file nor a URL, and as a command line: {e}")
         })?;
         Ok(Side::Server(Box::new(Server::command(text))))

@@ -64,10 +64,11 @@ fn server(args: &ExecArgs) -> Result<Option<Server>, String> {
         return Err(format!("--server-cwd {}: not a directory", dir.display()));
     }
     if let Some(url) = &args.server_url {
-        return crate::audit::target(None, Some(url)).map(Some);
+        return crate::connect::target(None, Some(url), None, &Default::default()).map(Some);
     }
     if let Some(command) = &args.server_command {
-        return crate::audit::target(Some(command), None).map(|s| Some(launched(s)));
+        return crate::connect::target(Some(command), None, None, &Default::default())
+            .map(|s| Some(launched(s)));
     }
     let Some((program, rest)) = args.server_argv.split_first() else {
         if !args.server_env.is_empty() || args.server_cwd.is_some() {

@@ -15,13 +15,13 @@ use crate::{
 };
 
 pub fn fuzz(args: FuzzArgs) -> Exit {
-    if args.write_tests.is_some() && args.server.is_none() {
+    if args.write_tests.is_some() && args.target.server.is_none() {
         eprintln!(
             "mcptest: --write-tests needs --server CMD (the tests start the server themselves)"
         );
         return Exit::Usage;
     }
-    let server = match crate::audit::target(args.server.as_deref(), args.url.as_deref()) {
+    let server = match args.target.server(&args.auth) {
         Ok(server) => server,
         Err(e) => {
             eprintln!("mcptest: {e}");
@@ -68,7 +68,10 @@ pub fn fuzz(args: FuzzArgs) -> Exit {
     output::write_reports(&report, &args.reports);
     // `--write-tests` has `--server` (checked above); a suite file names
     // the server in its header only.
-    let server = args.server.clone().or(args.url.clone()).unwrap_or_default();
+    let server = (args.target.server.clone())
+        .or(args.target.url.clone())
+        .or(args.target.sse.clone())
+        .unwrap_or_default();
     let written = [
         (
             &args.write_tests,

@@ -15,7 +15,7 @@ use serde_json::Value;
 use crate::{Exit, args::GenerateArgs};
 
 pub fn generate(args: GenerateArgs) -> Exit {
-    if let Err(e) = crate::suite_args::check_server(&args.server) {
+    if let Err(e) = crate::connect::check_server(&args.server) {
         eprintln!("mcptest: {e}");
         return Exit::Usage;
     }

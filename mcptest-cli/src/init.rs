@@ -37,7 +37,7 @@ pub fn init(args: InitArgs) -> Exit {
         return Exit::Usage;
     }
     if let Some(server) = args.server {
-        if let Err(e) = crate::suite_args::check_server(&server) {
+        if let Err(e) = crate::connect::check_server(&server) {
             eprintln!("mcptest: {e}");
             return Exit::Usage;
         }

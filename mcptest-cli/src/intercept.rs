@@ -23,7 +23,7 @@ use crate::{
 };
 
 pub fn intercept(args: InterceptArgs) -> Exit {
-    if let Err(e) = crate::suite_args::check_server(&args.server) {
+    if let Err(e) = crate::connect::check_server(&args.server) {
         eprintln!("mcptest: {e}");
         return Exit::Usage;
     }

@@ -12,6 +12,7 @@
 mod args;
 mod audit;
 mod conformance;
+mod connect;
 mod coverage;
 mod drift;
 mod exec;

@@ -127,54 +127,76 @@ fn configure(args: &LintArgs) -> Result<Lint, String> {
     Ok(lint)
 }
 
-/// The server of `--server` (a command, or a URL with `--transport http`
-/// or an http(s):// address) or `--url`, with `--headers`.
+/// The server of `--server` (a command, or a URL with `--transport http`,
+/// `--transport sse` or an http(s):// address) or `--url`, with
+/// `--headers` and the credentials flags.
 fn target(args: &LintArgs) -> Result<Server, String> {
     let transport = args.transport.as_deref().map(str::to_ascii_lowercase);
-    let (address, http) = match (&args.server, &args.url) {
-        (_, Some(url)) => (url.as_str(), true),
+    let transport = match transport.as_deref() {
+        None => None,
+        Some("stdio") => Some(Reach::Stdio),
+        Some("http" | "streamable-http") => Some(Reach::Http),
+        Some("sse") => Some(Reach::Sse),
+        Some(other) => {
+            return Err(format!(
+                "--transport {other:?} is not a transport; write stdio, http or sse"
+            ));
+        }
+    };
+    let (address, reach) = match (&args.server, &args.url) {
+        (_, Some(url)) => match transport {
+            None | Some(Reach::Http) => (url.as_str(), Reach::Http),
+            Some(Reach::Sse) => (url.as_str(), Reach::Sse),
+            Some(Reach::Stdio) => {
+                return Err(
+                    "--url is a server reached over HTTP; --transport can be http or sse".into(),
+                );
+            }
+        },
         (Some(server), None) => {
-            let http = match transport.as_deref() {
-                None => server.starts_with("http://") || server.starts_with("https://"),
-                Some("stdio") => false,
-                Some("http" | "streamable-http") => true,
-                Some("sse") => {
-                    return Err("--transport sse (the legacy HTTP+SSE transport) is not \
-                                supported; use --transport http for Streamable HTTP"
-                        .into());
-                }
-                Some(other) => {
-                    return Err(format!(
-                        "--transport {other:?} is not a transport; write stdio or http"
-                    ));
-                }
-            };
-            (server.as_str(), http)
+            let reach = transport.unwrap_or(
+                if server.starts_with("http://") || server.starts_with("https://") {
+                    Reach::Http
+                } else {
+                    Reach::Stdio
+                },
+            );
+            (server.as_str(), reach)
         }
         (None, None) => {
             return Err(
                 "give the server with --server CMD (or --server URL --transport \
-                        http, or --url URL)"
+                        http|sse, or --url URL)"
                     .into(),
             );
         }
     };
-    if args.url.is_some() && transport.as_deref().is_some_and(|t| t != "http") {
-        return Err("--url is a Streamable HTTP server; --transport can only be http".into());
-    }
     let headers = parse_headers(args.headers.as_deref().unwrap_or_default())?;
-    if !http {
-        if !headers.is_empty() {
-            return Err("--headers are sent to HTTP servers; this one is a command (stdio)".into());
+    let (url, sse) = match reach {
+        Reach::Stdio => {
+            if !headers.is_empty() {
+                return Err(
+                    "--headers are sent to HTTP servers; this one is a command (stdio)".into(),
+                );
+            }
+            return crate::connect::target(Some(address), None, None, &args.auth);
         }
-        crate::suite_args::check_server(address)?;
-        return Ok(Server::command(address));
-    }
-    let mut server = Server::url(address);
+        Reach::Http => (Some(address), None),
+        Reach::Sse => (None, Some(address)),
+    };
+    let mut server = crate::connect::target(None, url, sse, &args.auth)?;
     for (name, value) in headers {
         server = server.header(name, value);
     }
     Ok(server)
+}
+
+/// How `lint` reaches its server.
+#[derive(Clone, Copy)]
+enum Reach {
+    Stdio,
+    Http,
+    Sse,
 }
 
 /// `Key=Value,Key2=Value2` as pairs.

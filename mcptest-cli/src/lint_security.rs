@@ -17,7 +17,7 @@ use crate::{
 };
 
 pub fn lint_security(args: LintSecurityArgs) -> Exit {
-    let server = match crate::audit::target(args.server.as_deref(), args.url.as_deref()) {
+    let server = match args.target.server(&args.auth) {
         Ok(server) => server,
         Err(e) => {
             eprintln!("mcptest: {e}");

@@ -1,7 +1,6 @@
 //! The arguments every command that runs suites shares (`run`, `watch`,
 //! `snapshot`), checked and turned into what the suite runner takes: the
-//! tests, the run options, the runtime; and the check that a `--server`
-//! names a program that exists, which every command with `--server` makes.
+//! tests, the run options, the runtime.
 
 use mcptest::{
     Server,
@@ -11,18 +10,44 @@ use mcptest::{
 use crate::{Exit, args::SuiteArgs, paths};
 
 impl SuiteArgs {
-    /// The run options of `--server`, `--fixture`, `--timeout`,
+    /// The run options of `--server`, `--docker`, `--fixture`, `--timeout`,
     /// `--wire-schema` and `--jobs`, each checked.
     pub fn options(&self) -> Result<RunOptions, Exit> {
         let mut options = RunOptions::new();
+        if let Some(image) = &self.docker {
+            if image.trim().is_empty() {
+                eprintln!("mcptest: --docker names no image");
+                return Err(Exit::Usage);
+            }
+            if ["docker", "podman"]
+                .iter()
+                .all(|r| which::which(r).is_err())
+            {
+                eprintln!("mcptest: --docker {image}: neither docker nor podman is on PATH");
+                return Err(Exit::Usage);
+            }
+            options = options.container(image);
+        }
         if let Some(command) = &self.server {
-            if let Err(e) = check_server(command) {
+            // In a container, the program is the image's, not this machine's.
+            if self.docker.is_none()
+                && let Err(e) = crate::connect::check_server(command)
+            {
                 eprintln!("mcptest: {e}");
                 return Err(Exit::Usage);
             }
             options = options
                 .server(Server::command(command))
                 .replace_servers(true);
+        }
+        if self.auth.given() {
+            match self.auth.spec() {
+                Ok(spec) => options = options.auth(spec),
+                Err(e) => {
+                    eprintln!("mcptest: {e}");
+                    return Err(Exit::Usage);
+                }
+            }
         }
         if let Some(fixture) = &self.fixture {
             if !fixture.is_dir() {
@@ -87,26 +112,4 @@ impl SuiteArgs {
 /// `s` after a count other than one.
 pub fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
-}
-
-/// The server's program must exist before any test starts: a missing one
-/// is a usage error, not a run of failures.
-pub fn check_server(command: &str) -> Result<(), String> {
-    let words = shell_words::split(command)
-        .map_err(|e| format!("--server {command:?}: not a command line: {e}"))?;
-    let Some(program) = words.first() else {
-        return Err("--server is empty".into());
-    };
-    let path = std::path::Path::new(program);
-    if path.components().count() > 1 && path.exists() {
-        if path.is_dir() {
-            return Err(format!("--server {command:?}: {program} is a directory"));
-        }
-        return which::which(program).map(|_| ()).map_err(|_| {
-            format!("--server {command:?}: {program} exists but is not executable (chmod +x?)")
-        });
-    }
-    which::which(program)
-        .map(|_| ())
-        .map_err(|e| format!("--server {command:?}: server not found: {program}: {e}"))
 }

@@ -262,7 +262,11 @@ async fn run_one(id: CheckId, probe: &mut Probe, facts: &Facts, limit: Duration)
     let finding = if !check.applies.includes(transport) {
         Observed::CannotApply(
             CannotApply::Transport,
-            format!("the rule is for {}", applies_text(check.applies)),
+            format!(
+                "the rule is for {}; this server is reached over {}",
+                applies_text(check.applies),
+                probe.reached_over()
+            ),
         )
     } else {
         match tokio::time::timeout(limit, id.run(probe, facts)).await {
@@ -288,7 +292,7 @@ async fn run_one(id: CheckId, probe: &mut Probe, facts: &Facts, limit: Duration)
 fn applies_text(applies: Applies) -> &'static str {
     match applies {
         Applies::Any => "any transport",
-        Applies::Stdio => "stdio; this server is reached over HTTP",
-        Applies::Http => "Streamable HTTP; this server is reached over stdio",
+        Applies::Stdio => "stdio",
+        Applies::Http => "Streamable HTTP",
     }
 }

@@ -40,5 +40,5 @@ pub mod process {
 /// Authorization-server discovery and the client-credentials grant.
 #[cfg(feature = "http")]
 pub mod oauth {
-    pub use crate::oauth::{ClientCredentials, Discovery, challenge_param};
+    pub use crate::oauth::{ClientCredentials, Discovery, challenge_param, token_at};
 }

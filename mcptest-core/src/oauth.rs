@@ -26,7 +26,15 @@ use crate::error::Error;
 
 /// A confidential client's id and secret, sent to the token endpoint as
 /// `client_id` and `client_secret` in the form (`client_secret_post`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Its `Debug` shows the secret as `[redacted]`, so it can be printed.
+///
+/// ```
+/// use mcptest::ClientCredentials;
+/// let credentials = ClientCredentials::new("my-client", "s3cret").scope("mcp:tools");
+/// assert!(!format!("{credentials:?}").contains("s3cret"));
+/// ```
+#[derive(Clone, PartialEq, Eq)]
 pub struct ClientCredentials {
     /// The client id.
     pub id: String,
@@ -35,6 +43,20 @@ pub struct ClientCredentials {
     /// The scope to ask for (space-separated); none asks for the
     /// authorization server's default.
     pub scope: Option<String>,
+    /// The token endpoint to use, instead of the one discovery finds (the
+    /// Protected Resource Metadata, then the authorization server's).
+    pub token_url: Option<String>,
+}
+
+impl std::fmt::Debug for ClientCredentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClientCredentials")
+            .field("id", &self.id)
+            .field("secret", &"[redacted]")
+            .field("scope", &self.scope)
+            .field("token_url", &self.token_url)
+            .finish()
+    }
 }
 
 impl ClientCredentials {
@@ -44,12 +66,27 @@ impl ClientCredentials {
             id: id.into(),
             secret: secret.into(),
             scope: None,
+            token_url: None,
         }
     }
 
     /// Asks for this scope (space-separated).
     pub fn scope(mut self, scope: impl Into<String>) -> Self {
         self.scope = Some(scope.into());
+        self
+    }
+
+    /// Runs the grant at this token endpoint, for the server's URL as the
+    /// resource, without discovery: for authorization servers the
+    /// resource's metadata does not name.
+    ///
+    /// ```
+    /// let credentials = mcptest::ClientCredentials::new("my-client", "s3cret")
+    ///     .token_url("http://127.0.0.1:9000/oauth/token");
+    /// # drop(credentials);
+    /// ```
+    pub fn token_url(mut self, url: impl Into<String>) -> Self {
+        self.token_url = Some(url.into());
         self
     }
 }
@@ -147,13 +184,28 @@ impl Discovery {
     /// its first authorization server. Each request may take `timeout`.
     /// An error says which step failed and at which URL.
     pub async fn find(url: &str, timeout: Duration) -> Result<Discovery, Error> {
+        Discovery::find_from(url, timeout, false).await
+    }
+
+    /// [`find`](Self::find) for an HTTP+SSE server, whose URL takes a GET
+    /// (the event stream) rather than a POST.
+    pub async fn find_sse(url: &str, timeout: Duration) -> Result<Discovery, Error> {
+        Discovery::find_from(url, timeout, true).await
+    }
+
+    async fn find_from(url: &str, timeout: Duration, legacy_sse: bool) -> Result<Discovery, Error> {
         let http = client(timeout)?;
-        let probe = json_rpc_ping();
-        let response = http
-            .post(url)
-            .header("Content-Type", "application/json")
-            .header("Accept", "application/json, text/event-stream")
-            .body(probe)
+        let request = match legacy_sse {
+            true => http.get(url).header("Accept", "text/event-stream"),
+            false => http
+                .post(url)
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .body(json_rpc_ping()),
+        };
+        // Only the status and headers are read: an SSE stream that opens
+        // (an unprotected server) is dropped at once.
+        let response = request
             .send()
             .await
             .map_err(|e| failed(format!("cannot reach {url}: {e}")))?;
@@ -212,21 +264,70 @@ impl Discovery {
         resource: Option<&str>,
         scope: Option<&str>,
     ) -> Result<String, Error> {
-        let endpoint = self
-            .authorization_server
-            .get("token_endpoint")
-            .and_then(Value::as_str)
-            .ok_or_else(|| failed("the authorization server metadata has no token_endpoint"))?;
+        let endpoint = match &credentials.token_url {
+            Some(url) => url.as_str(),
+            None => self
+                .authorization_server
+                .get("token_endpoint")
+                .and_then(Value::as_str)
+                .ok_or_else(|| failed("the authorization server metadata has no token_endpoint"))?,
+        };
+        grant(
+            endpoint,
+            credentials,
+            resource.unwrap_or(self.resource()),
+            scope,
+            self.timeout,
+        )
+        .await
+    }
+}
+
+/// A token by the client-credentials grant at the token endpoint
+/// `credentials` name, for the resource `url` (RFC 8707), without
+/// discovery; see [`ClientCredentials::token_url`].
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), mcptest::Error> {
+/// use std::time::Duration;
+/// use mcptest_core::__support::oauth::{ClientCredentials, token_at};
+/// let credentials = ClientCredentials::new("my-client", "s3cret")
+///     .token_url("http://127.0.0.1:9000/token");
+/// let token = token_at(&credentials, "http://127.0.0.1:3001/mcp", Duration::from_secs(5)).await?;
+/// # let _ = token; Ok(()) }
+/// ```
+pub async fn token_at(
+    credentials: &ClientCredentials,
+    url: &str,
+    timeout: Duration,
+) -> Result<String, Error> {
+    let endpoint = credentials
+        .token_url
+        .as_deref()
+        .ok_or_else(|| failed("no token endpoint was given (ClientCredentials::token_url)"))?;
+    grant(endpoint, credentials, url, None, timeout).await
+}
+
+/// The client-credentials grant (RFC 6749 §4.4) at `endpoint`. Its errors
+/// name the client, never the secret.
+async fn grant(
+    endpoint: &str,
+    credentials: &ClientCredentials,
+    resource: &str,
+    scope: Option<&str>,
+    timeout: Duration,
+) -> Result<String, Error> {
+    {
         let mut form = vec![
             ("grant_type", "client_credentials"),
             ("client_id", credentials.id.as_str()),
             ("client_secret", credentials.secret.as_str()),
-            ("resource", resource.unwrap_or(self.resource())),
+            ("resource", resource),
         ];
         if let Some(scope) = scope.or(credentials.scope.as_deref()) {
             form.push(("scope", scope));
         }
-        let response = client(self.timeout)?
+        let response = client(timeout)?
             .post(endpoint)
             .form(&form)
             .send()

@@ -160,6 +160,7 @@ fn server_builder(config: &Config, krate: &syn::Path) -> TokenStream {
         },
         Source::Bin(bin) => crate::options::bin_program(bin, &quote!(#krate)),
         Source::Url(url) => quote_spanned!(url.span()=> #krate::Server::url(#url)),
+        Source::Sse(url) => quote_spanned!(url.span()=> #krate::Server::sse(#url)),
         Source::Handler(handler) => {
             quote_spanned!(handler.span()=> #krate::Server::in_process(#handler))
         }
@@ -352,7 +353,7 @@ mod tests {
             "#[tokio::test] fn t(mcp: String) {}",
         );
         let expected = [
-            "unknown option `bogus` for `#[mcp_test]`; the options are: server, bin, url, handler, args, env, cwd, fixture, timeout, protocol, wire_schema, cassette, setup, shared, flavor, crate",
+            "unknown option `bogus` for `#[mcp_test]`; the options are: server, bin, url, sse, handler, args, env, cwd, fixture, timeout, protocol, wire_schema, cassette, setup, shared, flavor, crate",
             "invalid duration \"soon\"",
             "`timeout` is given twice",
             "protocol version \"v2\"",

@@ -30,6 +30,8 @@ pub(crate) enum Source {
     Bin(LitStr),
     /// `url`: a string literal (checked here) or an expression.
     Url(Expr),
+    /// `sse`: the URL of a legacy HTTP+SSE server, like `url`.
+    Sse(Expr),
     /// `handler`: an rmcp handler served in process.
     Handler(Expr),
 }
@@ -119,7 +121,7 @@ impl Keys {
         }
         if !matches!(
             name.as_str(),
-            "server" | "bin" | "url" | "handler" | "fixture" | "wire_schema" | "crate"
+            "server" | "bin" | "url" | "sse" | "handler" | "fixture" | "wire_schema" | "crate"
         ) {
             return Some(Own::Option(key, Box::new(meta)));
         }
@@ -145,6 +147,10 @@ impl Keys {
             "url" => {
                 self.string_or_expression(name, &value, "a string", values::check_url)?;
                 common.sources.push((key, Source::Url(value)));
+            }
+            "sse" => {
+                self.string_or_expression(name, &value, "a string", values::check_sse_url)?;
+                common.sources.push((key, Source::Sse(value)));
             }
             "bin" => {
                 let bin = self.string(name, &value)?;

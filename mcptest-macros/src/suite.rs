@@ -259,6 +259,9 @@ fn run_options(config: &Config, krate: &syn::Path, private: &TokenStream) -> Vec
             Source::Command(expr) | Source::Url(expr) => quote_spanned! {expr.span()=>
                 #private::IntoServer::into_server(#expr)
             },
+            Source::Sse(expr) => quote_spanned! {expr.span()=>
+                #krate::Server::sse(#expr)
+            },
             Source::Bin(bin) => crate::options::bin_program(bin, &quote!(#krate)),
             Source::Handler(handler) => {
                 quote_spanned!(handler.span()=> #krate::Server::in_process(#handler))

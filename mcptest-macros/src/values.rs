@@ -102,6 +102,15 @@ pub(crate) fn check_bin(lit: &LitStr) -> syn::Result<()> {
 
 /// Streamable HTTP needs an `http` or `https` URL.
 pub(crate) fn check_url(lit: &LitStr) -> syn::Result<()> {
+    check_http(lit, "Streamable HTTP servers", "http://127.0.0.1:3001/mcp")
+}
+
+/// So does the legacy HTTP+SSE transport.
+pub(crate) fn check_sse_url(lit: &LitStr) -> syn::Result<()> {
+    check_http(lit, "HTTP+SSE servers", "http://127.0.0.1:8000/sse")
+}
+
+fn check_http(lit: &LitStr, servers: &str, example: &str) -> syn::Result<()> {
     let url = lit.value();
     if url.starts_with("http://") || url.starts_with("https://") {
         Ok(())
@@ -109,8 +118,8 @@ pub(crate) fn check_url(lit: &LitStr) -> syn::Result<()> {
         Err(error(
             lit,
             format!(
-                "{url:?} is not an http:// or https:// URL; Streamable HTTP servers are reached by URL, \
-                 like \"http://127.0.0.1:3001/mcp\""
+                "{url:?} is not an http:// or https:// URL; {servers} are reached by URL, \
+                 like {example:?}"
             ),
         ))
     }

@@ -34,12 +34,55 @@ pub struct ServerSpec {
     pub command: Option<String>,
     pub args: Option<Vec<String>>,
     pub env: Vec<(String, String)>,
+    /// Reached at `url` rather than started from `command`: over Streamable
+    /// HTTP, or the legacy HTTP+SSE transport when `sse` is set too.
     pub http: bool,
+    /// `transport: sse`: the legacy HTTP+SSE transport of 2024-11-05.
+    pub sse: bool,
+    /// `docker:`: the command runs in a fresh container of this image.
+    pub docker: Option<String>,
     pub url: Option<String>,
     pub headers: Vec<(String, String)>,
+    /// `auth:`: how to authorize with the server at `url`.
+    pub auth: Option<AuthSpec>,
     pub roots: Vec<String>,
     pub sampling: Option<SamplingMock>,
     pub elicitation: Option<Value>,
+}
+
+/// How to authorize with a server reached at a URL: a suite file's
+/// `auth:` block, or a run's credentials (`mcptest run --bearer-env ..`).
+/// Secrets are named by the environment variables that hold them, never
+/// written in a file or on a command line.
+///
+/// ```yaml
+/// server:
+///   url: http://127.0.0.1:3002/mcp
+///   auth:
+///     client_id: my-client
+///     client_secret_env: MY_CLIENT_SECRET
+///     token_url: http://127.0.0.1:9000/token   # optional: else discovered
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AuthSpec {
+    /// HTTP headers for every request (`${VAR}` in a value is read from the
+    /// environment); a file gives them as the server's `headers`.
+    pub headers: Vec<(String, String)>,
+    /// The environment variable holding a bearer token.
+    pub bearer_env: Option<String>,
+    /// The client id of a client-credentials grant.
+    pub client_id: Option<String>,
+    /// The environment variable holding the client's secret.
+    pub client_secret_env: Option<String>,
+    /// The token endpoint of the grant, instead of discovery.
+    pub token_url: Option<String>,
+}
+
+impl AuthSpec {
+    /// Whether it says anything.
+    pub fn is_empty(&self) -> bool {
+        *self == AuthSpec::default()
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -388,19 +431,23 @@ fn load_server(file: &str, node: &Node) -> Result<ServerSpec, LoadError> {
         "headers",
         "client_capabilities",
         "docker",
+        "auth",
     ];
     let f = Fields::new(file, node, "`server`", KEYS)?;
-    if let Some(docker) = f.get("docker") {
-        return Err(f.error(docker, "`docker` is not supported: run the container yourself, or give its command as `command`"));
-    }
     // A `url` without a `command` says HTTP by itself.
-    let http = match f.get("transport") {
-        None => f.get("url").is_some() && f.get("command").is_none(),
+    let (http, sse) = match f.get("transport") {
+        None => (f.get("url").is_some() && f.get("command").is_none(), false),
         Some(n) => match n.as_str() {
-            Some("stdio") => false,
-            Some("http") => true,
-            Some("sse") => return Err(f.error(n, "transport `sse` (the legacy HTTP+SSE transport) is not supported; use `http` for Streamable HTTP")),
-            _ => return Err(fields::expected(file, n, "`transport` to be `stdio` or `http`")),
+            Some("stdio") => (false, false),
+            Some("http") => (true, false),
+            Some("sse") => (true, true),
+            _ => {
+                return Err(fields::expected(
+                    file,
+                    n,
+                    "`transport` to be `stdio`, `http` or `sse`",
+                ));
+            }
         },
     };
     let spec = ServerSpec {
@@ -411,6 +458,8 @@ fn load_server(file: &str, node: &Node) -> Result<ServerSpec, LoadError> {
             .transpose()?,
         env: f.string_map("env")?,
         http,
+        sse,
+        docker: f.string("docker")?,
         url: f.string("url")?,
         headers: f.string_map("headers")?,
         ..ServerSpec::default()
@@ -418,58 +467,134 @@ fn load_server(file: &str, node: &Node) -> Result<ServerSpec, LoadError> {
     if !http && let Some(url) = f.get("url") {
         return Err(f.error(
             url,
-            "`url` is for `transport: http`; a stdio server is started from `command`",
+            "`url` is for `transport: http` or `sse`; a stdio server is started from `command`",
         ));
     }
     if http && spec.url.is_none() {
-        return Err(f.missing(
-            "url",
-            "the Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp",
+        let example = match sse {
+            true => "the HTTP+SSE stream to GET, e.g. http://127.0.0.1:8000/sse",
+            false => "the Streamable HTTP endpoint, e.g. http://127.0.0.1:3000/mcp",
+        };
+        return Err(f.missing("url", example));
+    }
+    let mut spec = spec;
+    if let Some(node) = f.get("auth") {
+        if !http {
+            return Err(f.error(
+                node,
+                "`auth` authorizes with a server reached at a `url`; a stdio server is started from `command`",
+            ));
+        }
+        spec.auth = Some(load_auth(file, node)?);
+    }
+    if http && let Some(docker) = f.get("docker") {
+        return Err(f.error(
+            docker,
+            "`docker` runs a stdio server's `command` in a container; a server reached at a `url` is already running",
         ));
+    }
+    if let Some(docker) = f.get("docker")
+        && spec
+            .docker
+            .as_deref()
+            .is_some_and(|image| image.trim().is_empty())
+    {
+        return Err(f.error(docker, "`docker` names no image"));
     }
     // Without `command` (or `url`) the file names no server: the suite's
     // default one is used, with this block's `env` and `client_capabilities`.
-    let mut spec = spec;
     if let Some(caps) = f.get("client_capabilities") {
-        let c = Fields::new(
-            file,
-            caps,
-            "`client_capabilities`",
-            &["roots", "sampling", "elicitation"],
-        )?;
-        spec.roots = c.strings("roots")?;
-        if let Some(s) = c.get("sampling") {
-            let s = Fields::new(file, s, "`sampling`", &["text", "model", "stop_reason"])?;
-            spec.sampling = Some(SamplingMock {
-                text: s.required_string("text", "the mocked model's reply")?,
-                model: s.string("model")?.unwrap_or_else(|| "mock".into()),
-                stop_reason: s
-                    .string("stop_reason")?
-                    .unwrap_or_else(|| "end_turn".into()),
-            });
-        }
-        if let Some(e) = c.get("elicitation") {
-            if e.as_map().is_none() {
-                return Err(fields::expected(
-                    file,
-                    e,
-                    "`elicitation` to be a mapping (`action`, `content` or the form's values)",
-                ));
-            }
-            let value = e.to_json(file, "`elicitation`")?;
-            if let Some(action) = value.get("action")
-                && !matches!(action.as_str(), Some("accept" | "decline" | "cancel"))
-            {
-                let at = c.get("elicitation").expect("present");
-                return Err(f.error(
-                    at,
-                    format!("elicitation `action` must be accept, decline or cancel, not {action}"),
-                ));
-            }
-            spec.elicitation = Some(value);
-        }
+        load_client_capabilities(file, caps, &mut spec)?;
     }
     Ok(spec)
+}
+
+/// A `client_capabilities` block: the mocked roots, sampling and
+/// elicitation.
+fn load_client_capabilities(
+    file: &str,
+    caps: &Node,
+    spec: &mut ServerSpec,
+) -> Result<(), LoadError> {
+    let c = Fields::new(
+        file,
+        caps,
+        "`client_capabilities`",
+        &["roots", "sampling", "elicitation"],
+    )?;
+    spec.roots = c.strings("roots")?;
+    if let Some(s) = c.get("sampling") {
+        let s = Fields::new(file, s, "`sampling`", &["text", "model", "stop_reason"])?;
+        spec.sampling = Some(SamplingMock {
+            text: s.required_string("text", "the mocked model's reply")?,
+            model: s.string("model")?.unwrap_or_else(|| "mock".into()),
+            stop_reason: s
+                .string("stop_reason")?
+                .unwrap_or_else(|| "end_turn".into()),
+        });
+    }
+    if let Some(e) = c.get("elicitation") {
+        if e.as_map().is_none() {
+            return Err(fields::expected(
+                file,
+                e,
+                "`elicitation` to be a mapping (`action`, `content` or the form's values)",
+            ));
+        }
+        let value = e.to_json(file, "`elicitation`")?;
+        if let Some(action) = value.get("action")
+            && !matches!(action.as_str(), Some("accept" | "decline" | "cancel"))
+        {
+            let at = c.get("elicitation").expect("present");
+            return Err(c.error(
+                at,
+                format!("elicitation `action` must be accept, decline or cancel, not {action}"),
+            ));
+        }
+        spec.elicitation = Some(value);
+    }
+    Ok(())
+}
+
+fn load_auth(file: &str, node: &Node) -> Result<AuthSpec, LoadError> {
+    let f = Fields::new(
+        file,
+        node,
+        "`auth`",
+        &["bearer_env", "client_id", "client_secret_env", "token_url"],
+    )?;
+    let auth = AuthSpec {
+        headers: Vec::new(),
+        bearer_env: f.string("bearer_env")?,
+        client_id: f.string("client_id")?,
+        client_secret_env: f.string("client_secret_env")?,
+        token_url: f.string("token_url")?,
+    };
+    match (&auth.client_id, &auth.client_secret_env) {
+        (Some(_), None) => {
+            return Err(f.missing(
+                "client_secret_env",
+                "the environment variable that holds the client's secret",
+            ));
+        }
+        (None, Some(_)) => return Err(f.missing("client_id", "the client's id")),
+        _ => {}
+    }
+    if auth.client_id.is_none()
+        && let Some(url) = f.get("token_url")
+    {
+        return Err(f.error(
+            url,
+            "`token_url` is where `client_id` gets its token; give `client_id` too",
+        ));
+    }
+    if auth.is_empty() {
+        return Err(f.error(
+            node,
+            "`auth` says nothing: give `bearer_env`, or `client_id` and `client_secret_env`",
+        ));
+    }
+    Ok(auth)
 }
 
 fn load_setup_step(file: &str, node: &Node) -> Result<SetupStep, LoadError> {
@@ -903,4 +1028,85 @@ fn load_trajectory(top: &Fields<'_>, node: &Node) -> Result<TrajectoryBlock, Loa
         })
         .collect::<Result<_, LoadError>>()?;
     Ok(TrajectoryBlock { trace, checks })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::load::{Loaded, parse};
+
+    fn server(text: &str) -> Result<super::ServerSpec, String> {
+        let file = format!("name: t\nserver:\n{text}assert:\n  tool: echo\n");
+        match parse("t.yaml", &file, None) {
+            Ok(Loaded::Assertion(a)) => Ok(a.server.expect("a server block")),
+            Ok(Loaded::Cases(_)) => panic!("read as MCP Cases"),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    #[test]
+    fn transport_sse_is_a_url_over_the_legacy_transport() {
+        let spec = server("  transport: sse\n  url: http://127.0.0.1:8000/sse\n").unwrap();
+        assert!(spec.http && spec.sse);
+        assert_eq!(spec.url.as_deref(), Some("http://127.0.0.1:8000/sse"));
+        let plain = server("  url: http://127.0.0.1:3000/mcp\n").unwrap();
+        assert!(plain.http && !plain.sse);
+    }
+
+    #[test]
+    fn transport_sse_without_a_url_says_what_to_give() {
+        let err = server("  transport: sse\n").unwrap_err();
+        assert!(err.contains("the HTTP+SSE stream to GET"), "{err}");
+        let err = server("  transport: smoke\n").unwrap_err();
+        assert!(err.contains("`stdio`, `http` or `sse`"), "{err}");
+    }
+
+    #[test]
+    fn docker_names_the_image_of_a_command_server() {
+        let spec = server("  command: my-server --stdio\n  docker: ghcr.io/me/srv:1\n").unwrap();
+        assert_eq!(spec.docker.as_deref(), Some("ghcr.io/me/srv:1"));
+        // Without a command it contains the suite's default server.
+        let spec = server("  docker: img\n").unwrap();
+        assert_eq!(spec.docker.as_deref(), Some("img"));
+        let err = server("  command: srv\n  docker: \"  \"\n").unwrap_err();
+        assert!(
+            err.contains("t.yaml:4:11: `docker` names no image"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn auth_names_variables_and_is_for_a_url() {
+        let spec = server(
+            "  url: http://127.0.0.1:3002/mcp\n  auth:\n    client_id: c\n    client_secret_env: S\n    token_url: http://127.0.0.1:9000/token\n",
+        )
+        .unwrap();
+        let auth = spec.auth.unwrap();
+        assert_eq!(auth.client_id.as_deref(), Some("c"));
+        assert_eq!(auth.client_secret_env.as_deref(), Some("S"));
+        assert_eq!(
+            auth.token_url.as_deref(),
+            Some("http://127.0.0.1:9000/token")
+        );
+        for (block, says) in [
+            (
+                "  command: srv\n  auth:\n    bearer_env: T\n",
+                "t.yaml:5:5: `auth` authorizes with a server reached at a `url`",
+            ),
+            (
+                "  url: http://x/mcp\n  auth:\n    client_id: c\n",
+                "needs `client_secret_env`",
+            ),
+            (
+                "  url: http://x/mcp\n  auth:\n    token_url: http://x/t\n",
+                "give `client_id` too",
+            ),
+            (
+                "  url: http://x/mcp\n  auth:\n    client_secret: oops\n",
+                "unknown key `client_secret`",
+            ),
+        ] {
+            let err = server(block).unwrap_err();
+            assert!(err.contains(says), "{block}: {err}");
+        }
+    }
 }

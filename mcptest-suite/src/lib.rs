@@ -39,6 +39,7 @@
 // files exercise every revision servers speak.
 #![allow(deprecated)]
 
+mod auth;
 mod checks;
 mod context;
 pub mod coverage;
@@ -60,6 +61,7 @@ mod substitute;
 mod suite;
 mod suite_test;
 
+pub use auth::{AuthSpec, authorize};
 pub use context::Teardown;
 pub use lane::LANES;
 pub use mcptest_suite_format::{Format, LoadError};

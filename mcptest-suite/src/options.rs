@@ -31,6 +31,8 @@ pub struct RunOptions {
     pub(crate) record: Option<PathBuf>,
     pub(crate) shared: bool,
     pub(crate) replace_servers: bool,
+    pub(crate) container: Option<String>,
+    pub(crate) auth: Option<crate::AuthSpec>,
     pub(crate) wire_schema: Option<WireSchema>,
     /// `None`: twice the cores, more while cores sit idle.
     pub(crate) jobs: Option<usize>,
@@ -158,6 +160,42 @@ impl RunOptions {
     /// ```
     pub fn replace_servers(mut self, replace: bool) -> Self {
         self.replace_servers = replace;
+        self
+    }
+
+    /// Runs every test's server command in a fresh container of `image`
+    /// (mcp-assert's `--docker`), the fixture copy mounted at its own path:
+    /// see [`Server::container`](mcptest_core::Server::container) for the
+    /// command line and the runtime. An mcp-assert file's own `docker:`
+    /// image wins; a server reached at a URL is left as it is.
+    ///
+    /// ```
+    /// use mcptest::{Server, suite::RunOptions};
+    ///
+    /// let options = RunOptions::new()
+    ///     .server(Server::command("my-server --root {{fixture}}"))
+    ///     .container("ghcr.io/me/my-server:1.2");
+    /// ```
+    pub fn container(mut self, image: impl Into<String>) -> Self {
+        self.container = Some(image.into());
+        self
+    }
+
+    /// How every test authorizes with a server reached at a URL whose file
+    /// has no `auth:` block of its own (see [`authorize`](crate::authorize));
+    /// the headers go to every such server. The command's `--header`,
+    /// `--bearer-env` and `--client-id` say this.
+    ///
+    /// ```
+    /// use mcptest::suite::{AuthSpec, RunOptions};
+    ///
+    /// let options = RunOptions::new().auth(AuthSpec {
+    ///     bearer_env: Some("MCP_TOKEN".into()),
+    ///     ..AuthSpec::default()
+    /// });
+    /// ```
+    pub fn auth(mut self, auth: crate::AuthSpec) -> Self {
+        self.auth = Some(auth);
         self
     }
 

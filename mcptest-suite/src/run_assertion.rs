@@ -112,6 +112,25 @@ fn server(
         Some(spec) => from_spec(spec, fixture, Some(default(cx)?))?,
         None => default(cx)?,
     };
+    // mcp-assert's precedence: the file's `docker:`, else the run's
+    // (`--docker`); a server reached at a URL runs no command to contain.
+    let image = a
+        .server
+        .as_ref()
+        .and_then(|s| s.docker.as_deref())
+        .or(cx.container);
+    if let Some(image) = image
+        && server.is_process()
+    {
+        server = server.container(image);
+    }
+    // The file's own `auth:` wins over the run's credentials.
+    let auth = a.server.as_ref().and_then(|s| s.auth.as_ref()).or(cx.auth);
+    if let Some(auth) = auth
+        && (server.is_http() || server.is_sse())
+    {
+        server = crate::authorize(server, auth)?;
+    }
     if let Block::Sampling(s) = &a.block {
         server = server.sampling(
             Sampling::text(&s.mock_text)
@@ -153,14 +172,21 @@ fn from_spec(
     } else if spec.http {
         #[cfg(feature = "http")]
         {
-            let mut s = Server::url(spec.url.clone().unwrap_or_default());
+            let url = spec.url.clone().unwrap_or_default();
+            let mut s = match spec.sse {
+                true => Server::sse(url),
+                false => Server::url(url),
+            };
             for (k, v) in &spec.headers {
                 s = s.header(k, v);
             }
             s
         }
         #[cfg(not(feature = "http"))]
-        return Err("`transport: http` needs mcptest's `http` feature".into());
+        return Err(format!(
+            "`transport: {}` needs mcptest's `http` feature",
+            if spec.sse { "sse" } else { "http" }
+        ));
     } else {
         let command = spec.command.clone().unwrap_or_default();
         match &spec.args {

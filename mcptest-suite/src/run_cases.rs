@@ -43,6 +43,19 @@ pub(crate) async fn run(case: &Case, cx: &TestContext<'_>) -> Outcome {
         );
     };
     server = server.connect_timeout(wait);
+    if let Some(image) = cx.container
+        && server.is_process()
+    {
+        server = server.container(image);
+    }
+    if let Some(auth) = cx.auth
+        && (server.is_http() || server.is_sse())
+    {
+        server = match crate::authorize(server, auth) {
+            Ok(server) => server,
+            Err(message) => return Outcome::error("the run's credentials", message),
+        };
+    }
     if let Some(dir) = &fixture {
         server = server.fixture_dir(dir.path());
     }

@@ -51,6 +51,8 @@ impl SuiteTest {
             file: &self.file,
             default_server: options.server.clone(),
             replace_server: options.replace_servers && options.server.is_some(),
+            container: options.container.as_deref(),
+            auth: options.auth.as_ref(),
             fixture: options.fixture.as_deref(),
             timeout: options.timeout,
             wire_schema: options.wire_schema,

@@ -32,7 +32,7 @@
 //!
 //! | feature | adds |
 //! |---|---|
-//! | `http` | Streamable HTTP servers: [`Server::url`], `#[mcp_test(url = ..)]`, [`RawHttp`] |
+//! | `http` | Streamable HTTP and legacy HTTP+SSE servers: [`Server::url`], [`Server::sse`], `#[mcp_test(url = ..)]`, `#[mcp_test(sse = ..)]`, [`RawHttp`] |
 //! | `junit` | [`Report::to_junit`](report::Report) |
 //! | `json-schema` | checks against JSON Schema: `matches_output_schema`, `matches_schema`, `input_schemas_valid`, `expect::validate_schema` |
 //! | `redactions` | insta's selector redactions in the snapshot macros: `{ ".id" => "[id]" }` |

@@ -7,9 +7,10 @@ connection decides which.
     python pysdk_server.py                        # stdio
     python pysdk_server.py --http [--port N]      # streamable HTTP on 127.0.0.1
                                                   # (port 0 / omitted: the OS picks)
+    python pysdk_server.py --sse [--port N]       # the legacy HTTP+SSE transport
 
 With --http it prints `listening on http://127.0.0.1:<port>/mcp` on stdout once
-the server accepts connections.
+the server accepts connections (with --sse, the event stream's `/sse`).
 """
 
 import argparse
@@ -69,7 +70,7 @@ async def complete(ref, argument, context):
     return Completion(values=values, total=len(values), has_more=False)
 
 
-def serve_http(port: int) -> None:
+def serve_http(port: int, sse: bool) -> None:
     import anyio
     import uvicorn
 
@@ -85,20 +86,25 @@ def serve_http(port: int) -> None:
         async def startup(self, sockets=None):
             await super().startup(sockets=sockets)
             if self.started:
-                print(f"listening on http://127.0.0.1:{bound}/mcp", flush=True)
+                print(f"listening on http://127.0.0.1:{bound}{path}", flush=True)
 
-    app = mcp.streamable_http_app(host="127.0.0.1")
+    if sse:
+        path, app = "/sse", mcp.sse_app(host="127.0.0.1")
+    else:
+        path, app = "/mcp", mcp.streamable_http_app(host="127.0.0.1")
     server = Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     anyio.run(lambda: server.serve(sockets=[sock]))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
+    transport = parser.add_mutually_exclusive_group()
+    transport.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
+    transport.add_argument("--sse", action="store_true", help="serve the legacy HTTP+SSE transport")
     parser.add_argument("--port", type=int, default=0, help="HTTP port (default 0: the OS picks)")
     args = parser.parse_args()
-    if args.http:
-        serve_http(args.port)
+    if args.http or args.sse:
+        serve_http(args.port, args.sse)
     else:
         mcp.run()
 

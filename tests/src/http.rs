@@ -85,6 +85,15 @@ pub async fn serve_on_loopback(app: axum::Router) -> Result<(), String> {
 /// [`serve_on_loopback`] with the router built from the server's base URL
 /// (`http://127.0.0.1:<port>`), for documents that name their own address.
 pub async fn serve_on_loopback_at(app: impl FnOnce(&str) -> axum::Router) -> Result<(), String> {
+    serve_path_on_loopback("/mcp", |base, _| app(base)).await
+}
+
+/// [`serve_on_loopback_at`] announcing `path` (e.g. `/sse`) as the address,
+/// with the router built from the base URL and the port.
+pub async fn serve_path_on_loopback(
+    path: &str,
+    app: impl FnOnce(&str, u16) -> axum::Router,
+) -> Result<(), String> {
     use std::io::{Read as _, Write as _};
 
     let listener = tokio::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, 0))
@@ -94,10 +103,10 @@ pub async fn serve_on_loopback_at(app: impl FnOnce(&str) -> axum::Router) -> Res
         .local_addr()
         .map_err(|e| format!("cannot read the bound address: {e}"))?
         .port();
-    let app = app(&format!("http://127.0.0.1:{port}"));
+    let app = app(&format!("http://127.0.0.1:{port}"), port);
     {
         let mut stdout = std::io::stdout().lock();
-        writeln!(stdout, "listening on http://127.0.0.1:{port}/mcp")
+        writeln!(stdout, "listening on http://127.0.0.1:{port}{path}")
             .and_then(|()| stdout.flush())
             .map_err(|e| format!("cannot announce the address: {e}"))?;
     }

@@ -15,6 +15,9 @@
 //! uses a shared server and ends, for the test that no server outlives it.
 //! Nor is `mcptest-command`: the `mcptest` command itself, built here so the
 //! tests can run it against these servers.
+//! [`sse`] serves any of them over the legacy HTTP+SSE transport
+//! (`fixture-everything --sse`, `fixture-auth`'s `/sse`), and
+//! `fixture-container` stands in for `docker` and `podman`.
 
 pub mod e2e;
 pub mod everything;
@@ -22,5 +25,6 @@ pub mod http;
 pub mod lintable;
 pub mod poisoned;
 pub mod procs;
+pub mod sse;
 pub mod stateless;
 pub mod wide;

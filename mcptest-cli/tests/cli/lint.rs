@@ -372,12 +372,28 @@ fn bad_input_is_a_usage_error_that_says_what_to_write() {
         (
             &[
                 "lint",
-                "--server",
-                "http://127.0.0.1:9/mcp",
+                "--url",
+                "http://127.0.0.1:9/sse",
                 "--transport",
                 "sse",
+                "--bearer-env",
+                "MCPTEST_NO_SUCH_TOKEN_VAR",
             ],
-            "legacy HTTP+SSE transport",
+            "--bearer-env MCPTEST_NO_SUCH_TOKEN_VAR: the variable is not set",
+        ),
+        (
+            &["lint", "--server", &server(), "--header", "X-Key: v"],
+            "for a server reached at a URL",
+        ),
+        (
+            &[
+                "lint",
+                "--url",
+                "http://127.0.0.1:9/mcp",
+                "--header",
+                "X-Key=v",
+            ],
+            "write it as `NAME: VALUE`",
         ),
         (
             &["lint", "--server", "x", "--transport", "grpc"],

@@ -155,6 +155,16 @@ impl Probe {
         })
     }
 
+    /// How the server is reached, in words: an HTTP+SSE server is checked
+    /// over its line channel, as a stdio one is.
+    pub(crate) fn reached_over(&self) -> &'static str {
+        match self.transport {
+            Transport::Http => "HTTP",
+            Transport::Stdio if self.server.is_sse() => "the legacy HTTP+SSE transport",
+            Transport::Stdio => "stdio",
+        }
+    }
+
     /// A fresh id for a request.
     pub(crate) fn id(&mut self) -> Value {
         self.next_id += 1;

@@ -112,6 +112,12 @@ impl RawHttp {
             });
         };
         let invalid = |message: String| Error::InvalidConfig { message };
+        if spec.legacy_sse {
+            return Err(invalid(format!(
+                "raw HTTP speaks Streamable HTTP; {server} is an HTTP+SSE server, whose raw \
+                 messages go through RawConnection"
+            )));
+        }
         if spec.credentials.is_some() {
             return Err(invalid(
                 "raw HTTP cannot run the client-credentials grant itself: \

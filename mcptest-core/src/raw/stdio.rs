@@ -52,9 +52,17 @@ pub struct RawConnection {
 }
 
 impl RawConnection {
-    /// Starts the server (a command, a program or an in-process handler).
-    /// Streamable HTTP servers are dialled with an HTTP client instead.
+    /// Starts the server (a command, a program or an in-process handler),
+    /// or opens a session with an HTTP+SSE server (`Server::sse`; its
+    /// client credentials, if any, are used first): each line sent is
+    /// POSTed, each message of its stream is a line received. Streamable
+    /// HTTP servers are dialled with an HTTP client instead.
     pub async fn open(server: &Server) -> Result<RawConnection, Error> {
+        #[cfg(feature = "http")]
+        if server.credentials().is_some() {
+            let authorized = server.clone().authorize().await?;
+            return Box::pin(RawConnection::open(&authorized)).await;
+        }
         match start(server, ServerMessages::new())? {
             Started::Stream(streams) => {
                 let reader = LineReader::new(

@@ -1,5 +1,7 @@
 //! Dialing a Streamable HTTP server: rmcp's client transport with the
-//! configured headers and bearer token, every message recorded.
+//! configured headers and bearer token, every message recorded. The
+//! headers and the token are read here for the legacy HTTP+SSE transport
+//! too.
 
 use std::{collections::HashMap, sync::Arc, time::Duration};
 
@@ -62,26 +64,12 @@ pub(crate) fn transport(
     connect_timeout: Duration,
     inbound: Arc<Inbound>,
 ) -> Result<Recorded<impl Transport<RoleClient> + 'static>, Error> {
-    let invalid = |message: String| Error::InvalidConfig { message };
-    let mut headers = HashMap::new();
-    for (name, value) in &spec.headers {
-        let value = expand_env(value, |var| std::env::var(var).ok()).map_err(invalid)?;
-        let name = HeaderName::from_bytes(name.as_bytes())
-            .map_err(|e| invalid(format!("header name {name:?}: {e}")))?;
-        let value =
-            HeaderValue::from_str(&value).map_err(|e| invalid(format!("header {name}: {e}")))?;
-        headers.insert(name, value);
-    }
+    let headers: HashMap<HeaderName, HeaderValue> = custom_headers(spec)?.into_iter().collect();
     let mut config =
         StreamableHttpClientTransportConfig::with_uri(spec.url.clone()).custom_headers(headers);
     // A test must see a lost session, not have it silently re-established.
     config = config.reinit_on_expired_session(false);
-    if let Some(var) = &spec.bearer_env {
-        let token = std::env::var(var).map_err(|_| {
-            invalid(format!(
-                "environment variable {var} (the bearer token) is not set"
-            ))
-        })?;
+    if let Some(token) = bearer_token(spec)? {
         config = config.auth_header(token);
     }
     let client = reqwest::Client::builder()
@@ -92,4 +80,43 @@ pub(crate) fn transport(
         inner: StreamableHttpClientTransport::with_client(client, config),
         inbound,
     })
+}
+
+fn invalid(message: String) -> Error {
+    Error::InvalidConfig { message }
+}
+
+/// The headers given with [`Server::header`](crate::Server::header), their
+/// `${VAR}`s expanded. An error names the header, never its value (which
+/// may be a credential).
+pub(crate) fn custom_headers(spec: &HttpSpec) -> Result<Vec<(HeaderName, HeaderValue)>, Error> {
+    let mut headers = Vec::new();
+    for (name, value) in &spec.headers {
+        let value = expand_env(value, |var| std::env::var(var).ok())
+            .map_err(|e| invalid(format!("header {name}: {e}")))?;
+        let name = HeaderName::from_bytes(name.as_bytes())
+            .map_err(|e| invalid(format!("header name {name:?}: {e}")))?;
+        let mut value =
+            HeaderValue::from_str(&value).map_err(|e| invalid(format!("header {name}: {e}")))?;
+        value.set_sensitive(true);
+        headers.push((name, value));
+    }
+    Ok(headers)
+}
+
+/// The bearer token of [`Server::bearer_token_env`](crate::Server::bearer_token_env),
+/// read from its variable now.
+pub(crate) fn bearer_token(spec: &HttpSpec) -> Result<Option<String>, Error> {
+    let Some(var) = &spec.bearer_env else {
+        return Ok(None);
+    };
+    match std::env::var(var) {
+        Ok(token) if !token.is_empty() => Ok(Some(token)),
+        Ok(_) => Err(invalid(format!(
+            "environment variable {var} (the bearer token) is empty"
+        ))),
+        Err(_) => Err(invalid(format!(
+            "environment variable {var} (the bearer token) is not set"
+        ))),
+    }
 }

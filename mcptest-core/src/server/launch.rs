@@ -65,10 +65,10 @@ pub(crate) fn start(server: &Server, notifications: ServerMessages) -> Result<St
             }))
         }
         Plan::Record(recorder) => {
-            if matches!(server.target, Target::Url(_)) {
+            if server.is_http() {
                 return Err(Error::InvalidConfig {
-                    message: "a cassette records a command or an in-process server (stdio), \
-                              not a Streamable HTTP connection"
+                    message: "a cassette records a command, an in-process server (stdio) or \
+                              an HTTP+SSE server, not a Streamable HTTP connection"
                         .into(),
                 });
             }
@@ -97,38 +97,7 @@ fn start_server(server: &Server, notifications: ServerMessages) -> Result<Starte
             input: input.clone(),
             reason: reason.clone(),
         }),
-        Target::Command(spec) => {
-            let fixture = |value: &str| substitute_fixture(value, options);
-            let expand = |value: &str, dialect| {
-                expand(&fixture(value), |name| std::env::var(name).ok(), dialect)
-                    .map_err(|message| Error::InvalidConfig { message })
-            };
-            let env = spec
-                .env
-                .iter()
-                .map(|(k, v, dialect)| Ok((k.clone(), expand(v, *dialect)?)))
-                .collect::<Result<Vec<_>, Error>>()?;
-            let launch = Launch {
-                program: fixture(&spec.program),
-                args: spec.args.iter().map(|a| fixture(a)).collect(),
-                env,
-                current_dir: spec
-                    .current_dir
-                    .as_ref()
-                    .map(|d| fixture(&d.to_string_lossy()).into()),
-            };
-            // Tied to the spawning thread (a shared server's is the
-            // registry's, which lives as long as the test binary).
-            let spawned = ChildProcess::spawn(&launch)?;
-            let process = Arc::new(spawned.process);
-            let stderr = StderrTail::spawn_reader(spawned.stderr);
-            Ok(Started::Stream(Streams {
-                read: Box::new(spawned.stdout),
-                write: Box::new(spawned.stdin),
-                inbound: Arc::new(Inbound::new(notifications, Some(process), Some(stderr))),
-                in_process: None,
-            }))
-        }
+        Target::Command(spec) => start_command(spec, options, notifications),
         Target::InProcess(start, _) => {
             let (client_io, server_io) = tokio::io::duplex(PIPE_BYTES);
             // The in-process server has no stderr; its task reports failures here.
@@ -142,6 +111,8 @@ fn start_server(server: &Server, notifications: ServerMessages) -> Result<Starte
                 in_process: Some(task),
             }))
         }
+        #[cfg(feature = "http")]
+        Target::Url(spec) if spec.legacy_sse => start_sse(server, spec, notifications),
         Target::Url(spec) => {
             let spec = HttpSpec {
                 url: substitute_fixture(&spec.url, options),
@@ -153,6 +124,100 @@ fn start_server(server: &Server, notifications: ServerMessages) -> Result<Starte
             ))
         }
     }
+}
+
+/// A server process: its command, in a container when one is asked for.
+fn start_command(
+    spec: &super::CommandSpec,
+    options: &LaunchOptions,
+    notifications: ServerMessages,
+) -> Result<Started, Error> {
+    let fixture = |value: &str| substitute_fixture(value, options);
+    let expand = |value: &str, dialect| {
+        expand(&fixture(value), |name| std::env::var(name).ok(), dialect)
+            .map_err(|message| Error::InvalidConfig { message })
+    };
+    let env = spec
+        .env
+        .iter()
+        .map(|(k, v, dialect)| Ok((k.clone(), expand(v, *dialect)?)))
+        .collect::<Result<Vec<_>, Error>>()?;
+    let program = fixture(&spec.program);
+    let args: Vec<String> = spec.args.iter().map(|a| fixture(a)).collect();
+    let current_dir = spec
+        .current_dir
+        .as_ref()
+        .map(|d| std::path::PathBuf::from(fixture(&d.to_string_lossy())));
+    let launch = match &spec.container {
+        None => Launch {
+            program,
+            args,
+            env,
+            current_dir,
+        },
+        // The environment and the working directory are the
+        // container's; the runtime itself runs as mcptest does.
+        Some(container) => Launch {
+            program: super::container::runtime(container)?,
+            args: super::container::run_args(
+                &container.image,
+                &program,
+                &args,
+                &env,
+                options.fixture_dir.as_deref(),
+                current_dir.as_deref(),
+            ),
+            env: Vec::new(),
+            current_dir: None,
+        },
+    };
+    // Tied to the spawning thread (a shared server's is the
+    // registry's, which lives as long as the test binary).
+    let spawned = ChildProcess::spawn(&launch)?;
+    let process = Arc::new(spawned.process);
+    let stderr = StderrTail::spawn_reader(spawned.stderr);
+    Ok(Started::Stream(Streams {
+        read: Box::new(spawned.stdout),
+        write: Box::new(spawned.stdin),
+        inbound: Arc::new(Inbound::new(notifications, Some(process), Some(stderr))),
+        in_process: None,
+    }))
+}
+
+/// A session with an HTTP+SSE server, through the bridge that makes it a
+/// pair of line streams.
+#[cfg(feature = "http")]
+fn start_sse(
+    server: &Server,
+    spec: &HttpSpec,
+    notifications: ServerMessages,
+) -> Result<Started, Error> {
+    let spec = HttpSpec {
+        url: substitute_fixture(&spec.url, &server.options),
+        ..spec.clone()
+    };
+    // What the bridge has to say (refused POSTs) stands in for the
+    // server's stderr, as an in-process server's log does.
+    let log = Arc::new(StderrTail::default());
+    let inbound = Arc::new(Inbound::new(notifications, None, Some(log.clone())));
+    let (client_io, task) = super::sse::start(
+        &spec,
+        super::sse::Bounds {
+            connect_timeout: server.client.connect_timeout,
+            request_timeout: server.client.request_timeout,
+            max_message: server.options.max_message_size,
+        },
+        inbound.clone(),
+        log,
+        PIPE_BYTES,
+    )?;
+    let (read, write) = tokio::io::split(client_io);
+    Ok(Started::Stream(Streams {
+        read: Box::new(read),
+        write: Box::new(write),
+        inbound,
+        in_process: Some(task),
+    }))
 }
 
 /// Replaces `{{fixture}}` with the fixture directory, when there is one.

@@ -5,10 +5,13 @@
 //! the client's handshake.
 
 mod connect;
+pub(crate) mod container;
 #[cfg(feature = "http")]
 pub(crate) mod http;
 pub(crate) mod launch;
 pub(crate) mod shared;
+#[cfg(feature = "http")]
+pub(crate) mod sse;
 
 use std::{fmt, path::PathBuf, sync::Arc, time::Duration};
 
@@ -72,6 +75,7 @@ pub(crate) enum Target {
         input: String,
         reason: String,
     },
+    /// Streamable HTTP, or the legacy HTTP+SSE transport (`legacy_sse`).
     #[cfg_attr(not(feature = "http"), allow(dead_code))]
     Url(HttpSpec),
     /// How to serve one connection, and the handler's type (the shared-server
@@ -86,9 +90,11 @@ pub(crate) struct CommandSpec {
     /// Name, value as given, and how the value's references are read.
     pub(crate) env: Vec<(String, String, crate::command::EnvDialect)>,
     pub(crate) current_dir: Option<PathBuf>,
+    /// Run the command in a container of this image instead.
+    pub(crate) container: Option<container::ContainerSpec>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) struct HttpSpec {
     pub(crate) url: String,
     pub(crate) headers: Vec<(String, String)>,
@@ -96,6 +102,31 @@ pub(crate) struct HttpSpec {
     /// The client-credentials grant to obtain a token with, when connecting.
     #[cfg(feature = "http")]
     pub(crate) credentials: Option<crate::oauth::ClientCredentials>,
+    /// The legacy HTTP+SSE transport of 2024-11-05 (GET an event stream,
+    /// POST to the endpoint it names) rather than Streamable HTTP.
+    pub(crate) legacy_sse: bool,
+}
+
+/// Header values may be credentials (an `Authorization` header, an API
+/// key, the token a client-credentials grant obtained): only their names
+/// are shown.
+impl fmt::Debug for HttpSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("HttpSpec");
+        d.field("url", &self.url)
+            .field(
+                "headers",
+                &self
+                    .headers
+                    .iter()
+                    .map(|(name, _)| format!("{name}: [redacted]"))
+                    .collect::<Vec<_>>(),
+            )
+            .field("bearer_env", &self.bearer_env);
+        #[cfg(feature = "http")]
+        d.field("credentials", &self.credentials);
+        d.field("legacy_sse", &self.legacy_sse).finish()
+    }
 }
 
 /// Starts an in-process server on one end of a pipe; returns its task.
@@ -166,6 +197,7 @@ impl Server {
                 args,
                 env: Vec::new(),
                 current_dir: None,
+                container: None,
             })),
             Err(Error::InvalidCommand { input, reason }) => {
                 Server::with_target(Target::BadCommand { input, reason })
@@ -193,6 +225,7 @@ impl Server {
             args: Vec::new(),
             env: Vec::new(),
             current_dir: None,
+            container: None,
         }))
     }
 
@@ -204,6 +237,45 @@ impl Server {
             headers: Vec::new(),
             bearer_env: None,
             credentials: None,
+            legacy_sse: false,
+        }))
+    }
+
+    /// A server already listening at `url` for the legacy HTTP+SSE
+    /// transport of protocol 2024-11-05: the client opens an event stream
+    /// with `GET url`, the server's first event (`endpoint`) names where to
+    /// POST each message, and every message of the server arrives as a
+    /// `message` event on the stream.
+    ///
+    /// It takes the options of [`Server::url`] ([`header`](Server::header),
+    /// [`bearer_token_env`](Server::bearer_token_env),
+    /// [`client_credentials`](Server::client_credentials)), sent with the
+    /// GET and with every POST, and is bounded like every transport:
+    /// [`connect_timeout`](Server::connect_timeout) covers the GET and the
+    /// `endpoint` event, [`timeout`](Server::timeout) each POST, and
+    /// [`max_message_size`](Server::max_message_size) each event. A stream
+    /// that ends or breaks ends the connection with the reason: the
+    /// transport has no way to resume a session, so nothing reconnects.
+    /// The messages travel as over stdio, so [`RawConnection`](crate::RawConnection)
+    /// and cassettes work on it too.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), mcptest::Error> {
+    /// let mcp = mcptest::Server::sse("http://127.0.0.1:8000/sse")
+    ///     .header("X-Tenant", "t1")
+    ///     .connect()
+    ///     .await?;
+    /// mcp.ping().await?;
+    /// # Ok(()) }
+    /// ```
+    #[cfg(feature = "http")]
+    pub fn sse(url: impl Into<String>) -> Self {
+        Server::with_target(Target::Url(HttpSpec {
+            url: url.into(),
+            headers: Vec::new(),
+            bearer_env: None,
+            credentials: None,
+            legacy_sse: true,
         }))
     }
 
@@ -217,14 +289,46 @@ impl Server {
         unreachable!("no type implements needs::Http without the `http` feature")
     }
 
+    /// Without the `http` feature: a compile error that says to turn it on.
+    #[cfg(not(feature = "http"))]
+    #[doc(hidden)]
+    pub fn sse<'a>(_url: impl Into<String>) -> Self
+    where
+        &'a (): crate::needs::Http,
+    {
+        unreachable!("no type implements needs::Http without the `http` feature")
+    }
+
     /// Whether the server is reached over Streamable HTTP (made with
-    /// [`Server::url`]) rather than started as a process or in-process.
+    /// [`Server::url`]) rather than started as a process, in-process, or
+    /// over the legacy HTTP+SSE transport ([`Server::sse`]).
     ///
     /// ```
     /// assert!(!mcptest::Server::command("my-server").is_http());
     /// ```
     pub fn is_http(&self) -> bool {
-        matches!(self.target, Target::Url(_))
+        matches!(&self.target, Target::Url(spec) if !spec.legacy_sse)
+    }
+
+    /// Whether the server is started as a process of its own (made with
+    /// [`Server::command`] or [`Server::program`]): the servers that
+    /// [`container`](Server::container) applies to.
+    ///
+    /// ```
+    /// assert!(mcptest::Server::command("my-server").is_process());
+    /// ```
+    pub fn is_process(&self) -> bool {
+        matches!(&self.target, Target::Command(_) | Target::BadCommand { .. })
+    }
+
+    /// Whether the server is reached over the legacy HTTP+SSE transport
+    /// (made with [`Server::sse`]).
+    ///
+    /// ```
+    /// assert!(!mcptest::Server::command("my-server").is_sse());
+    /// ```
+    pub fn is_sse(&self) -> bool {
+        matches!(&self.target, Target::Url(spec) if spec.legacy_sse)
     }
 
     /// Any rmcp [`ServerHandler`], hosted in this process over an in-memory
@@ -385,6 +489,58 @@ impl Server {
         self
     }
 
+    /// Runs the command in a fresh container of `image`, removed when it
+    /// ends: `docker run --rm -i [-v FIXTURE:FIXTURE] [-e KEY=VALUE]… IMAGE
+    /// PROGRAM ARGS…` — the fixture directory mounted at its own path,
+    /// the [`env`](Server::env) variables passed with `-e` (sorted by name),
+    /// the [`current_dir`](Server::current_dir), if any, as `-w`. The
+    /// runtime is `docker`, or `podman` when `docker` is not on `PATH`
+    /// (see [`container_runtime`](Server::container_runtime)).
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), mcptest::Error> {
+    /// let mcp = mcptest::Server::command("my-server --root {{fixture}}")
+    ///     .container("ghcr.io/me/my-server:1.2")
+    ///     .fixture_dir("/tmp/copy-of-fixtures")
+    ///     .connect()
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn container(mut self, image: impl Into<String>) -> Self {
+        if let Target::Command(spec) = &mut self.target {
+            let runtime = spec.container.take().and_then(|c| c.runtime);
+            spec.container = Some(container::ContainerSpec {
+                image: image.into(),
+                runtime,
+            });
+        } else {
+            self.misapplied.push("container");
+        }
+        self
+    }
+
+    /// The program that runs the [`container`](Server::container) (a name
+    /// looked up on `PATH`, or a path) instead of `docker`-else-`podman`:
+    /// any program that takes `docker run`'s arguments.
+    ///
+    /// ```
+    /// let server = mcptest::Server::command("my-server")
+    ///     .container("my-image")
+    ///     .container_runtime("podman");
+    /// # drop(server);
+    /// ```
+    pub fn container_runtime(mut self, program: impl Into<String>) -> Self {
+        match &mut self.target {
+            Target::Command(CommandSpec {
+                container: Some(container),
+                ..
+            }) => container.runtime = Some(program.into()),
+            Target::Command(_) => self.misapplied.push("container_runtime without container"),
+            _ => self.misapplied.push("container_runtime"),
+        }
+        self
+    }
+
     /// Adds an HTTP header to every request (for [`Server::url`]). The value
     /// may use `${VAR}` like [`env`](Server::env) values.
     pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
@@ -474,9 +630,16 @@ impl Server {
                 && let Some(credentials) = spec.credentials.take()
             {
                 let url = launch::substitute_fixture(&spec.url, &self.options);
-                let found =
-                    crate::oauth::Discovery::find(&url, self.client.request_timeout).await?;
-                let token = found.token(&credentials, None, None).await?;
+                let timeout = self.client.request_timeout;
+                let token = if credentials.token_url.is_some() {
+                    crate::oauth::token_at(&credentials, &url, timeout).await?
+                } else {
+                    let found = match spec.legacy_sse {
+                        true => crate::oauth::Discovery::find_sse(&url, timeout).await?,
+                        false => crate::oauth::Discovery::find(&url, timeout).await?,
+                    };
+                    found.token(&credentials, None, None).await?
+                };
                 spec.headers
                     .push(("Authorization".into(), format!("Bearer {token}")));
             }
@@ -654,15 +817,17 @@ impl Server {
         let (kind, applies) = match &self.target {
             Target::Command(_) | Target::BadCommand { .. } => (
                 "a command",
-                "`header` and `bearer_token_env` apply to Server::url",
+                "`header`, `bearer_token_env` and `client_credentials` apply to Server::url and Server::sse; \
+                 `container_runtime` follows `container`",
             ),
             Target::Url(_) => (
                 "a URL",
-                "`arg`, `args`, `env` and `current_dir` apply to a server process (Server::command or Server::program)",
+                "`arg`, `args`, `env`, `current_dir` and `container` apply to a server process (Server::command or Server::program)",
             ),
             Target::InProcess(..) => (
                 "an in-process handler",
-                "`arg`, `args`, `env` and `current_dir` apply to a server process, `header` and `bearer_token_env` to Server::url",
+                "`arg`, `args`, `env`, `current_dir` and `container` apply to a server process, \
+                 `header`, `bearer_token_env` and `client_credentials` to Server::url and Server::sse",
             ),
         };
         let mut named: Vec<&str> = Vec::new();
@@ -760,9 +925,14 @@ impl fmt::Debug for Server {
             Target::Command(spec) => {
                 let mut words = vec![spec.program.clone()];
                 words.extend(spec.args.iter().cloned());
-                write!(f, "Server::command({:?})", shell_words::join(words))
+                write!(f, "Server::command({:?})", shell_words::join(words))?;
+                match &spec.container {
+                    Some(container) => write!(f, ".container({:?})", container.image),
+                    None => Ok(()),
+                }
             }
             Target::BadCommand { input, .. } => write!(f, "Server::command({input:?})"),
+            Target::Url(spec) if spec.legacy_sse => write!(f, "Server::sse({:?})", spec.url),
             Target::Url(spec) => write!(f, "Server::url({:?})", spec.url),
             Target::InProcess(..) => f.write_str("Server::in_process(..)"),
         }
@@ -775,9 +945,14 @@ impl fmt::Display for Server {
             Target::Command(spec) => {
                 let mut words = vec![spec.program.clone()];
                 words.extend(spec.args.iter().cloned());
-                f.write_str(&shell_words::join(words))
+                f.write_str(&shell_words::join(words))?;
+                match &spec.container {
+                    Some(container) => write!(f, " (in a container of {})", container.image),
+                    None => Ok(()),
+                }
             }
             Target::BadCommand { input, .. } => f.write_str(input),
+            Target::Url(spec) if spec.legacy_sse => write!(f, "{} (HTTP+SSE)", spec.url),
             Target::Url(spec) => f.write_str(&spec.url),
             Target::InProcess(..) => f.write_str("in-process server"),
         }

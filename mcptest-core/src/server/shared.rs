@@ -142,7 +142,8 @@ pub(crate) async fn connect(server: &Server) -> Result<McpClient, Error> {
         });
     }
     if matches!(server.target, Target::Url(_) | Target::BadCommand { .. }) {
-        // A server at a URL runs on its own: each test opens its own session.
+        // A server at a URL (Streamable HTTP or HTTP+SSE) runs on its own:
+        // each test opens its own session.
         return super::connect::connect(server).await;
     }
     server.check_options_apply()?;

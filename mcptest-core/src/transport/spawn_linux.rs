@@ -282,7 +282,11 @@ fn environment(added: &[(String, String)]) -> Vec<(OsString, OsString)> {
 /// The file to exec: a program with a `/` as given (relative to the new
 /// working directory, where the exec happens), a bare name searched on the
 /// child's `PATH` as `execvp` would. Not found is `NotFound`.
-fn resolve(program: &str, env: &[(OsString, OsString)], cwd: Option<&Path>) -> io::Result<PathBuf> {
+pub(super) fn resolve(
+    program: &str,
+    env: &[(OsString, OsString)],
+    cwd: Option<&Path>,
+) -> io::Result<PathBuf> {
     if program.contains('/') {
         return Ok(PathBuf::from(program));
     }

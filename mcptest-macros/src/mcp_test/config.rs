@@ -21,6 +21,7 @@ const KEYS: Keys = Keys {
         ("server", r#"server = "my-server --stdio""#),
         ("bin", r#"bin = "my-server""#),
         ("url", r#"url = "http://127.0.0.1:3001/mcp""#),
+        ("sse", r#"sse = "http://127.0.0.1:8000/sse""#),
         ("handler", "handler = MyServer::new()"),
         ("args", r#"args = ["--root", "{{fixture}}"]"#),
         ("env", r#"env(RUST_LOG = "debug")"#),
@@ -162,15 +163,16 @@ impl Builder {
                 .common
                 .seen
                 .iter()
-                .any(|k| matches!(k.as_str(), "server" | "bin" | "url" | "handler"))
+                .any(|k| matches!(k.as_str(), "server" | "bin" | "url" | "sse" | "handler"))
             {
                 errors.at(
                     anchor,
                     format!(
-                        "`#[mcp_test]` needs to know where the server comes from; add one of: {}, {}, {} or {}",
+                        "`#[mcp_test]` needs to know where the server comes from; add one of: {}, {}, {}, {} or {}",
                         example("server"),
                         example("bin"),
                         example("url"),
+                        example("sse"),
                         example("handler"),
                     ),
                 );
@@ -181,6 +183,7 @@ impl Builder {
         if !process {
             let kind = match source {
                 Source::Url(_) => "a server reached by `url`",
+                Source::Sse(_) => "a server reached by `sse`",
                 _ => "an in-process `handler`",
             };
             let keys = [

@@ -1,7 +1,8 @@
 //! A protected MCP server and the authorization server that issues its
 //! tokens, both on one 127.0.0.1 port over Streamable HTTP.
 //!
-//! - `/mcp`: an rmcp server (one tool, `echo`) that serves only requests
+//! - `/mcp` (and, over the legacy HTTP+SSE transport, `/sse` with
+//!   `/messages`): an rmcp server (one tool, `echo`) that serves only requests
 //!   with `Authorization: Bearer <token>`, the token a JWT (HS256) whose
 //!   `aud` is this resource, whose `exp` has not passed and whose `scope`
 //!   holds `mcp:tools`; otherwise 401 (403 `insufficient_scope` for a token
@@ -347,7 +348,7 @@ async fn token(
     }
 }
 
-fn app(base: &str, broken: BTreeSet<String>) -> Router {
+fn app(base: &str, port: u16, broken: BTreeSet<String>) -> Router {
     let site = Arc::new(Site {
         base: base.to_owned(),
         broken,
@@ -359,6 +360,7 @@ fn app(base: &str, broken: BTreeSet<String>) -> Router {
     );
     let protected = Router::new()
         .nest_service("/mcp", service)
+        .merge(mcptest_tests::sse::router(Echo::new, None, port))
         .layer(middleware::from_fn_with_state(site.clone(), guard));
     Router::new()
         .route(
@@ -417,9 +419,10 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let result = runtime.block_on(mcptest_tests::http::serve_on_loopback_at(|base| {
-        app(base, broken)
-    }));
+    let result = runtime.block_on(mcptest_tests::http::serve_path_on_loopback(
+        "/mcp",
+        |base, port| app(base, port, broken),
+    ));
     runtime.shutdown_timeout(Duration::from_millis(100));
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,4 +1,6 @@
-//! Serves the `Everything` fixture over stdio (default) or Streamable HTTP.
+//! Serves the `Everything` fixture over stdio (default), Streamable HTTP, or
+//! the legacy HTTP+SSE transport (`--sse`, optionally misbehaving with
+//! `--sse-quirk NAME`, see [`mcptest_tests::sse::Quirk`]).
 //!
 //! In HTTP mode the bound address is announced as one stdout line, and the server runs
 //! until it is killed or its stdin reaches EOF: closing stdin is how a test harness
@@ -26,10 +28,14 @@ use rmcp::{
 };
 
 const USAGE: &str = "\
-usage: fixture-everything [--root DIR] [--page-size N] [--http | --stateless-http] [--bearer TOKEN]
+usage: fixture-everything [--root DIR] [--page-size N] [--http | --stateless-http | --sse]
+                          [--sse-quirk NAME] [--bearer TOKEN]
 
 Serves the fixture-everything MCP server over stdio, or over Streamable HTTP on
-127.0.0.1 (random port, announced on stdout) with --http / --stateless-http.
+127.0.0.1 (random port, announced on stdout) with --http / --stateless-http, or
+the legacy HTTP+SSE transport (GET /sse, POST /messages) with --sse, which
+--sse-quirk NAME makes misbehave (no-endpoint, message-first, foreign-endpoint,
+not-sse, huge-event, drop-after-handshake, refuse-posts, slow-posts, bad-line).
 With --bearer, HTTP requests without `Authorization: Bearer TOKEN` get 401.";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,21 +43,31 @@ enum Mode {
     Stdio,
     Http,
     StatelessHttp,
+    Sse,
 }
 
 struct Options {
     config: EverythingConfig,
     mode: Mode,
     bearer: Option<String>,
+    quirk: Option<mcptest_tests::sse::Quirk>,
 }
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
     let mut config = EverythingConfig::default();
     let mut mode = Mode::Stdio;
     let mut bearer = None;
+    let mut quirk = None;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--bearer" => bearer = Some(args.next().ok_or("--bearer needs a token")?),
+            "--sse-quirk" => {
+                let name = args.next().ok_or("--sse-quirk needs a name")?;
+                quirk = Some(
+                    mcptest_tests::sse::Quirk::named(&name)
+                        .ok_or_else(|| format!("--sse-quirk {name:?}: no such quirk"))?,
+                );
+            }
             "--root" => {
                 let dir = args.next().ok_or("--root needs a directory")?;
                 config.root = Some(PathBuf::from(dir));
@@ -64,26 +80,30 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
                     .filter(|&n: &usize| n > 0)
                     .ok_or_else(|| format!("--page-size needs a positive number, got {value:?}"))?;
             }
-            "--http" | "--stateless-http" => {
+            "--http" | "--stateless-http" | "--sse" => {
                 if mode != Mode::Stdio {
-                    return Err("give at most one of --http and --stateless-http".into());
+                    return Err("give at most one of --http, --stateless-http and --sse".into());
                 }
-                mode = if arg == "--http" {
-                    Mode::Http
-                } else {
-                    Mode::StatelessHttp
+                mode = match arg.as_str() {
+                    "--http" => Mode::Http,
+                    "--sse" => Mode::Sse,
+                    _ => Mode::StatelessHttp,
                 };
             }
             other => return Err(format!("unknown argument: {other}")),
         }
     }
     if bearer.is_some() && mode == Mode::Stdio {
-        return Err("--bearer applies to --http and --stateless-http".into());
+        return Err("--bearer applies to --http, --stateless-http and --sse".into());
+    }
+    if quirk.is_some() && mode != Mode::Sse {
+        return Err("--sse-quirk applies to --sse".into());
     }
     Ok(Options {
         config,
         mode,
         bearer,
+        quirk,
     })
 }
 
@@ -107,6 +127,7 @@ fn main() -> ExitCode {
             Mode::Stdio => serve_stdio(options.config).await,
             Mode::Http => serve_http(options.config, false, options.bearer).await,
             Mode::StatelessHttp => serve_http(options.config, true, options.bearer).await,
+            Mode::Sse => serve_sse(options.config, options.quirk, options.bearer).await,
         }
     });
     // Session workers may still be mid-request; don't let them delay the exit.
@@ -130,6 +151,41 @@ async fn serve_stdio(config: EverythingConfig) -> Result<(), String> {
         .await
         .map_err(|e| format!("server task failed: {e}"))?;
     Ok(())
+}
+
+async fn serve_sse(
+    config: EverythingConfig,
+    quirk: Option<mcptest_tests::sse::Quirk>,
+    bearer: Option<String>,
+) -> Result<(), String> {
+    mcptest_tests::http::serve_path_on_loopback("/sse", move |_, port| {
+        let app = mcptest_tests::sse::router(move || Everything::new(config.clone()), quirk, port);
+        match bearer {
+            Some(token) => require_bearer(app, token),
+            None => app,
+        }
+    })
+    .await
+}
+
+/// `app` answering 401 to any request without `Authorization: Bearer TOKEN`.
+fn require_bearer(app: axum::Router, token: String) -> axum::Router {
+    let expected = format!("Bearer {token}");
+    app.layer(axum::middleware::from_fn(
+        move |request: axum::extract::Request, next: axum::middleware::Next| {
+            let authorized = request
+                .headers()
+                .get(axum::http::header::AUTHORIZATION)
+                .is_some_and(|value| value.as_bytes() == expected.as_bytes());
+            async move {
+                if authorized {
+                    next.run(request).await
+                } else {
+                    axum::http::StatusCode::UNAUTHORIZED.into_response()
+                }
+            }
+        },
+    ))
 }
 
 async fn serve_http(
@@ -162,22 +218,7 @@ async fn serve_http(
     };
     let mut app = axum::Router::new().nest_service("/mcp", service);
     if let Some(token) = bearer {
-        let expected = format!("Bearer {token}");
-        app = app.layer(axum::middleware::from_fn(
-            move |request: axum::extract::Request, next: axum::middleware::Next| {
-                let authorized = request
-                    .headers()
-                    .get(axum::http::header::AUTHORIZATION)
-                    .is_some_and(|value| value.as_bytes() == expected.as_bytes());
-                async move {
-                    if authorized {
-                        next.run(request).await
-                    } else {
-                        axum::http::StatusCode::UNAUTHORIZED.into_response()
-                    }
-                }
-            },
-        ));
+        app = require_bearer(app, token);
     }
 
     let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))

@@ -121,6 +121,71 @@ async fn python_sdk_over_http() {
     pin("python_sdk_http", &report);
 }
 
+/// The Python SDK's legacy HTTP+SSE server (`sse_app`) is judged as the
+/// same server over stdio, check by check, but for the listed differences,
+/// each with the reason the transport gives it.
+#[tokio::test]
+#[ignore = "e2e: needs .ci/install-e2e.sh; .ci/run runs it"]
+async fn python_sdk_over_legacy_sse_is_judged_as_over_stdio() {
+    /// (check, why it differs over HTTP+SSE)
+    const DIFFERS: &[(&str, &str)] = &[(
+        "classic-invalid-request",
+        "the SDK refuses the POST of a request whose method is a number with HTTP 400 \
+         (`Could not parse message`), so no JSON-RPC error can come on the stream and the \
+         session ends; over stdio the request goes unanswered (a warning)",
+    )];
+    let python = e2e::path("MCPTEST_E2E_PYTHON");
+    let script = e2e::path("MCPTEST_E2E_PYSDK_SERVER");
+    let fixture = HttpFixture::start(
+        &python.to_string_lossy(),
+        &[&script.to_string_lossy(), "--sse", "--port", "0"],
+    );
+    assert!(fixture.url.ends_with("/sse"), "{}", fixture.url);
+    let over_sse = checks(
+        Server::sse(&fixture.url),
+        "Python SDK mcp 2.3.0 over HTTP+SSE",
+    )
+    .only(["classic-*"])
+    .run()
+    .await
+    .unwrap();
+    let over_stdio = checks(python_sdk(), "Python SDK mcp 2.3.0 over stdio")
+        .only(["classic-*"])
+        .run()
+        .await
+        .unwrap();
+    assert_eq!(
+        over_sse.status("classic-initialize-result"),
+        Some(Status::Pass),
+        "{over_sse}"
+    );
+    let stdio: BTreeMap<&str, Status> = over_stdio
+        .results
+        .iter()
+        .map(|r| (r.rule.id, r.status))
+        .collect();
+    assert_eq!(
+        over_sse.results.len(),
+        stdio.len(),
+        "{over_sse}\n{over_stdio}"
+    );
+    let mut differ = Vec::new();
+    for result in &over_sse.results {
+        let transport_fold = result
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.contains("this server is reached over"));
+        if transport_fold {
+            continue;
+        }
+        if stdio.get(result.rule.id) != Some(&result.status) {
+            differ.push(result.rule.id);
+        }
+    }
+    let listed: Vec<&str> = DIFFERS.iter().map(|(id, _)| *id).collect();
+    assert_eq!(differ, listed, "{over_sse}\n{over_stdio}");
+}
+
 /// The official suite's scenarios that hold checks mapped to ours
 /// (`mcptest::conformance::official_ids`): each runs at its own wire version
 /// (the stateless scenarios at 2026-07-28, the others at 2025-11-25).

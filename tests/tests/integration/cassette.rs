@@ -174,6 +174,29 @@ async fn off_runs_the_server_and_writes_nothing() {
 }
 
 #[tokio::test]
+async fn an_sse_session_records_and_replays_without_its_headers() {
+    let fixture = mcptest_tests::http::HttpFixture::start(EVERYTHING, &["--sse"]);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sse.json");
+    let recorded = session(
+        Server::sse(&fixture.url)
+            .header("X-Api-Key", "sse-header-secret-77")
+            .cassette(&path, CassetteMode::Record),
+    )
+    .await;
+    assert_eq!(recorded[2], json!("hi"));
+    let (text, _) = read(&path);
+    assert!(!text.contains("sse-header-secret-77"), "{text}");
+    assert!(!text.contains(&fixture.url), "not even the URL");
+    drop(fixture);
+
+    // Nothing listens there: replay must not dial it.
+    let replayed =
+        session(Server::sse("http://127.0.0.1:9/sse").cassette(&path, CassetteMode::Replay)).await;
+    assert_eq!(replayed, recorded);
+}
+
+#[tokio::test]
 async fn a_url_cannot_be_recorded() {
     let dir = tempfile::tempdir().unwrap();
     let err = Server::url("http://127.0.0.1:9/mcp")

@@ -68,6 +68,7 @@ mod raw_http;
 mod sarif;
 mod shared;
 mod snapshot;
+mod sse;
 mod suite_mock;
 mod suite_runner;
 mod suites;

@@ -1,5 +1,5 @@
 //! `#[mcp_test]` with each way to reach the server (`bin`, `server`, `url`,
-//! `handler`) and each option (`args`, `env`, `cwd`, `timeout`, `protocol`,
+//! `sse`, `handler`) and each option (`args`, `env`, `cwd`, `timeout`, `protocol`,
 //! `setup`, `flavor`, `crate`), against `fixture-everything`.
 
 use std::{sync::Mutex, time::Duration};
@@ -69,6 +69,25 @@ async fn url_dials_streamable_http(mcp: McpClient) {
     let call = mcp.call_tool("echo", json!({"message": "over http"})).await;
     assert_eq!(call.text(), "over http", "{call:?}");
     drop(HTTP.lock().unwrap().take());
+}
+
+/// The HTTP+SSE server this file's `sse` test talks to; the test stops it.
+static SSE: Mutex<Option<HttpFixture>> = Mutex::new(None);
+
+fn start_sse_fixture() -> String {
+    let fixture = HttpFixture::start(EVERYTHING, &["--sse"]);
+    let url = fixture.url.clone();
+    *SSE.lock().unwrap() = Some(fixture);
+    url
+}
+
+// `sse` reads like `url`, for the legacy HTTP+SSE transport.
+#[mcp_test(sse = start_sse_fixture(), timeout = "20s")]
+async fn sse_dials_the_legacy_transport(mcp: McpClient) {
+    assert_eq!(mcp.pid(), None, "dialled, not spawned");
+    let call = mcp.call_tool("echo", json!({"message": "over sse"})).await;
+    assert_eq!(call.text(), "over sse", "{call:?}");
+    drop(SSE.lock().unwrap().take());
 }
 
 #[mcp_test(bin = "fixture-everything", env(MCPTEST_GREETING = "hello", "MCPTEST_FROM_TEST" = "${CARGO_PKG_NAME}"))]

@@ -123,6 +123,10 @@ fn broken_files_are_refused_with_file_line_column_and_what_was_expected() {
             "suites/invalid/cases_unknown_tag.yaml:3:36: unknown tag `!int`; MCP Cases messages know `!!re` (a regex for the whole string) and `!!ere` (`/regex/` inside literal text)",
         ),
         (
+            "docker_with_url",
+            "suites/invalid/docker_with_url.yaml:4:11: `docker` runs a stdio server's `command` in a container; a server reached at a `url` is already running",
+        ),
+        (
             "empty",
             "suites/invalid/empty.yaml: the file is empty: expected an mcp-assert assertion or MCP Cases documents",
         ),
@@ -143,10 +147,6 @@ fn broken_files_are_refused_with_file_line_column_and_what_was_expected() {
             "suites/invalid/skip_not_bool.yaml:2:7: expected `skip` to be true or false, found a string",
         ),
         (
-            "sse_transport",
-            "suites/invalid/sse_transport.yaml:2:14: transport `sse` (the legacy HTTP+SSE transport) is not supported; use `http` for Streamable HTTP",
-        ),
-        (
             "syntax",
             "suites/invalid/syntax.yaml:4:19: invalid YAML: unclosed quote",
         ),
@@ -164,7 +164,7 @@ fn broken_files_are_refused_with_file_line_column_and_what_was_expected() {
         ),
         (
             "url_with_stdio",
-            "suites/invalid/url_with_stdio.yaml:3:8: `url` is for `transport: http`; a stdio server is started from `command`",
+            "suites/invalid/url_with_stdio.yaml:3:8: `url` is for `transport: http` or `sse`; a stdio server is started from `command`",
         ),
         (
             "wrong_list",
