@@ -64,7 +64,7 @@ pub(crate) struct TestContext<'a> {
     /// The image to run command servers in (see [`RunOptions::container`](crate::RunOptions::container)).
     pub(crate) container: Option<&'a str>,
     /// The run's credentials for servers reached at a URL (see [`RunOptions::auth`](crate::RunOptions::auth)).
-    pub(crate) auth: Option<&'a crate::AuthSpec>,
+    pub(crate) auth: Option<&'a crate::auth::AuthSpec>,
     pub(crate) fixture: Option<&'a Path>,
     pub(crate) timeout: Option<Duration>,
     /// The run's [`RunOptions::wire_schema`](crate::RunOptions::wire_schema), when it sets one.

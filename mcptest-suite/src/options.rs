@@ -32,7 +32,7 @@ pub struct RunOptions {
     pub(crate) shared: bool,
     pub(crate) replace_servers: bool,
     pub(crate) container: Option<String>,
-    pub(crate) auth: Option<crate::AuthSpec>,
+    pub(crate) auth: Option<crate::auth::AuthSpec>,
     pub(crate) wire_schema: Option<WireSchema>,
     /// `None`: twice the cores, more while cores sit idle.
     pub(crate) jobs: Option<usize>,
@@ -194,7 +194,7 @@ impl RunOptions {
     ///     ..AuthSpec::default()
     /// });
     /// ```
-    pub fn auth(mut self, auth: crate::AuthSpec) -> Self {
+    pub fn auth(mut self, auth: crate::auth::AuthSpec) -> Self {
         self.auth = Some(auth);
         self
     }

@@ -129,7 +129,7 @@ fn server(
     if let Some(auth) = auth
         && (server.is_http() || server.is_sse())
     {
-        server = crate::authorize(server, auth)?;
+        server = crate::auth::authorize(server, auth)?;
     }
     if let Block::Sampling(s) = &a.block {
         server = server.sampling(

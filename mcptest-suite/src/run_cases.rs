@@ -51,7 +51,7 @@ pub(crate) async fn run(case: &Case, cx: &TestContext<'_>) -> Outcome {
     if let Some(auth) = cx.auth
         && (server.is_http() || server.is_sse())
     {
-        server = match crate::authorize(server, auth) {
+        server = match crate::auth::authorize(server, auth) {
             Ok(server) => server,
             Err(message) => return Outcome::error("the run's credentials", message),
         };
