@@ -317,53 +317,51 @@ async fn grant(
     scope: Option<&str>,
     timeout: Duration,
 ) -> Result<String, Error> {
-    {
-        let mut form = vec![
-            ("grant_type", "client_credentials"),
-            ("client_id", credentials.id.as_str()),
-            ("client_secret", credentials.secret.as_str()),
-            ("resource", resource),
-        ];
-        if let Some(scope) = scope.or(credentials.scope.as_deref()) {
-            form.push(("scope", scope));
-        }
-        let response = client(timeout)?
-            .post(endpoint)
-            .form(&form)
-            .send()
-            .await
-            .map_err(|e| failed(format!("cannot reach the token endpoint {endpoint}: {e}")))?;
-        let status = response.status();
-        let body: Value = response
-            .bytes()
-            .await
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .unwrap_or(Value::Null);
-        if !status.is_success() {
-            let error = body
-                .get("error")
-                .and_then(Value::as_str)
-                .unwrap_or("no error code");
-            let description = body
-                .get("error_description")
-                .and_then(Value::as_str)
-                .map(|d| format!(": {d}"))
-                .unwrap_or_default();
-            return Err(failed(format!(
-                "the token endpoint {endpoint} refused client {:?} with HTTP {status} ({error}{description})",
-                credentials.id
-            )));
-        }
-        body.get("access_token")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-            .ok_or_else(|| {
-                failed(format!(
-                    "the token endpoint {endpoint} answered without an access_token"
-                ))
-            })
+    let mut form = vec![
+        ("grant_type", "client_credentials"),
+        ("client_id", credentials.id.as_str()),
+        ("client_secret", credentials.secret.as_str()),
+        ("resource", resource),
+    ];
+    if let Some(scope) = scope.or(credentials.scope.as_deref()) {
+        form.push(("scope", scope));
     }
+    let response = client(timeout)?
+        .post(endpoint)
+        .form(&form)
+        .send()
+        .await
+        .map_err(|e| failed(format!("cannot reach the token endpoint {endpoint}: {e}")))?;
+    let status = response.status();
+    let body: Value = response
+        .bytes()
+        .await
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or(Value::Null);
+    if !status.is_success() {
+        let error = body
+            .get("error")
+            .and_then(Value::as_str)
+            .unwrap_or("no error code");
+        let description = body
+            .get("error_description")
+            .and_then(Value::as_str)
+            .map(|d| format!(": {d}"))
+            .unwrap_or_default();
+        return Err(failed(format!(
+            "the token endpoint {endpoint} refused client {:?} with HTTP {status} ({error}{description})",
+            credentials.id
+        )));
+    }
+    body.get("access_token")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .ok_or_else(|| {
+            failed(format!(
+                "the token endpoint {endpoint} answered without an access_token"
+            ))
+        })
 }
 
 /// The body of the request sent without a token: a ping, which any

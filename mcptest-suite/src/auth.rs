@@ -38,8 +38,9 @@ pub fn authorize(mut server: Server, auth: &AuthSpec) -> Result<Server, String> 
     for (name, value) in &auth.headers {
         server = server.header(name, value);
     }
+    // The token itself is read when the server connects, which names an
+    // unset variable as this would.
     if let Some(var) = &auth.bearer_env {
-        set(var, "the bearer token")?;
         server = server.bearer_token_env(var);
     }
     if let Some(id) = &auth.client_id {

@@ -1318,11 +1318,15 @@ pub(crate) async fn transport_failed(
 ) -> Error {
     let reason = describe_failure(error);
     match connection_lost(method, inbound).await {
-        Error::Transport { method, output, .. } => Error::Transport {
-            method,
-            reason,
-            output,
-        },
+        // A reason the connection recorded (a server that broke a bound, a
+        // bridge that was refused) says more than the failed write.
+        Error::Transport { method, output, .. } if inbound.fatal_reason().is_none() => {
+            Error::Transport {
+                method,
+                reason,
+                output,
+            }
+        }
         other => other,
     }
 }

@@ -124,14 +124,17 @@ enum Ended {
 
 impl Bridge {
     async fn run(self, io: DuplexStream) {
-        let (from_client, mut to_client) = tokio::io::split(io);
-        let ended = self.session(from_client, &mut to_client).await;
+        let (mut from_client, mut to_client) = tokio::io::split(io);
+        let ended = self.session(&mut from_client, &mut to_client).await;
+        // The reason first: until `from_client` is dropped below, the
+        // client's writes still succeed, so a write that fails finds it.
         match ended {
             Ended::Closed(why) => self.inbound.closed(why),
             Ended::Fatal(why) => self.inbound.fatal(why),
         }
         // The client reads the end of the stream next, and the reason above.
         let _ = to_client.shutdown().await;
+        drop(from_client);
     }
 
     async fn session(

@@ -245,15 +245,17 @@ async fn conformance_judges_an_sse_server_as_the_same_handler_over_stdio() {
             .timeout(Duration::from_secs(10))
     };
     let over_sse = checks(Server::sse(&fixture.url)).run().await.unwrap();
+    // The Streamable HTTP checks fold, naming the transport it is reached over.
     let transport_skip = over_sse
         .results
         .iter()
         .filter_map(|r| r.reason.as_deref())
         .find(|reason| reason.contains("this server is reached over"))
-        .map(str::to_owned);
-    if let Some(reason) = transport_skip {
-        assert!(reason.contains("the legacy HTTP+SSE transport"), "{reason}");
-    }
+        .unwrap_or_else(|| panic!("no check folded for the transport:\n{over_sse}"));
+    assert!(
+        transport_skip.contains("the legacy HTTP+SSE transport"),
+        "{transport_skip}"
+    );
     let over_stdio = checks(Server::program(EVERYTHING)).run().await.unwrap();
     assert!(!over_sse.results.is_empty());
     assert_eq!(verdicts(over_sse), verdicts(over_stdio));
