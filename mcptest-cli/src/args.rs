@@ -762,6 +762,14 @@ pub struct ExecArgs {
     /// The server's Streamable HTTP URL.
     #[arg(long, value_name = "URL", conflicts_with_all = ["server_argv", "server_env", "server_cwd"])]
     pub server_url: Option<String>,
+    /// The event-stream URL of a server of the legacy HTTP+SSE transport
+    /// (2024-11-05).
+    #[arg(long, value_name = "URL", conflicts_with_all = ["server_url", "server_command", "server_argv", "server_env", "server_cwd"])]
+    pub server_sse: Option<String>,
+    /// How to authorize with a server reached at a URL (--server-url or
+    /// --server-sse).
+    #[command(flatten)]
+    pub auth: crate::connect::AuthArgs,
     /// An environment variable for the server (repeatable).
     #[arg(long, value_name = "KEY=VALUE", value_parser = key_value)]
     pub server_env: Vec<(String, String)>,

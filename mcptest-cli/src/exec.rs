@@ -1,6 +1,7 @@
 //! `mcptest exec --connection-server`: the coprocess engine on stdin and
 //! stdout (`mcptest_coprocess::serve`), for the server the command line
-//! names (`-- PROGRAM ARG...`, `--server-command`, `--server-url`) or none.
+//! names (`-- PROGRAM ARG...`, `--server-command`, `--server-url`,
+//! `--server-sse`, with the credentials flags of a server at a URL) or none.
 
 use std::path::Path;
 
@@ -63,8 +64,21 @@ fn server(args: &ExecArgs) -> Result<Option<Server>, String> {
     {
         return Err(format!("--server-cwd {}: not a directory", dir.display()));
     }
-    if let Some(url) = &args.server_url {
-        return crate::connect::target(None, Some(url), None, &Default::default()).map(Some);
+    if args.server_url.is_some() || args.server_sse.is_some() {
+        return crate::connect::target(
+            None,
+            args.server_url.as_deref(),
+            args.server_sse.as_deref(),
+            &args.auth,
+        )
+        .map(Some);
+    }
+    if args.auth.given() {
+        return Err(
+            "--header, --bearer-env and --client-id are for a server reached at a URL \
+             (--server-url or --server-sse)"
+                .into(),
+        );
     }
     if let Some(command) = &args.server_command {
         return crate::connect::target(Some(command), None, None, &Default::default())

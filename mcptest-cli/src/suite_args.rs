@@ -19,10 +19,9 @@ impl SuiteArgs {
                 eprintln!("mcptest: --docker names no image");
                 return Err(Exit::Usage);
             }
-            if ["docker", "podman"]
-                .iter()
-                .all(|r| which::which(r).is_err())
-            {
+            // The runtime the server will be started with, found as its
+            // spawn will find it.
+            if mcptest_core::__support::process::container_runtime().is_none() {
                 eprintln!("mcptest: --docker {image}: neither docker nor podman is on PATH");
                 return Err(Exit::Usage);
             }

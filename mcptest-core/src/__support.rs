@@ -33,6 +33,7 @@ pub use mcptest_suite_format::LOG_LEVELS;
 /// [`ChildProcess`](process::ChildProcess)).
 pub mod process {
     pub use crate::command::split as split_command;
+    pub use crate::server::container::found_runtime as container_runtime;
     pub use crate::transport::process::{ChildProcess, Launch, Spawned, SpawnedParts};
     pub use crate::transport::stderr::StderrTail;
 }

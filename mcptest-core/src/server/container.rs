@@ -28,10 +28,8 @@ pub(crate) fn runtime(spec: &ContainerSpec) -> Result<String, Error> {
     if let Some(chosen) = &spec.runtime {
         return Ok(chosen.clone());
     }
-    RUNTIMES
-        .iter()
-        .find(|name| crate::transport::on_path(name))
-        .map(|name| (*name).to_owned())
+    found_runtime()
+        .map(str::to_owned)
         .ok_or_else(|| Error::InvalidConfig {
             message: format!(
                 "the server is to run in a container of {}, but neither docker nor podman \
@@ -39,6 +37,14 @@ pub(crate) fn runtime(spec: &ContainerSpec) -> Result<String, Error> {
                 spec.image
             ),
         })
+}
+
+/// The first of `docker`, `podman` found on `PATH` (the runtime a
+/// container runs in when none is chosen), looked up as a spawn would.
+pub fn found_runtime() -> Option<&'static str> {
+    RUNTIMES
+        .into_iter()
+        .find(|name| crate::transport::on_path(name))
 }
 
 /// The arguments of `RUNTIME run` for `program args` in `image`, with

@@ -204,6 +204,60 @@ async fn a_bearer_token_goes_with_the_get_and_every_post_and_is_never_shown() {
     assert!(!all.contains(token), "{all}");
 }
 
+/// The coprocess (`mcptest exec`, what every SDK drives) reaches a
+/// protected SSE server with the token read from the variable it names.
+#[tokio::test]
+async fn the_coprocess_reaches_a_protected_sse_server_with_a_token_from_the_environment() {
+    use tokio::io::AsyncWriteExt;
+
+    let token = "exec-sse-token-77d2";
+    let fixture = HttpFixture::start(EVERYTHING, &["--sse", "--bearer", token]);
+    let frames = concat!(
+        r#"{"jsonrpc": "2.0", "id": 1, "method": "coprocess/handshake", "params": {"protocol_version": 3}}"#,
+        "\n",
+        r#"{"jsonrpc": "2.0", "id": 2, "method": "mcp.call", "params": {"tool": "echo", "arguments": {"message": "over the bridge"}}}"#,
+        "\n",
+    );
+    let exec = |bearer: Option<&str>| {
+        let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcptest-command"));
+        command
+            .args(["exec", "--connection-server", "--server-sse", &fixture.url])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .kill_on_drop(true);
+        if let Some(value) = bearer {
+            command
+                .args(["--bearer-env", "MCPTEST_EXEC_TOKEN"])
+                .env("MCPTEST_EXEC_TOKEN", value);
+        }
+        command
+    };
+    let run = |mut command: tokio::process::Command| async move {
+        let mut child = command.spawn().expect("mcptest runs");
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(frames.as_bytes()).await.unwrap();
+        drop(stdin);
+        let out = tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
+            .await
+            .expect("the coprocess ends at EOF")
+            .unwrap();
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+
+    let all = run(exec(Some(token))).await;
+    assert!(all.contains(r#""success":true"#), "{all}");
+    assert!(all.contains("over the bridge"), "{all}");
+    assert!(!all.contains(token), "{all}");
+
+    let all = run(exec(None)).await;
+    assert!(all.contains("answered HTTP 401"), "{all}");
+}
+
 #[tokio::test]
 async fn client_credentials_find_the_authorization_server_of_an_sse_server() {
     let fixture = HttpFixture::start(AUTH, &[]);
