@@ -6,7 +6,7 @@
 //! was called, what was expected and what came back.
 
 use mcptest::prelude::*;
-// pretty_assertions' `assert_eq!`/`assert_ne!`: a mismatch prints a diff.
+// mcptest's `assert_eq!`/`assert_ne!`: a mismatch prints a diff.
 // (Imported by name: a glob cannot shadow std's macros of the same name.)
 use mcptest::{assert_eq, assert_ne};
 
@@ -97,8 +97,8 @@ async fn soft_checks_report_everything_at_the_end(mcp: McpClient) {
     soft.finish();
 }
 
-// `mcptest::assert_eq!` is pretty_assertions': a plain assertion on a
-// value (here the JSON a tool returned) that fails prints a diff.
+// With `mcptest::assert_eq!`, a plain assertion on a value (here the JSON
+// a tool returned) that fails prints a diff, as a failed check does.
 #[mcp_test(bin = "notes-server")]
 async fn plain_assertions_on_values(mcp: McpClient) {
     two_notes(&mcp).await;
@@ -118,11 +118,34 @@ fn a_failing_assert_eq_shows_a_diff() {
     let message = panic
         .downcast_ref::<String>()
         .expect("assert_eq! panics with a formatted message");
-    // A "Diff < left / right >" legend (in color), then the pretty-printed
-    // values line by line: `<` marks the left's lines, `>` the right's.
-    assert!(message.contains("Diff"), "{message}");
-    assert!(message.contains("right >"), "{message}");
+    // The pretty-printed values line by line, as a check's failure shows
+    // them: `-` marks the left's lines, `+` the right's, the rest is shared.
+    let message = without_color(message);
+    assert!(
+        message.starts_with("assertion `left == right` failed\ndiff (- left, + right):"),
+        "{message}"
+    );
+    assert!(
+        message.contains("\n  -        String(\"rust\"),\n"),
+        "{message}"
+    );
+    assert!(
+        message.contains("\n           String(\"go\"),\n"),
+        "{message}"
+    );
     assert!(message.contains("\"rust\""), "{message}");
+}
+
+/// `text` without the color codes a terminal gets (`ESC [ ... m`).
+fn without_color(text: &str) -> String {
+    let mut plain = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find('\u{1b}') {
+        plain.push_str(&rest[..start]);
+        rest = rest[start..].split_once('m').map_or("", |(_, after)| after);
+    }
+    plain.push_str(rest);
+    plain
 }
 
 // What a failure looks like: this test is expected to fail, and its message

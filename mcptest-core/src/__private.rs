@@ -11,6 +11,9 @@ pub use crate::{
 };
 pub use insta;
 
+// What `assert_eq!` and `assert_ne!` call when they fail.
+pub use crate::expect::failure::values_differ;
+
 /// The insta settings of one snapshot (see [`crate::snapshot`]).
 pub fn snapshot_settings<S: crate::snapshot::Snapshot + ?Sized>(
     value: &S,

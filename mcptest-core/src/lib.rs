@@ -15,6 +15,7 @@
 pub mod __private;
 #[doc(hidden)]
 pub mod __support;
+mod assertions;
 pub mod cassette;
 mod client;
 mod command;
@@ -65,9 +66,10 @@ pub use rmcp;
 #[doc = include_str!("mcp_test.md")]
 pub use mcptest_macros::mcp_test;
 
-/// pretty_assertions' `assert_eq!` and `assert_ne!`: the same syntax as
-/// std's, but a mismatch prints a line-by-line diff of the two values'
-/// pretty `Debug` forms — handy for a result's JSON.
+/// `assert_eq!` and `assert_ne!` with std's syntax, whose failure shows
+/// the two values' pretty `Debug` forms as a line-by-line diff (`-` the
+/// left value, `+` the right one), drawn as every check's failure draws
+/// its diff — handy for a result's JSON.
 ///
 /// They are imported by name, next to the prelude, because no glob import
 /// can bring them: a macro from a glob import that has the name of one of
@@ -80,10 +82,10 @@ pub use mcptest_macros::mcp_test;
 ///
 /// let reply = json!({"city": "Paris", "conditions": "sunny"});
 /// assert_ne!(reply, json!({}));
-/// // panics with a diff: `<` the left value, `>` the right one
+/// // panics with a diff: `-` the left value, `+` the right one
 /// assert_eq!(reply, json!({"city": "Paris", "conditions": "rain"}));
 /// ```
-pub use pretty_assertions::{assert_eq, assert_ne};
+pub use crate::{__mcptest_assert_eq as assert_eq, __mcptest_assert_ne as assert_ne};
 
 /// Everything a test file needs: `use mcptest::prelude::*;`
 ///

@@ -74,7 +74,11 @@ fn group(version: u32) -> &'static str {
 /// A fixture server of the `mcptest-tests` package (`fixture-everything`,
 /// ...). Cargo builds a package's binaries only for its own tests, so the
 /// first use builds it with the cargo that runs these tests, into the same
-/// target directory and profile (a no-op when it is fresh).
+/// target directory and profile. It is built as `cargo test --workspace`
+/// (the README's command) builds it, with the whole workspace's tests
+/// selected: the features are then the run's own and the build is a no-op.
+/// Built for this package alone, the fixture's dependencies would get other
+/// features and compile again (two minutes of every workspace run).
 pub(super) fn fixture(name: &str) -> PathBuf {
     static BUILT: Mutex<Vec<String>> = Mutex::new(Vec::new());
     // target/<profile>/deps/cli-<hash> -> target/<profile>
@@ -93,7 +97,7 @@ pub(super) fn fixture(name: &str) -> PathBuf {
     let mut command = std::process::Command::new(cargo);
     command
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["build", "--quiet", "-p", "mcptest-tests", "--bin", name])
+        .args(["build", "--quiet", "--workspace", "--tests", "--bin", name])
         .arg("--target-dir")
         .arg(target);
     let profile = profile_dir

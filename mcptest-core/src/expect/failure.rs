@@ -717,6 +717,40 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
+/// The panic of a failed `assert_eq!` (`op` "==") or `assert_ne!` ("!="):
+/// the message, then a diff of the two values' pretty `Debug` forms, or
+/// for `assert_ne!` the one value both are.
+#[doc(hidden)]
+#[track_caller]
+pub fn values_differ<L, R>(
+    op: &str,
+    left: &L,
+    right: &R,
+    message: Option<std::fmt::Arguments<'_>>,
+) -> !
+where
+    L: std::fmt::Debug + ?Sized,
+    R: std::fmt::Debug + ?Sized,
+{
+    let styles = Styles::new(color_enabled());
+    let mut out = format!("assertion `left {op} right` failed");
+    if let Some(message) = message {
+        out.push_str(&format!(": {message}"));
+    }
+    out.push('\n');
+    let (left, right) = (format!("{left:#?}"), format!("{right:#?}"));
+    if op == "==" {
+        out.push_str(&styles.heading("diff (- left, + right):"));
+        out.push('\n');
+        render_diff(&mut out, &styles, "", &left, &right);
+    } else {
+        out.push_str(&styles.heading("both:"));
+        out.push('\n');
+        render_block(&mut out, "", "  ", &left);
+    }
+    panic!("{}", out.trim_end())
+}
+
 fn render_diff(out: &mut String, styles: &Styles, indent: &str, expected: &str, actual: &str) {
     let diff = TextDiff::from_lines(expected, actual);
     let mut written = 0;
@@ -844,5 +878,52 @@ mod tests {
         let f = failure(vec![miss]);
         assert!(!f.to_string().contains('\u{1b}'));
         assert!(f.render(true).contains('\u{1b}'));
+    }
+
+    fn panic_of(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
+        let payload = std::panic::catch_unwind(f).expect_err("the assertion fails");
+        payload
+            .downcast_ref::<String>()
+            .cloned()
+            .expect("a formatted message")
+    }
+
+    #[test]
+    fn a_failed_assert_eq_diffs_the_pretty_debug_forms() {
+        let message = panic_of(|| {
+            crate::assert_eq!(
+                json!({"a": 1, "b": [1, 2]}),
+                json!({"a": 1, "b": [1, 3]}),
+                "after {} calls",
+                2
+            )
+        });
+        // Colored on a terminal: the words are the same without the color.
+        // Three lines of context around each change, as in a check's diff.
+        let message = console::strip_ansi_codes(&message).into_owned();
+        assert_eq!(
+            message,
+            "assertion `left == right` failed: after 2 calls\n\
+             diff (- left, + right):\n  \
+             \x20    \"a\": Number(1),\n  \
+             \x20    \"b\": Array [\n  \
+             \x20        Number(1),\n  \
+             -        Number(2),\n  \
+             +        Number(3),\n  \
+             \x20    ],\n  \
+             \x20}"
+        );
+        crate::assert_eq!(1 + 1, 2);
+    }
+
+    #[test]
+    fn a_failed_assert_ne_shows_the_one_value() {
+        let message = panic_of(|| crate::assert_ne!("same", "same"));
+        assert!(
+            message.starts_with("assertion `left != right` failed\n"),
+            "{message}"
+        );
+        assert!(message.ends_with("\n  \"same\""), "{message}");
+        crate::assert_ne!(1, 2, "never shown");
     }
 }

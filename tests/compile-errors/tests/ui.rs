@@ -1,6 +1,6 @@
 //! Compile-time errors of `#[mcp_test]` and `suite!` (`suite_*.rs`): one file
-//! per family of mistakes in `tests/ui/`, each with the exact compiler output expected in its `.stderr`.
-//! Regenerate with `TRYBUILD=overwrite cargo test -p mcptest-tests --test ui`
+//! per family of mistakes in `ui/`, each with the exact compiler output expected in its `.stderr`.
+//! Regenerate with `TRYBUILD=overwrite cargo test -p mcptest-compile-errors`
 //! and read the diff.
 
 use std::path::{Path, PathBuf};
