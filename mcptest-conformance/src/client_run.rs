@@ -184,17 +184,23 @@ impl ClientConformance {
     /// default) every authorization check is skipped: the client never
     /// meets a 401.
     ///
-    /// ```no_run
-    /// # async fn demo() -> Result<(), mcptest::Error> {
+    /// With the `http-mock` feature: `ClientConformance::http()
+    /// .authorization(true).only(["mcp-client-auth-*"]).run_command("my-client
+    /// --url {{url}}")`. Over stdio there is no header to carry a token, so
+    /// the run is refused:
+    ///
+    /// ```
     /// use mcptest::conformance::ClientConformance;
     ///
-    /// let report = ClientConformance::http()
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let refused = ClientConformance::stdio()
     ///     .authorization(true)
-    ///     .only(["mcp-client-auth-*"])
-    ///     .run_command("my-mcp-client --url {{url}}")
-    ///     .await?;
-    /// report.assert_conforms();
-    /// # Ok(()) }
+    ///     .run_in_process(|_link| async {})
+    ///     .await
+    ///     .unwrap_err();
+    /// assert!(refused.to_string().contains("needs Streamable HTTP"));
+    /// # }
     /// ```
     pub fn authorization(mut self, protected: bool) -> Self {
         self.protected = protected;
@@ -264,7 +270,8 @@ impl ClientConformance {
             Transport::Http => {
                 #[cfg(feature = "http-mock")]
                 {
-                    let served = over_http::serve(recording.clone(), server, self.protected).await?;
+                    let served =
+                        over_http::serve(recording.clone(), server, self.protected).await?;
                     let link = MockLink::Http {
                         url: served.url.clone(),
                     };
@@ -313,7 +320,8 @@ impl ClientConformance {
                             ),
                         });
                     }
-                    let served = over_http::serve(recording.clone(), server, self.protected).await?;
+                    let served =
+                        over_http::serve(recording.clone(), server, self.protected).await?;
                     let args = args
                         .iter()
                         .map(|a| a.replace(URL_PLACEHOLDER, &served.url))

@@ -141,7 +141,10 @@ pub(crate) fn server_metadata_discovery(t: &Transcript) -> Finding {
         .http
         .iter()
         .filter(|h| {
-            h.method == "GET" && SERVER_METADATA_PATHS.iter().any(|p| h.path().starts_with(p))
+            h.method == "GET"
+                && SERVER_METADATA_PATHS
+                    .iter()
+                    .any(|p| h.path().starts_with(p))
         })
         .map(HttpExchange::exchange)
         .collect();
@@ -240,7 +243,9 @@ pub(crate) fn pkce(t: &Transcript) -> Finding {
             return (Vec::new(), problems);
         };
         match pair(&pairs(&trade.body), "code_verifier") {
-            None => problems.push(format!("the token request for code {code} has no code_verifier")),
+            None => problems.push(format!(
+                "the token request for code {code} has no code_verifier"
+            )),
             Some(verifier) => {
                 let hashed = base64::engine::general_purpose::URL_SAFE_NO_PAD
                     .encode(sha2::Sha256::digest(verifier.as_bytes()));

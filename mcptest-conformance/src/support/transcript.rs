@@ -18,11 +18,14 @@ pub(crate) struct Transcript {
     pub(crate) canary_hits: Vec<String>,
     /// Every HTTP request, whatever its path (the MCP endpoint's POSTs
     /// are also in `sent`), in arrival order.
+    #[cfg_attr(not(feature = "http-mock"), allow(dead_code))]
     pub(crate) http: Vec<HttpExchange>,
 }
 
-/// One HTTP request and its answer, as the authorization checks read it.
+/// One HTTP request and its answer, as the authorization checks read it
+/// (only HTTP, with the `http-mock` feature, records them).
 #[derive(Debug, Clone)]
+#[cfg_attr(not(feature = "http-mock"), allow(dead_code))]
 pub(crate) struct HttpExchange {
     pub(crate) method: String,
     /// The path and query.
@@ -35,13 +38,17 @@ pub(crate) struct HttpExchange {
     pub(crate) answer: String,
 }
 
+#[cfg_attr(not(feature = "http-mock"), allow(dead_code))]
 impl HttpExchange {
     pub(crate) fn path(&self) -> &str {
         self.target.split('?').next().unwrap_or_default()
     }
 
     pub(crate) fn query(&self) -> &str {
-        self.target.split_once('?').map(|(_, q)| q).unwrap_or_default()
+        self.target
+            .split_once('?')
+            .map(|(_, q)| q)
+            .unwrap_or_default()
     }
 
     pub(crate) fn header(&self, name: &str) -> Option<&str> {

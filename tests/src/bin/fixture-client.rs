@@ -141,7 +141,10 @@ const FLAGS: &[(&str, &str)] = &[
         "--auth: use a client_id it never registered",
     ),
     ("--broken-pkce", "--auth: PKCE with the plain method"),
-    ("--broken-resource", "--auth: leave out the resource parameter"),
+    (
+        "--broken-resource",
+        "--auth: leave out the resource parameter",
+    ),
     ("--broken-state", "--auth: leave out state"),
     (
         "--broken-redirect",
@@ -764,9 +767,8 @@ impl Client {
         let (resource, issuer) = if self.has("--broken-resource-metadata") {
             (mcp_url.to_owned(), origin.clone())
         } else {
-            let metadata_url = challenge_param(challenge, "resource_metadata").unwrap_or_else(
-                || format!("{origin}/.well-known/oauth-protected-resource{path}"),
-            );
+            let metadata_url = challenge_param(challenge, "resource_metadata")
+                .unwrap_or_else(|| format!("{origin}/.well-known/oauth-protected-resource{path}"));
             let metadata = self.get_json(&http, &metadata_url).await?;
             (
                 metadata["resource"].as_str()?.to_owned(),

@@ -62,8 +62,7 @@ pub(crate) async fn serve(
         .with_json_response(true)
         .with_stateless_protocol_metadata_required(true);
     let token = config.cancellation_token.clone();
-    let protected =
-        protected.then(|| Arc::new(Protected::new(format!("http://127.0.0.1:{port}"))));
+    let protected = protected.then(|| Arc::new(Protected::new(format!("http://127.0.0.1:{port}"))));
     let service = Arc::new(StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),
