@@ -710,17 +710,6 @@ impl Client {
 
 /// Whether a header value must be Base64-wrapped (SEP-2243): non-ASCII or
 /// control characters, or whitespace at either end.
-/// `name="value"` (or unquoted) among a `WWW-Authenticate` challenge's
-/// parameters.
-fn challenge_param(challenge: &str, name: &str) -> Option<String> {
-    challenge.split(',').find_map(|part| {
-        let part = part.trim();
-        let part = part.strip_prefix("Bearer ").unwrap_or(part).trim();
-        let (key, value) = part.split_once('=')?;
-        (key.trim() == name).then(|| value.trim().trim_matches('"').to_owned())
-    })
-}
-
 /// `pairs` as `application/x-www-form-urlencoded` text.
 fn form(pairs: &[(&str, &str)]) -> String {
     let mut url = reqwest::Url::parse("http://127.0.0.1/").expect("a URL");
@@ -754,6 +743,24 @@ impl Client {
         }
     }
 
+    /// POSTs `body` to the authorization server; its JSON answer.
+    async fn post(
+        &self,
+        http: &reqwest::Client,
+        url: &str,
+        content_type: &str,
+        body: String,
+    ) -> Option<Value> {
+        let request = self.leak(http.post(url));
+        let answer = request
+            .header("Content-Type", content_type)
+            .body(body)
+            .send()
+            .await
+            .ok()?;
+        answer.json().await.ok()
+    }
+
     async fn get_json(&self, http: &reqwest::Client, url: &str) -> Option<Value> {
         let response = self.leak(http.get(url)).send().await.ok()?;
         response.json().await.ok()
@@ -767,8 +774,11 @@ impl Client {
         let (resource, issuer) = if self.has("--broken-resource-metadata") {
             (mcp_url.to_owned(), origin.clone())
         } else {
-            let metadata_url = challenge_param(challenge, "resource_metadata")
-                .unwrap_or_else(|| format!("{origin}/.well-known/oauth-protected-resource{path}"));
+            let metadata_url =
+                mcptest_core::__support::oauth::challenge_param(challenge, "resource_metadata")
+                    .unwrap_or_else(|| {
+                        format!("{origin}/.well-known/oauth-protected-resource{path}")
+                    });
             let metadata = self.get_json(&http, &metadata_url).await?;
             (
                 metadata["resource"].as_str()?.to_owned(),
@@ -806,22 +816,15 @@ impl Client {
                     "response_types": ["code"],
                     "token_endpoint_auth_method": "none",
                 });
-                let request = self.leak(http.post(register.as_str()));
-                let answer: Value = request
-                    .header("Content-Type", "application/json")
-                    .body(body.to_string())
-                    .send()
-                    .await
-                    .ok()?
-                    .json()
-                    .await
-                    .ok()?;
+                let answer = self
+                    .post(&http, &register, "application/json", body.to_string())
+                    .await?;
                 answer["client_id"].as_str()?.to_owned()
             };
             self.auth.client_id = Some(id);
         }
         let client_id = self.auth.client_id.clone()?;
-        let scope = challenge_param(challenge, "scope")
+        let scope = mcptest_core::__support::oauth::challenge_param(challenge, "scope")
             .or_else(|| self.auth.scope.clone())
             .unwrap_or_default();
         let nanos = std::time::SystemTime::now()
@@ -894,16 +897,14 @@ impl Client {
     /// A token request; keeps what it grants.
     async fn grant(&mut self, http: &reqwest::Client, form_pairs: &[(&str, &str)]) -> Option<()> {
         let endpoint = self.auth.token_endpoint.clone()?;
-        let request = self.leak(http.post(endpoint.as_str()));
-        let answer: Value = request
-            .header("Content-Type", "application/x-www-form-urlencoded")
-            .body(form(form_pairs))
-            .send()
-            .await
-            .ok()?
-            .json()
-            .await
-            .ok()?;
+        let answer = self
+            .post(
+                http,
+                &endpoint,
+                "application/x-www-form-urlencoded",
+                form(form_pairs),
+            )
+            .await?;
         self.auth.token = Some(answer["access_token"].as_str()?.to_owned());
         self.auth.refresh = answer["refresh_token"].as_str().map(str::to_owned);
         self.auth.expires = answer["expires_in"]
