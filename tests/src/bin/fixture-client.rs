@@ -14,6 +14,13 @@
 //! calls each `tag_*` tool it kept, leaving out those whose `x-mcp-header`
 //! annotations are invalid. It takes `untyped`'s result, which has no
 //! `resultType`, as complete.
+//!
+//! With `--auth` (over HTTP) it answers a 401 by authorizing: Protected
+//! Resource Metadata, the authorization server's metadata, dynamic
+//! registration, the authorization code with PKCE (S256), `state` and
+//! `resource`, read from the authorization endpoint's 302 without a browser;
+//! it waits out its first token and refreshes it, and steps up on a 403
+//! `insufficient_scope`. Each `--broken-*` flag breaks one of those rules.
 
 use std::{process::ExitCode, time::Duration};
 
