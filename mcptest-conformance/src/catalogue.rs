@@ -3,6 +3,8 @@
 //! transcript of what the client sent. The one place that names every
 //! check; the runners go through it.
 
+#[cfg(feature = "http-mock")]
+use crate::client_checks::authorization as client_auth;
 use crate::client_checks::{http_transport as client_http, input_required as client_input};
 use crate::client_checks::{stateless as client_stateless, tools as client_tools};
 use crate::model::{Applies, Checked, Exchange, Level, Observed, Role, Rule};
@@ -117,6 +119,28 @@ macro_rules! catalogue {
             }
         ),*];
     };
+}
+
+/// Judges an authorization check; without the `http-mock` feature there
+/// is no protected recording server, so nothing to judge.
+macro_rules! auth_judge {
+    ($t:ident, $check:ident) => {{
+        #[cfg(feature = "http-mock")]
+        {
+            client_auth::$check($t)
+        }
+        #[cfg(not(feature = "http-mock"))]
+        {
+            let _ = $t;
+            (
+                Observed::CannotApply(
+                    crate::model::CannotApply::Transport,
+                    "the rule is for Streamable HTTP, which needs the `http-mock` feature".into(),
+                ),
+                Vec::new(),
+            )
+        }
+    }};
 }
 
 catalogue! {
@@ -1038,6 +1062,85 @@ catalogue! {
         revision: STATELESS, section: "SEP-2322: multi round-trip requests",
         level: Must, role: Client, applies: Any,
         judge: |t| client_input::default_result_type(&t.requests()),
+    },
+    // ---- authorization, the client side (a protected recording server,
+    // `ClientConformance::authorization`; HTTP only) ----
+    ClientAuthResourceMetadata {
+        id: "mcp-client-auth-resource-metadata-discovery",
+        rule: "after a 401 the client fetches the Protected Resource Metadata (RFC 9728), from the WWW-Authenticate resource_metadata URL or the well-known URI",
+        revision: STATELESS, section: "basic/authorization#protected-resource-metadata-discovery-requirements (RFC 9728 §5)",
+        level: Must, role: Client, applies: Http,
+        judge: |t| auth_judge!(t, resource_metadata_discovery),
+    },
+    ClientAuthServerMetadata {
+        id: "mcp-client-auth-server-metadata-discovery",
+        rule: "the client fetches the authorization server's metadata (RFC 8414 oauth-authorization-server or OpenID Connect discovery)",
+        revision: STATELESS, section: "basic/authorization#authorization-server-metadata-discovery (RFC 8414 §3)",
+        level: Must, role: Client, applies: Http,
+        judge: |t| auth_judge!(t, server_metadata_discovery),
+    },
+    ClientAuthRegistration {
+        id: "mcp-client-auth-registration",
+        rule: "every authorization request names a client_id the client registered at the registration_endpoint (RFC 7591), the only registration the authorization server offers",
+        revision: STATELESS, section: "basic/authorization#dynamic-client-registration (RFC 7591 §3)",
+        level: Must, role: Client, applies: Http,
+        judge: |t| auth_judge!(t, registration),
+    },
+    ClientAuthPkce {
+        id: "mcp-client-auth-pkce-s256",
+        rule: "every authorization request carries a PKCE code_challenge with code_challenge_method S256, and the token request's code_verifier hashes to it (RFC 7636)",
+        revision: STATELESS, section: "basic/authorization#authorization-code-protection (RFC 7636 §4)",
+        level: Must, role: Client, applies: Http,
+        judge: |t| auth_judge!(t, pkce),
+    },
+    ClientAuthResourceParameter {
+        id: "mcp-client-auth-resource-parameter",
+        rule: "every authorization and token request carries the resource parameter (RFC 8707), equal to the MCP server's canonical URI",
+        revision: STATELESS, section: "basic/authorization#resource-parameter-implementation (RFC 8707 §2)",
+        level: Must, role: Client, applies: Http,
+        judge: |t| auth_judge!(t, resource_parameter),
+    },
+    ClientAuthState {
+        id: "mcp-client-auth-state",
+        rule: "every authorization request carries a non-empty state",
+        revision: STATELESS, section: "basic/authorization#security-considerations (OAuth 2.1 §7.5.1)",
+        level: Should, role: Client, applies: Http,
+        judge: |t| auth_judge!(t, state),
+    },
+    ClientAuthRegisteredRedirect {
+        id: "mcp-client-auth-registered-redirect",
+        rule: "every authorization request's redirect_uri is one the client registered, and the token request repeats it",
+        revision: STATELESS, section: "basic/authorization#communication-security (OAuth 2.1 §4.1.1, §4.1.3)",
+        level: Must, role: Client, applies: Http,
+        judge: |t| auth_judge!(t, registered_redirect),
+    },
+    ClientAuthBearerHeader {
+        id: "mcp-client-auth-bearer-header",
+        rule: "once it has a token, every request to the MCP endpoint carries it in Authorization: Bearer, and no request carries a token in the query string",
+        revision: STATELESS, section: "basic/authorization#token-requirements (OAuth 2.1 §5.1)",
+        level: Must, role: Client, applies: Http,
+        judge: |t| auth_judge!(t, bearer_header),
+    },
+    ClientAuthRefresh {
+        id: "mcp-client-auth-refresh",
+        rule: "when its access token expires, the client renews it with the refresh_token it was given rather than a new authorization",
+        revision: STATELESS, section: "basic/authorization#token-handling (OAuth 2.1 §4.3)",
+        level: Should, role: Client, applies: Http,
+        judge: |t| auth_judge!(t, refresh),
+    },
+    ClientAuthStepUp {
+        id: "mcp-client-auth-step-up",
+        rule: "after a 403 insufficient_scope the client authorizes again asking for the scope the challenge names, and retries",
+        revision: STATELESS, section: "basic/authorization#runtime-insufficient-scope-errors",
+        level: Should, role: Client, applies: Http,
+        judge: |t| auth_judge!(t, step_up),
+    },
+    ClientAuthTokenAudience {
+        id: "mcp-client-auth-token-audience",
+        rule: "an access token issued for the MCP server is sent to it alone, never to the authorization server or any other endpoint",
+        revision: STATELESS, section: "basic/authorization#token-audience-binding-and-validation (RFC 8707 §2)",
+        level: Must, role: Client, applies: Http,
+        judge: |t| auth_judge!(t, token_audience),
     },
 }
 

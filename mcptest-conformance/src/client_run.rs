@@ -100,6 +100,7 @@ pub struct ClientConformance {
     transport: Transport,
     session: Duration,
     selection: Selection,
+    protected: bool,
 }
 
 /// Marks what needs the `http-mock` feature: without it no type meets the
@@ -121,6 +122,7 @@ impl ClientConformance {
             transport: Transport::Stdio,
             session: Duration::from_secs(30),
             selection: Selection::default(),
+            protected: false,
         }
     }
 
@@ -166,6 +168,58 @@ impl ClientConformance {
         self
     }
 
+    /// Serves the recording server as a protected resource (Streamable HTTP
+    /// only), with its own authorization server on the same 127.0.0.1
+    /// listener, so that the authorization checks (`mcp-client-auth-*`)
+    /// judge how the client gets and uses its token: a request without a
+    /// valid bearer token gets 401 with `WWW-Authenticate: Bearer
+    /// resource_metadata="..."`; the client must find the Protected Resource
+    /// Metadata (RFC 9728) and the authorization server's metadata
+    /// (RFC 8414), register (RFC 7591), authorize with PKCE (S256), `state`
+    /// and `resource` (RFC 8707) — `/authorize` approves at once with a 302
+    /// to the `redirect_uri`, no browser needed — and trade the code at
+    /// `/token`. The first token lives 2 s, so a client that keeps going
+    /// must refresh it; a `tools/call` needs the scope `mcp:call`, asked
+    /// for with a 403 `insufficient_scope` (step-up). Without it (the
+    /// default) every authorization check is skipped: the client never
+    /// meets a 401.
+    ///
+    /// With the `http-mock` feature: `ClientConformance::http()
+    /// .authorization(true).only(["mcp-client-auth-*"]).run_command("my-client
+    /// --url {{url}}")`. Over stdio there is no header to carry a token, so
+    /// the run is refused:
+    ///
+    /// ```
+    /// use mcptest::conformance::ClientConformance;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let refused = ClientConformance::stdio()
+    ///     .authorization(true)
+    ///     .run_in_process(|_link| async {})
+    ///     .await
+    ///     .unwrap_err();
+    /// assert!(refused.to_string().contains("needs Streamable HTTP"));
+    /// # }
+    /// ```
+    pub fn authorization(mut self, protected: bool) -> Self {
+        self.protected = protected;
+        self
+    }
+
+    /// Protection is for Streamable HTTP: over stdio there is no header to
+    /// carry a token.
+    fn check_protection(&self) -> Result<(), Error> {
+        if self.protected && self.transport == Transport::Stdio {
+            return Err(Error::InvalidConfig {
+                message: "client conformance with authorization needs Streamable HTTP \
+                          (ClientConformance::http()); over stdio a client carries no token"
+                    .into(),
+            });
+        }
+        Ok(())
+    }
+
     selection_methods! {
         /// Checks known to fail, by exact id, as
         /// [`Conformance::expected_failures`](crate::Conformance::expected_failures):
@@ -202,6 +256,7 @@ impl ClientConformance {
     {
         let started = Instant::now();
         self.selection.select(Role::Client)?;
+        self.check_protection()?;
         let recording = Arc::new(Recording::default());
         let (canary, server) = recording_server(&recording).await?;
         match self.transport {
@@ -215,7 +270,8 @@ impl ClientConformance {
             Transport::Http => {
                 #[cfg(feature = "http-mock")]
                 {
-                    let served = over_http::serve(recording.clone(), server).await?;
+                    let served =
+                        over_http::serve(recording.clone(), server, self.protected).await?;
                     let link = MockLink::Http {
                         url: served.url.clone(),
                     };
@@ -239,6 +295,7 @@ impl ClientConformance {
     pub async fn run_command(self, command_line: &str) -> Result<ConformanceReport, Error> {
         let started = Instant::now();
         self.selection.select(Role::Client)?;
+        self.check_protection()?;
         let (program, args) = split_command(command_line)?;
         let recording = Arc::new(Recording::default());
         let (canary, server) = recording_server(&recording).await?;
@@ -263,7 +320,8 @@ impl ClientConformance {
                             ),
                         });
                     }
-                    let served = over_http::serve(recording.clone(), server).await?;
+                    let served =
+                        over_http::serve(recording.clone(), server, self.protected).await?;
                     let args = args
                         .iter()
                         .map(|a| a.replace(URL_PLACEHOLDER, &served.url))

@@ -32,7 +32,12 @@
 //! ```
 //!
 //! Clients are checked against a recording mock server with
-//! [`ClientConformance`].
+//! [`ClientConformance`]; over Streamable HTTP,
+//! [`ClientConformance::authorization`] makes the mock a protected resource
+//! with its own authorization server on the same 127.0.0.1 port, and the
+//! `mcp-client-auth-*` checks judge how the client discovers, registers,
+//! authorizes (PKCE S256, `state`, `resource`), and carries, refreshes and
+//! steps up its token.
 
 #![warn(missing_docs)]
 // Sampling, roots and logging are deprecated by SEP-2577 in rmcp, but the

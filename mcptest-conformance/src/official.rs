@@ -388,6 +388,30 @@ const OFFICIAL: &[(&str, &[&str])] = &[
         "sep-2322-default-result-type-complete",
         &["sep-2322-default-result-type-complete"],
     ),
+    // The client authorization scenarios (`auth/*`): the official suite
+    // judges PKCE and `resource` once per request kind; ours judge every
+    // authorization and token request, refresh included.
+    (
+        "mcp-client-auth-server-metadata-discovery",
+        &["authorization-server-metadata"],
+    ),
+    (
+        "mcp-client-auth-pkce-s256",
+        &[
+            "pkce-code-challenge-sent",
+            "pkce-s256-method-used",
+            "pkce-code-verifier-sent",
+            "pkce-verifier-matches-challenge",
+        ],
+    ),
+    (
+        "mcp-client-auth-resource-parameter",
+        &[
+            "resource-parameter-in-authorization",
+            "resource-parameter-in-token",
+            "resource-parameter-matches-prm",
+        ],
+    ),
     // The official `tools_call` scenario checks the arguments of one call
     // to its own tool against that tool's number types; ours checks every
     // call against the listed inputSchema, as a SHOULD (a warning).

@@ -3,6 +3,8 @@
 //! client under test sent the recording server, and returns its finding
 //! with the exchanges it rests on.
 
+#[cfg(feature = "http-mock")]
+pub(crate) mod authorization;
 pub(crate) mod http_transport;
 pub(crate) mod input_required;
 pub(crate) mod stateless;

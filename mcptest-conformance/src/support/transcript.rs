@@ -16,6 +16,109 @@ pub(crate) struct Transcript {
     pub(crate) sent: Vec<Sent>,
     /// The peers that connected to the canary (a network `$ref` fetched).
     pub(crate) canary_hits: Vec<String>,
+    /// Every HTTP request, whatever its path (the MCP endpoint's POSTs
+    /// are also in `sent`), in arrival order.
+    #[cfg_attr(not(feature = "http-mock"), allow(dead_code))]
+    pub(crate) http: Vec<HttpExchange>,
+}
+
+/// One HTTP request and its answer, as the authorization checks read it
+/// (only HTTP, with the `http-mock` feature, records them).
+#[derive(Debug, Clone)]
+#[cfg_attr(not(feature = "http-mock"), allow(dead_code))]
+pub(crate) struct HttpExchange {
+    pub(crate) method: String,
+    /// The path and query.
+    pub(crate) target: String,
+    pub(crate) at: std::time::Instant,
+    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) body: String,
+    pub(crate) status: u16,
+    pub(crate) answer_headers: Vec<(String, String)>,
+    pub(crate) answer: String,
+}
+
+#[cfg_attr(not(feature = "http-mock"), allow(dead_code))]
+impl HttpExchange {
+    pub(crate) fn path(&self) -> &str {
+        self.target.split('?').next().unwrap_or_default()
+    }
+
+    pub(crate) fn query(&self) -> &str {
+        self.target
+            .split_once('?')
+            .map(|(_, q)| q)
+            .unwrap_or_default()
+    }
+
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
+        find_header(&self.headers, name)
+    }
+
+    pub(crate) fn answer_header(&self, name: &str) -> Option<&str> {
+        find_header(&self.answer_headers, name)
+    }
+
+    /// How it appears in a report: the target as a `:path` pseudo-header,
+    /// with the request's `Authorization` header.
+    pub(crate) fn exchange(&self) -> Exchange {
+        let mut headers = vec![(":path".to_owned(), self.target.clone())];
+        headers.extend(
+            self.headers
+                .iter()
+                .filter(|(n, _)| n.eq_ignore_ascii_case("authorization"))
+                .cloned(),
+        );
+        headers.extend(
+            self.answer_headers
+                .iter()
+                .filter(|(n, _)| {
+                    n.eq_ignore_ascii_case("www-authenticate") || n.eq_ignore_ascii_case("location")
+                })
+                .map(|(n, v)| (format!("answer {n}"), v.clone())),
+        );
+        Exchange {
+            transport: Transport::Http,
+            request: RawRequest {
+                method: match self.method.as_str() {
+                    "POST" => None,
+                    "GET" => Some("GET"),
+                    "DELETE" => Some("DELETE"),
+                    _ => Some("OTHER"),
+                },
+                headers,
+                body: self.body.clone(),
+            },
+            response: RawResponse::Http {
+                status: self.status,
+                content_type: self.answer_header("content-type").map(str::to_owned),
+                messages: Vec::new(),
+                body: (!self.answer.is_empty()).then(|| self.answer.clone()),
+            },
+        }
+    }
+}
+
+/// Whether a POST to `path` carries the client's MCP messages: all do but
+/// those to the authorization server's endpoints.
+fn carries_messages(path: &str) -> bool {
+    #[cfg(feature = "http-mock")]
+    {
+        use super::recording_server::authorization::{REGISTER_PATH, TOKEN_PATH};
+        path != TOKEN_PATH && path != REGISTER_PATH
+    }
+    #[cfg(not(feature = "http-mock"))]
+    {
+        let _ = path;
+        true
+    }
+}
+
+fn find_header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
 }
 
 impl Transcript {
@@ -29,6 +132,7 @@ impl Transcript {
     pub(crate) async fn of(events: &[Event]) -> Transcript {
         let mut sent: Vec<Sent> = Vec::new();
         let mut canary_hits = Vec::new();
+        let mut http = Vec::new();
         for event in events {
             match event {
                 Event::FromClient { message, raw } => sent.push(Sent {
@@ -56,13 +160,36 @@ impl Transcript {
                 }
                 Event::CanaryHit { peer } => canary_hits.push(peer.clone()),
                 Event::Http {
+                    method,
+                    target,
+                    at,
                     headers,
                     body,
                     status,
                     content_type,
+                    answer_headers,
                     answer,
                 } => {
                     let bytes = answer.lock().unwrap_or_else(|p| p.into_inner()).clone();
+                    let exchange = HttpExchange {
+                        method: method.clone(),
+                        target: target.clone(),
+                        at: *at,
+                        headers: headers.clone(),
+                        body: body.clone(),
+                        status: *status,
+                        answer_headers: answer_headers.clone(),
+                        answer: String::from_utf8_lossy(&bytes).into_owned(),
+                    };
+                    // A POST refused for its token (401, 403) never reached
+                    // the MCP server: only the authorization checks judge it.
+                    let is_message = exchange.method == "POST"
+                        && carries_messages(exchange.path())
+                        && !matches!(exchange.status, 401 | 403);
+                    http.push(exchange);
+                    if !is_message {
+                        continue;
+                    }
                     let messages = decode_answer(&bytes, content_type.as_deref()).await;
                     let response = messages
                         .iter()
@@ -89,7 +216,11 @@ impl Transcript {
                 }
             }
         }
-        Transcript { sent, canary_hits }
+        Transcript {
+            sent,
+            canary_hits,
+            http,
+        }
     }
 }
 
@@ -132,10 +263,7 @@ impl Sent {
     }
 
     pub(crate) fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        find_header(&self.headers, name)
     }
 
     pub(crate) fn tool(&self) -> Option<&str> {

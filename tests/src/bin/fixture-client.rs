@@ -14,6 +14,13 @@
 //! calls each `tag_*` tool it kept, leaving out those whose `x-mcp-header`
 //! annotations are invalid. It takes `untyped`'s result, which has no
 //! `resultType`, as complete.
+//!
+//! With `--auth` (over HTTP) it answers a 401 by authorizing: Protected
+//! Resource Metadata, the authorization server's metadata, dynamic
+//! registration, the authorization code with PKCE (S256), `state` and
+//! `resource`, read from the authorization endpoint's 302 without a browser;
+//! it waits out its first token and refreshes it, and steps up on a 403
+//! `insufficient_scope`. Each `--broken-*` flag breaks one of those rules.
 
 use std::{process::ExitCode, time::Duration};
 
@@ -124,7 +131,68 @@ const FLAGS: &[(&str, &str)] = &[
         "--capability-true",
         "declare the elicitation capability as `true`, not an object",
     ),
+    (
+        "--auth",
+        "HTTP: on 401, authorize (discovery, registration, PKCE); refresh; step up on 403",
+    ),
+    (
+        "--broken-resource-metadata",
+        "--auth: skip the Protected Resource Metadata",
+    ),
+    (
+        "--broken-server-metadata",
+        "--auth: skip the authorization server's metadata, guess its endpoints",
+    ),
+    (
+        "--broken-registration",
+        "--auth: use a client_id it never registered",
+    ),
+    ("--broken-pkce", "--auth: PKCE with the plain method"),
+    (
+        "--broken-resource",
+        "--auth: leave out the resource parameter",
+    ),
+    ("--broken-state", "--auth: leave out state"),
+    (
+        "--broken-redirect",
+        "--auth: authorize with a redirect_uri it did not register",
+    ),
+    (
+        "--broken-token-in-query",
+        "--auth: also put the token in the MCP URL's query string",
+    ),
+    (
+        "--broken-refresh",
+        "--auth: authorize again when the token expires instead of refreshing",
+    ),
+    (
+        "--broken-step-up",
+        "--auth: give up on a 403 insufficient_scope",
+    ),
+    (
+        "--broken-audience",
+        "--auth: send the access token to the authorization server too",
+    ),
 ];
+
+/// Where the authorization server is told to send the browser back; never
+/// contacted (the code is read from the 302's Location).
+const REDIRECT: &str = "http://127.0.0.1:1/callback";
+/// A redirect the client never registered (`--broken-redirect`).
+const UNREGISTERED_REDIRECT: &str = "http://127.0.0.1:1/elsewhere";
+
+/// The client's authorization state (`--auth`).
+#[derive(Default)]
+struct Auth {
+    token: Option<String>,
+    refresh: Option<String>,
+    expires: Option<std::time::Instant>,
+    client_id: Option<String>,
+    /// The scope last asked for.
+    scope: Option<String>,
+    resource: Option<String>,
+    token_endpoint: Option<String>,
+}
 
 struct Client {
     flags: Vec<String>,
@@ -132,6 +200,7 @@ struct Client {
     link: Link,
     /// The tools the server listed, for their `x-mcp-header` arguments.
     tools: Vec<Value>,
+    auth: Auth,
 }
 
 enum Link {
@@ -227,20 +296,14 @@ impl Client {
                 Some(Value::Null)
             }
             Link::Http { url, http } => {
+                let (url, http) = (url.clone(), http.clone());
                 let method = message["method"].as_str().unwrap_or_default().to_owned();
-                let mut request = http
-                    .post(url.as_str())
-                    .header("Content-Type", "application/json")
-                    .header("Accept", "application/json, text/event-stream")
-                    .body(message.to_string());
+                let mut headers: Vec<(String, String)> = Vec::new();
                 if !no_version_header {
-                    request = request.header("MCP-Protocol-Version", header_version);
-                }
-                for (name, value) in params {
-                    request = request.header(name, value);
+                    headers.push(("MCP-Protocol-Version".into(), header_version.into()));
                 }
                 if !no_method_header {
-                    request = request.header("Mcp-Method", method.as_str());
+                    headers.push(("Mcp-Method".into(), method.clone()));
                 }
                 let name = match method.as_str() {
                     "tools/call" | "prompts/get" => message["params"]["name"].as_str(),
@@ -249,12 +312,58 @@ impl Client {
                 };
                 if let Some(name) = name {
                     let name = if wrong_name_header { "other" } else { name };
-                    request = request.header("Mcp-Name", name);
+                    headers.push(("Mcp-Name".into(), name.into()));
                 }
-                let response = tokio::time::timeout(WAIT, request.send())
-                    .await
-                    .ok()?
-                    .ok()?;
+                let mut tries = 0;
+                let response = loop {
+                    tries += 1;
+                    if self.has("--auth") {
+                        self.renew_if_expired(&url).await;
+                    }
+                    let token = self.auth.token.clone();
+                    let target = match &token {
+                        Some(token) if self.has("--broken-token-in-query") => {
+                            format!("{url}?access_token={token}")
+                        }
+                        _ => url.clone(),
+                    };
+                    let mut request = http
+                        .post(target.as_str())
+                        .header("Content-Type", "application/json")
+                        .header("Accept", "application/json, text/event-stream")
+                        .body(message.to_string());
+                    for (name, value) in &headers {
+                        request = request.header(name, value);
+                    }
+                    for (name, value) in &params {
+                        request = request.header(name.clone(), value.clone());
+                    }
+                    if let Some(token) = token {
+                        request = request.bearer_auth(token);
+                    }
+                    let response = tokio::time::timeout(WAIT, request.send())
+                        .await
+                        .ok()?
+                        .ok()?;
+                    if !self.has("--auth") || tries > 3 {
+                        break response;
+                    }
+                    let challenge = response
+                        .headers()
+                        .get("www-authenticate")
+                        .and_then(|v| v.to_str().ok())
+                        .unwrap_or_default()
+                        .to_owned();
+                    match response.status().as_u16() {
+                        401 => self.authorize(&url, &challenge).await?,
+                        403 if challenge.contains("insufficient_scope")
+                            && !self.has("--broken-step-up") =>
+                        {
+                            self.authorize(&url, &challenge).await?
+                        }
+                        _ => break response,
+                    }
+                };
                 let body = tokio::time::timeout(WAIT, response.text())
                     .await
                     .ok()?
@@ -399,6 +508,14 @@ impl Client {
                 .unwrap_or_default();
             for url in tools.iter().flat_map(|t| network_refs(&t["inputSchema"])) {
                 let _ = tokio::time::timeout(WAIT, reqwest::get(url.as_str())).await;
+            }
+        }
+        // Wait out the first token, which the protected mock issues for
+        // 2 s, so that the next request needs a refreshed one.
+        if let Some(expires) = self.auth.expires {
+            let now = std::time::Instant::now();
+            if expires > now && expires - now < WAIT {
+                tokio::time::sleep(expires - now + Duration::from_millis(200)).await;
             }
         }
         let text = if self.has("--bad-arguments") {
@@ -600,6 +717,248 @@ impl Client {
 
 /// Whether a header value must be Base64-wrapped (SEP-2243): non-ASCII or
 /// control characters, or whitespace at either end.
+/// `pairs` as `application/x-www-form-urlencoded` text.
+fn form(pairs: &[(&str, &str)]) -> String {
+    let mut url = reqwest::Url::parse("http://127.0.0.1/").expect("a URL");
+    url.query_pairs_mut().extend_pairs(pairs);
+    url.query().unwrap_or_default().to_owned()
+}
+
+fn origin(url: &str) -> String {
+    reqwest::Url::parse(url)
+        .map(|u| u.origin().ascii_serialization())
+        .unwrap_or_default()
+}
+
+impl Client {
+    /// An HTTP client that does not follow redirects: the authorization
+    /// endpoint's 302 is read, not followed.
+    fn oauth_http() -> Option<reqwest::Client> {
+        reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .timeout(WAIT)
+            .build()
+            .ok()
+    }
+
+    /// Adds the access token to a request to the authorization server
+    /// (`--broken-audience` only).
+    fn leak(&self, request: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        match (&self.auth.token, self.has("--broken-audience")) {
+            (Some(token), true) => request.bearer_auth(token),
+            _ => request,
+        }
+    }
+
+    /// POSTs `body` to the authorization server; its JSON answer.
+    async fn post(
+        &self,
+        http: &reqwest::Client,
+        url: &str,
+        content_type: &str,
+        body: String,
+    ) -> Option<Value> {
+        let request = self.leak(http.post(url));
+        let answer = request
+            .header("Content-Type", content_type)
+            .body(body)
+            .send()
+            .await
+            .ok()?;
+        answer.json().await.ok()
+    }
+
+    async fn get_json(&self, http: &reqwest::Client, url: &str) -> Option<Value> {
+        let response = self.leak(http.get(url)).send().await.ok()?;
+        response.json().await.ok()
+    }
+
+    /// The authorization code flow, from the challenge of a 401 or 403.
+    async fn authorize(&mut self, mcp_url: &str, challenge: &str) -> Option<()> {
+        let http = Self::oauth_http()?;
+        let origin = origin(mcp_url);
+        let path = reqwest::Url::parse(mcp_url).ok()?.path().to_owned();
+        let (resource, issuer) = if self.has("--broken-resource-metadata") {
+            (mcp_url.to_owned(), origin.clone())
+        } else {
+            let metadata_url =
+                mcptest_core::__support::oauth::challenge_param(challenge, "resource_metadata")
+                    .unwrap_or_else(|| {
+                        format!("{origin}/.well-known/oauth-protected-resource{path}")
+                    });
+            let metadata = self.get_json(&http, &metadata_url).await?;
+            (
+                metadata["resource"].as_str()?.to_owned(),
+                metadata["authorization_servers"][0].as_str()?.to_owned(),
+            )
+        };
+        let (authorize, token, register) = if self.has("--broken-server-metadata") {
+            (
+                format!("{issuer}/authorize"),
+                format!("{issuer}/token"),
+                format!("{issuer}/register"),
+            )
+        } else {
+            let metadata = self
+                .get_json(
+                    &http,
+                    &format!("{issuer}/.well-known/oauth-authorization-server"),
+                )
+                .await?;
+            let field = |name: &str| metadata[name].as_str().map(str::to_owned);
+            (
+                field("authorization_endpoint")?,
+                field("token_endpoint")?,
+                field("registration_endpoint")?,
+            )
+        };
+        if self.auth.client_id.is_none() {
+            let id = if self.has("--broken-registration") {
+                "fixture-client-unregistered".to_owned()
+            } else {
+                let body = json!({
+                    "client_name": "fixture-client",
+                    "redirect_uris": [REDIRECT],
+                    "grant_types": ["authorization_code", "refresh_token"],
+                    "response_types": ["code"],
+                    "token_endpoint_auth_method": "none",
+                });
+                let answer = self
+                    .post(&http, &register, "application/json", body.to_string())
+                    .await?;
+                answer["client_id"].as_str()?.to_owned()
+            };
+            self.auth.client_id = Some(id);
+        }
+        let client_id = self.auth.client_id.clone()?;
+        let scope = mcptest_core::__support::oauth::challenge_param(challenge, "scope")
+            .or_else(|| self.auth.scope.clone())
+            .unwrap_or_default();
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default();
+        let verifier = format!("fixture-client-verifier-{nanos:032}-0123456789");
+        let (code_challenge, method) = if self.has("--broken-pkce") {
+            (verifier.clone(), "plain")
+        } else {
+            use base64::Engine as _;
+            use sha2::Digest as _;
+            let hashed = sha2::Sha256::digest(verifier.as_bytes());
+            (
+                base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(hashed),
+                "S256",
+            )
+        };
+        let state = format!("state-{nanos}");
+        let redirect = if self.has("--broken-redirect") {
+            UNREGISTERED_REDIRECT
+        } else {
+            REDIRECT
+        };
+        let mut query = vec![
+            ("response_type", "code"),
+            ("client_id", client_id.as_str()),
+            ("redirect_uri", redirect),
+            ("code_challenge", code_challenge.as_str()),
+            ("code_challenge_method", method),
+        ];
+        if !scope.is_empty() {
+            query.push(("scope", scope.as_str()));
+        }
+        if !self.has("--broken-state") {
+            query.push(("state", state.as_str()));
+        }
+        if !self.has("--broken-resource") {
+            query.push(("resource", resource.as_str()));
+        }
+        let url = format!("{authorize}?{}", form(&query));
+        let answer = self.leak(http.get(url.as_str())).send().await.ok()?;
+        let location = answer.headers().get("location")?.to_str().ok()?;
+        let back = reqwest::Url::parse(location).ok()?;
+        let field = |name: &str| {
+            back.query_pairs()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.into_owned())
+        };
+        let code = field("code")?;
+        if !self.has("--broken-state") && field("state").as_deref() != Some(state.as_str()) {
+            return None;
+        }
+        let mut trade = vec![
+            ("grant_type", "authorization_code"),
+            ("code", code.as_str()),
+            ("redirect_uri", redirect),
+            ("client_id", client_id.as_str()),
+            ("code_verifier", verifier.as_str()),
+        ];
+        if !self.has("--broken-resource") {
+            trade.push(("resource", resource.as_str()));
+        }
+        self.auth.scope = Some(scope.clone());
+        self.auth.resource = Some(resource.clone());
+        self.auth.token_endpoint = Some(token.clone());
+        self.grant(&http, &trade).await
+    }
+
+    /// A token request; keeps what it grants.
+    async fn grant(&mut self, http: &reqwest::Client, form_pairs: &[(&str, &str)]) -> Option<()> {
+        let endpoint = self.auth.token_endpoint.clone()?;
+        let answer = self
+            .post(
+                http,
+                &endpoint,
+                "application/x-www-form-urlencoded",
+                form(form_pairs),
+            )
+            .await?;
+        self.auth.token = Some(answer["access_token"].as_str()?.to_owned());
+        self.auth.refresh = answer["refresh_token"].as_str().map(str::to_owned);
+        self.auth.expires = answer["expires_in"]
+            .as_u64()
+            .map(|s| std::time::Instant::now() + Duration::from_secs(s));
+        Some(())
+    }
+
+    /// Renews an expired token: with its refresh token, or (with
+    /// `--broken-refresh`) a new authorization.
+    async fn renew_if_expired(&mut self, mcp_url: &str) {
+        let expired = self
+            .auth
+            .expires
+            .is_some_and(|e| std::time::Instant::now() >= e);
+        if !expired {
+            return;
+        }
+        self.auth.expires = None;
+        let refresh = self.auth.refresh.clone();
+        match refresh {
+            Some(refresh) if !self.has("--broken-refresh") => {
+                let Some(http) = Self::oauth_http() else {
+                    return;
+                };
+                let client_id = self.auth.client_id.clone().unwrap_or_default();
+                let resource = self.auth.resource.clone().unwrap_or_default();
+                let mut pairs = vec![
+                    ("grant_type", "refresh_token"),
+                    ("refresh_token", refresh.as_str()),
+                    ("client_id", client_id.as_str()),
+                ];
+                if !self.has("--broken-resource") {
+                    pairs.push(("resource", resource.as_str()));
+                }
+                let _ = self.grant(&http, &pairs).await;
+            }
+            _ => {
+                let scope = self.auth.scope.clone().unwrap_or_default();
+                let _ = self
+                    .authorize(mcp_url, &format!("Bearer scope=\"{scope}\""))
+                    .await;
+            }
+        }
+    }
+}
+
 fn needs_base64(text: &str) -> bool {
     text.chars().any(|c| !(' '..='~').contains(&c))
         || text.starts_with([' ', '\t'])
@@ -693,6 +1052,7 @@ async fn main() -> ExitCode {
         next_id: 0,
         link,
         tools: Vec::new(),
+        auth: Auth::default(),
     };
     client.run().await;
     ExitCode::SUCCESS

@@ -495,3 +495,29 @@ async fn server_everything_report_fits_on_one_screen() {
         table.lines().count()
     );
 }
+
+/// The Python SDK's OAuth client (`OAuthClientProvider`, headless through
+/// `tests/e2e/pysdk_oauth_client.py`) against the protected recording
+/// server: the authorization checks it passes and those it does not, each
+/// listed with the reason.
+#[tokio::test]
+#[ignore = "e2e: needs .ci/install-e2e.sh; .ci/run runs it"]
+async fn python_sdk_oauth_client_authorizes() {
+    let python = e2e::path("MCPTEST_E2E_PYTHON");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/e2e/pysdk_oauth_client.py");
+    let report = mcptest::conformance::ClientConformance::http()
+        .authorization(true)
+        .only(["mcp-client-auth-*"])
+        .session_limit(Duration::from_secs(40))
+        .run_command(&format!("{} {script} {{{{url}}}}", python.display()))
+        .await
+        .unwrap();
+    println!("{}", report.full_table());
+    assert_eq!(report.results.len(), 11, "{report}");
+    // Every rule judged (none skipped: it refreshed and stepped up) and
+    // kept.
+    for result in &report.results {
+        assert_eq!(result.status, Status::Pass, "{}\n{report}", result.rule.id);
+    }
+    report.assert_conforms();
+}

@@ -38,6 +38,7 @@ mod cassette;
 mod chaos;
 mod conformance_auth;
 mod conformance_client;
+mod conformance_client_auth;
 mod conformance_features;
 mod conformance_http;
 mod conformance_server;

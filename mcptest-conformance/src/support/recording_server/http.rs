@@ -1,5 +1,6 @@
 //! The recording server over Streamable HTTP on 127.0.0.1, every exchange
-//! recorded.
+//! recorded; when protected, with its authorization server on the same
+//! listener (see [`authorization`](super::authorization)).
 
 use std::{
     convert::Infallible,
@@ -16,6 +17,7 @@ use rmcp::transport::streamable_http_server::{
 };
 use tokio::{net::TcpListener, task::JoinHandle};
 
+use super::authorization::{Answer, Protected};
 use super::{Event, Recording, RecordingServer};
 use mcptest_core::Error;
 
@@ -36,10 +38,12 @@ impl Drop for ServedOverHttp {
     }
 }
 
-/// Binds 127.0.0.1 on a free port and serves the recording server there.
+/// Binds 127.0.0.1 on a free port and serves the recording server there;
+/// `protected`: as a protected resource, with its authorization server.
 pub(crate) async fn serve(
     recording: Arc<Recording>,
     server: RecordingServer,
+    protected: bool,
 ) -> Result<ServedOverHttp, Error> {
     let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
         .await
@@ -58,6 +62,7 @@ pub(crate) async fn serve(
         .with_json_response(true)
         .with_stateless_protocol_metadata_required(true);
     let token = config.cancellation_token.clone();
+    let protected = protected.then(|| Arc::new(Protected::new(format!("http://127.0.0.1:{port}"))));
     let service = Arc::new(StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),
@@ -68,10 +73,16 @@ pub(crate) async fn serve(
         while let Ok((stream, _)) = listener.accept().await {
             let service = service.clone();
             let recording = recording.clone();
+            let protected = protected.clone();
             let handler = service_fn(move |request: Request<Incoming>| {
                 let service = service.clone();
                 let recording = recording.clone();
-                async move { Ok::<_, Infallible>(record(&service, &recording, request).await) }
+                let protected = protected.clone();
+                async move {
+                    Ok::<_, Infallible>(
+                        record(&service, &recording, protected.as_deref(), request).await,
+                    )
+                }
             });
             connections.retain(|c: &JoinHandle<()>| !c.is_finished());
             connections.push(tokio::spawn(async move {
@@ -115,17 +126,35 @@ async fn without_result_type(
     Response::from_parts(parts, Full::new(bytes).boxed())
 }
 
+/// An answer of the authorization side as an HTTP response.
+fn respond(answer: Answer) -> Response<BoxBody<Bytes, Infallible>> {
+    let mut response = Response::new(Full::new(Bytes::from(answer.body)).boxed());
+    *response.status_mut() =
+        hyper::StatusCode::from_u16(answer.status).unwrap_or(hyper::StatusCode::OK);
+    for (name, value) in answer.headers {
+        if let (Ok(name), Ok(value)) = (
+            hyper::header::HeaderName::from_bytes(name.as_bytes()),
+            hyper::header::HeaderValue::from_str(&value),
+        ) {
+            response.headers_mut().append(name, value);
+        }
+    }
+    response
+}
+
 async fn record(
     service: &StreamableHttpService<RecordingServer, LocalSessionManager>,
     recording: &Recording,
+    protected: Option<&Protected>,
     request: Request<Incoming>,
 ) -> Response<BoxBody<Bytes, Infallible>> {
+    let at = std::time::Instant::now();
     let (parts, body) = request.into_parts();
     let bytes = match body.collect().await {
         Ok(collected) => collected.to_bytes(),
         Err(_) => Bytes::new(),
     };
-    let headers = parts
+    let headers: Vec<(String, String)> = parts
         .headers
         .iter()
         .map(|(n, v)| {
@@ -136,19 +165,41 @@ async fn record(
         })
         .collect();
     let body_text = String::from_utf8_lossy(&bytes).into_owned();
-    let is_post = parts.method == hyper::Method::POST;
-    let untyped = serde_json::from_slice::<serde_json::Value>(&bytes)
-        .ok()
-        .and_then(|m| super::untyped_call(&m));
-    let response = service
-        .handle(Request::from_parts(parts, Full::new(bytes)))
-        .await;
-    if !is_post {
-        return response;
-    }
-    let response = match untyped {
-        Some(id) => without_result_type(response, id).await,
-        None => response,
+    let method = parts.method.as_str().to_owned();
+    let target = parts
+        .uri
+        .path_and_query()
+        .map(|p| p.as_str().to_owned())
+        .unwrap_or_else(|| parts.uri.path().to_owned());
+    let guarded = protected.and_then(|p| {
+        p.answer(
+            &method,
+            parts.uri.path(),
+            parts.uri.query().unwrap_or_default(),
+            &headers,
+            &body_text,
+        )
+    });
+    let response = match guarded {
+        Some(answer) => respond(answer),
+        None => {
+            let is_post = parts.method == hyper::Method::POST;
+            let untyped = serde_json::from_slice::<serde_json::Value>(&bytes)
+                .ok()
+                .and_then(|m| super::untyped_call(&m));
+            let response = service
+                .handle(Request::from_parts(parts, Full::new(bytes)))
+                .await;
+            // Unprotected, only the POSTs are the client's messages; the
+            // rest need recording only for the authorization checks.
+            if !is_post && protected.is_none() {
+                return response;
+            }
+            match untyped {
+                Some(id) => without_result_type(response, id).await,
+                None => response,
+            }
+        }
     };
     let status = response.status().as_u16();
     let content_type = response
@@ -156,12 +207,26 @@ async fn record(
         .get(hyper::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .map(|v| v.split(';').next().unwrap_or_default().trim().to_owned());
+    let answer_headers = response
+        .headers()
+        .iter()
+        .map(|(n, v)| {
+            (
+                n.as_str().to_owned(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
+        .collect();
     let answer = Arc::new(Mutex::new(Vec::new()));
     recording.push(Event::Http {
+        method,
+        target,
+        at,
         headers,
         body: body_text,
         status,
         content_type,
+        answer_headers,
         answer: answer.clone(),
     });
     let (parts, body) = response.into_parts();

@@ -22,8 +22,12 @@
 //! `untyped`'s answers lose their `resultType` on the wire: a client must
 //! take them as complete (SEP-2322). One prompt (`greeting`) and one
 //! resource (`mcptest://mock/note`) let a client send `prompts/get` and
-//! `resources/read`, whose `Mcp-Name` header is checked over HTTP.
+//! `resources/read`, whose `Mcp-Name` header is checked over HTTP. Over
+//! HTTP it can be a protected resource with its own authorization server
+//! ([`authorization`]).
 
+#[cfg(feature = "http-mock")]
+pub(crate) mod authorization;
 mod behaviour;
 #[cfg(feature = "http-mock")]
 pub(crate) mod http;
@@ -62,10 +66,17 @@ pub(crate) enum Event {
     /// One HTTP request from the client and the recording server's answer.
     #[cfg_attr(not(feature = "http-mock"), allow(dead_code))]
     Http {
+        /// The request's method and target (path and query).
+        method: String,
+        target: String,
+        /// When the request arrived.
+        at: std::time::Instant,
         headers: Vec<(String, String)>,
         body: String,
         status: u16,
         content_type: Option<String>,
+        /// The response's headers.
+        answer_headers: Vec<(String, String)>,
         /// The answer's body, filled while it streams.
         answer: Arc<Mutex<Vec<u8>>>,
     },
