@@ -539,6 +539,20 @@ pub struct ValidateArgs {
 pub struct ConformanceArgs {
     #[command(flatten)]
     pub target: TargetArgs,
+    /// Check an MCP client instead of a server: its command line (split
+    /// like a shell), run against a recording mock server over its stdin
+    /// and stdout.
+    #[arg(long, value_name = "CMD", group = "target")]
+    pub client: Option<String>,
+    /// Check an MCP client over Streamable HTTP: the mock listens on
+    /// 127.0.0.1 and `{{url}}` in the command line is its URL.
+    #[arg(long, value_name = "CMD", group = "target")]
+    pub client_http: Option<String>,
+    /// With --client-http: the mock is a protected resource with its own
+    /// authorization server, and the mcp-client-auth-* checks judge how the
+    /// client finds, gets, refreshes and uses its token.
+    #[arg(long)]
+    pub protected: bool,
     #[command(flatten)]
     pub auth: AuthArgs,
     /// Only the checks of one protocol revision: 2026-07-28 (stateless,
@@ -549,7 +563,8 @@ pub struct ConformanceArgs {
     /// Run only these checks (an id, or a prefix ending in `*`); repeatable.
     #[arg(long, value_name = "ID")]
     pub only: Vec<String>,
-    /// Per-request timeout (e.g. 10s).
+    /// Per-request timeout (e.g. 10s); for a client, how long its whole
+    /// session may last [default: 30s].
     #[arg(long, value_name = "DURATION", value_parser = duration)]
     pub timeout: Option<Duration>,
     /// A YAML list of check ids known to fail.

@@ -1,10 +1,10 @@
 //! `mcptest conformance`: the library's conformance checks against a
-//! server, as a table and as reports, with a list of known failures that
-//! cannot go stale.
+//! server, or against a client (`--client`, `--client-http`), as a table
+//! and as reports, with a list of known failures that cannot go stale.
 
 use std::path::Path;
 
-use mcptest::conformance::{Conformance, ConformanceReport};
+use mcptest::conformance::{ClientConformance, Conformance, ConformanceReport};
 
 use crate::{Exit, args::ConformanceArgs, output};
 
@@ -24,6 +24,16 @@ pub fn conformance(args: ConformanceArgs) -> Exit {
             return Exit::Usage;
         }
     };
+    if args.protected && args.client_http.is_none() {
+        eprintln!(
+            "mcptest: --protected is for a client checked with --client-http (over stdio no \
+             header carries a token)"
+        );
+        return Exit::Usage;
+    }
+    if args.client.is_some() || args.client_http.is_some() {
+        return client(&args, expected);
+    }
     let mut server = match args.target.server(&args.auth) {
         Ok(server) => server,
         Err(e) => {
@@ -58,11 +68,52 @@ pub fn conformance(args: ConformanceArgs) -> Exit {
     if !args.only.is_empty() {
         checks = checks.only(args.only.iter().cloned());
     }
+    finish(&args, checks.run())
+}
+
+/// `--client CMD` / `--client-http CMD`: the client under test against the
+/// recording mock server, judged by the client checks.
+fn client(args: &ConformanceArgs, expected: Vec<String>) -> Exit {
+    if args.auth.given() || args.protocol.is_some() {
+        eprintln!(
+            "mcptest: --header, --bearer-env, --client-id and --protocol are for a server; \
+             a client is judged against the mock server"
+        );
+        return Exit::Usage;
+    }
+    let (mut checks, flag, command) = match (&args.client, &args.client_http) {
+        (Some(command), _) => (ClientConformance::stdio(), "--client", command),
+        (None, Some(command)) => (
+            ClientConformance::http().authorization(args.protected),
+            "--client-http",
+            command,
+        ),
+        (None, None) => unreachable!("called for a client only"),
+    };
+    if let Err(e) = crate::connect::check_command(flag, "client", command) {
+        eprintln!("mcptest: {e}");
+        return Exit::Usage;
+    }
+    checks = checks.expected_failures(expected);
+    if let Some(limit) = args.timeout {
+        checks = checks.session_limit(limit);
+    }
+    if !args.only.is_empty() {
+        checks = checks.only(args.only.iter().cloned());
+    }
+    finish(args, checks.run_command(command))
+}
+
+/// Runs the checks, prints the table, writes the reports, says the verdict.
+fn finish(
+    args: &ConformanceArgs,
+    run: impl Future<Output = Result<ConformanceReport, mcptest::Error>>,
+) -> Exit {
     let runtime = match crate::runtime(2) {
         Ok(rt) => rt,
         Err(exit) => return exit,
     };
-    let report = match runtime.block_on(checks.run()) {
+    let report = match runtime.block_on(run) {
         Ok(report) => report,
         Err(e) => {
             eprintln!("mcptest: the conformance run could not start: {e}");

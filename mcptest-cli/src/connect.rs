@@ -157,21 +157,27 @@ impl AuthArgs {
 /// The server's program must exist before any test starts: a missing one
 /// is a usage error, not a run of failures.
 pub fn check_server(command: &str) -> Result<(), String> {
+    check_command("--server", "server", command)
+}
+
+/// The program of `command`, given with `flag`, exists (a `what`: server,
+/// client).
+pub fn check_command(flag: &str, what: &str, command: &str) -> Result<(), String> {
     let words = shell_words::split(command)
-        .map_err(|e| format!("--server {command:?}: not a command line: {e}"))?;
+        .map_err(|e| format!("{flag} {command:?}: not a command line: {e}"))?;
     let Some(program) = words.first() else {
-        return Err("--server is empty".into());
+        return Err(format!("{flag} is empty"));
     };
     let path = std::path::Path::new(program);
     if path.components().count() > 1 && path.exists() {
         if path.is_dir() {
-            return Err(format!("--server {command:?}: {program} is a directory"));
+            return Err(format!("{flag} {command:?}: {program} is a directory"));
         }
         return which::which(program).map(|_| ()).map_err(|_| {
-            format!("--server {command:?}: {program} exists but is not executable (chmod +x?)")
+            format!("{flag} {command:?}: {program} exists but is not executable (chmod +x?)")
         });
     }
     which::which(program)
         .map(|_| ())
-        .map_err(|e| format!("--server {command:?}: server not found: {program}: {e}"))
+        .map_err(|e| format!("{flag} {command:?}: {what} not found: {program}: {e}"))
 }
