@@ -911,12 +911,16 @@ pub struct LintArgs {
 #[derive(Debug, Args)]
 pub struct DriftArgs {
     /// The old surface: a snapshot or listing file, a Streamable HTTP URL,
-    /// or a server command line.
+    /// `sse:URL` (a server of the legacy HTTP+SSE transport), or a server
+    /// command line.
     #[arg(value_name = "OLD")]
     pub old: String,
     /// The new surface, in any of the same forms.
     #[arg(value_name = "NEW")]
     pub new: String,
+    /// How to authorize with a side reached at a URL.
+    #[command(flatten)]
+    pub auth: crate::connect::AuthArgs,
     /// The least impact that fails the run: `breaking` lets degrading
     /// changes pass (they are shown) [default: degrading].
     #[arg(long, value_name = "breaking|degrading", value_parser = impact)]

@@ -17,6 +17,7 @@ use mcptest::{
 use crate::{
     Exit,
     args::DriftArgs,
+    connect::AuthArgs,
     output::{self, Palette},
 };
 
@@ -28,14 +29,23 @@ enum Side {
 }
 
 impl Side {
-    /// A file that exists, else a URL, else a command line (checked to
-    /// name a program that exists, so that a mistyped path is not run).
-    fn parse(text: &str) -> Result<Side, String> {
+    /// A file that exists, else a URL (`sse:URL` for the legacy HTTP+SSE
+    /// transport), authorized as `auth` says, else a command line (checked
+    /// to name a program that exists, so that a mistyped path is not run).
+    fn parse(text: &str, auth: &AuthArgs) -> Result<Side, String> {
         if Path::new(text).is_file() {
             return Ok(Side::File(text.to_owned()));
         }
-        if text.starts_with("http://") || text.starts_with("https://") {
-            return Ok(Side::Server(Box::new(Server::url(text))));
+        let (url, sse) = match text.strip_prefix("sse:") {
+            Some(url) => (None, Some(url)),
+            None if text.starts_with("http://") || text.starts_with("https://") => {
+                (Some(text), None)
+            }
+            None => (None, None),
+        };
+        if url.is_some() || sse.is_some() {
+            return crate::connect::target(None, url, sse, auth)
+                .map(|server| Side::Server(Box::new(server)));
         }
         crate::connect::check_server(text).map_err(|e| {
             format!("{text:?} is neither a file nor a URL, and as a command line: {e}")
@@ -67,7 +77,8 @@ impl Side {
 }
 
 pub fn drift(args: DriftArgs) -> Exit {
-    let sides = Side::parse(&args.old).and_then(|old| Ok((old, Side::parse(&args.new)?)));
+    let sides = Side::parse(&args.old, &args.auth)
+        .and_then(|old| Ok((old, Side::parse(&args.new, &args.auth)?)));
     let (old, new) = match sides {
         Ok(sides) => sides,
         Err(e) => {
@@ -75,6 +86,19 @@ pub fn drift(args: DriftArgs) -> Exit {
             return Exit::Usage;
         }
     };
+    let at_url = |side: &str| {
+        !Path::new(side).is_file()
+            && ["http://", "https://", "sse:"]
+                .iter()
+                .any(|scheme| side.starts_with(scheme))
+    };
+    if args.auth.given() && !at_url(&args.old) && !at_url(&args.new) {
+        eprintln!(
+            "mcptest: the credentials flags are for a side reached at a URL; neither {:?} nor {:?} is one",
+            args.old, args.new
+        );
+        return Exit::Usage;
+    }
     let anchor = match crate::sarif::anchor(&args.sarif, new.file().or(old.file())) {
         Ok(anchor) => anchor,
         Err(e) => {

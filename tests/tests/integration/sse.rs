@@ -258,6 +258,52 @@ async fn the_coprocess_reaches_a_protected_sse_server_with_a_token_from_the_envi
     assert!(all.contains("answered HTTP 401"), "{all}");
 }
 
+/// `mcptest drift sse:URL CMD`: a protected SSE server and the same server
+/// over stdio list the same surface; credentials need a side at a URL.
+#[test]
+fn drift_compares_an_sse_server_with_the_same_server_over_stdio() {
+    let token = "drift-sse-token-0b3e";
+    let fixture = HttpFixture::start(EVERYTHING, &["--sse", "--bearer", token]);
+    let drift = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mcptest-command"))
+            .arg("drift")
+            .args(args)
+            .env("MCPTEST_DRIFT_TOKEN", token)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("mcptest runs");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!text.contains(token), "{text}");
+        (out.status.code(), text)
+    };
+    // A command line, not the path alone (which drift would read as a file).
+    let stdio = format!("env {EVERYTHING}");
+    let sse = format!("sse:{}", fixture.url);
+    let (code, text) = drift(&[&sse, &stdio, "--bearer-env", "MCPTEST_DRIFT_TOKEN"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("no change"), "{text}");
+
+    let (code, text) = drift(&[&sse, &stdio]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("HTTP 401"), "{text}");
+
+    let (code, text) = drift(&[
+        EVERYTHING,
+        EVERYTHING,
+        "--bearer-env",
+        "MCPTEST_DRIFT_TOKEN",
+    ]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(
+        text.contains("the credentials flags are for a side reached at a URL"),
+        "{text}"
+    );
+}
+
 #[tokio::test]
 async fn client_credentials_find_the_authorization_server_of_an_sse_server() {
     let fixture = HttpFixture::start(AUTH, &[]);
