@@ -59,9 +59,14 @@ async def main(url: str) -> None:
         back = httpx2.URL(answer.headers["location"])
         returned["code"] = back.params.get("code")
         returned["state"] = back.params.get("state")
+        # RFC 9207: an authorization server that advertises `iss` sends it
+        # back, and the SDK checks it.
+        returned["iss"] = back.params.get("iss")
 
     async def callback() -> AuthorizationCodeResult:
-        return AuthorizationCodeResult(code=returned["code"] or "", state=returned["state"])
+        return AuthorizationCodeResult(
+            code=returned["code"] or "", state=returned["state"], iss=returned.get("iss")
+        )
 
     provider = OAuthClientProvider(
         server_url=url,

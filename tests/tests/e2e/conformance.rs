@@ -520,4 +520,77 @@ async fn python_sdk_oauth_client_authorizes() {
         assert_eq!(result.status, Status::Pass, "{}\n{report}", result.rule.id);
     }
     report.assert_conforms();
+
+    // The official suite's client scenarios on the same client: every
+    // check of theirs passes too, and each of ours that names official
+    // checks has its verdict where they reported.
+    let out = tempfile::tempdir().unwrap();
+    let command = format!("{} {script}", python.display());
+    let mut logs = String::new();
+    for scenario in [
+        "auth/metadata-default",
+        "auth/scope-step-up",
+        "auth/token-endpoint-auth-none",
+    ] {
+        logs.push_str(&run_official_client(&command, scenario, out.path()).await);
+    }
+    let theirs = official_verdicts(out.path());
+    // Their log lines (INFO) carry no verdict.
+    let judged: Vec<(&String, &String)> = theirs
+        .iter()
+        .filter(|(id, status)| {
+            !id.ends_with(" details")
+                && ["SUCCESS", "WARNING", "FAILURE"].contains(&status.as_str())
+        })
+        .collect();
+    assert!(
+        judged.len() >= 10,
+        "the official suite judged too little: {theirs:#?}\n{logs}"
+    );
+    let failed: Vec<_> = judged
+        .iter()
+        .filter(|(_, status)| *status != "SUCCESS")
+        .collect();
+    assert!(failed.is_empty(), "official: {failed:#?}\n{logs}");
+    let compared: usize = report
+        .results
+        .iter()
+        .map(|r| {
+            r.official
+                .iter()
+                .filter(|o| theirs.contains_key(**o))
+                .count()
+        })
+        .sum();
+    assert!(
+        compared >= 6,
+        "ours and theirs share too few checks: {theirs:#?}"
+    );
+    println!(
+        "official: {} checks passed in 3 scenarios; {compared} of ours name one of them, all agree",
+        judged.len()
+    );
+}
+
+/// Runs one official client scenario on `command` (the suite appends its
+/// server's URL), its results under `out`.
+async fn run_official_client(command: &str, scenario: &str, out: &Path) -> String {
+    let node = e2e::path("MCPTEST_E2E_NODE22");
+    let suite = e2e::path("MCPTEST_E2E_CONFORMANCE");
+    let run = tokio::process::Command::new(&node)
+        .arg(&suite)
+        .args(["client", "--command", command, "--scenario", scenario])
+        .args(["--timeout", "60000", "-o"])
+        .arg(out)
+        .kill_on_drop(true)
+        .output();
+    let output = tokio::time::timeout(Duration::from_secs(120), run)
+        .await
+        .unwrap_or_else(|_| panic!("the official scenario {scenario} ran over 120 s"))
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", node.display()));
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
 }
