@@ -60,7 +60,9 @@ def test_the_plugin_is_registered_by_its_entry_point(pytester: pytest.Pytester) 
         ]
     )
     markers = pytester.runpytest("--markers")
-    markers.stdout.fnmatch_lines(["@pytest.mark.mcp_server(*argv, env=None, cwd=None, url=None)*"])
+    markers.stdout.fnmatch_lines(
+        ["@pytest.mark.mcp_server(*argv, env=None, cwd=None, url=None, sse=None, *"]
+    )
 
 
 @pytest.mark.parametrize(
@@ -166,7 +168,10 @@ def test_a_test_without_a_server_says_how_to_name_one(pytester: pytest.Pytester)
     ("marker", "message"),
     [
         ('env={"A": "b"}', "no program given"),
-        ('"x", colour=1', "unknown keyword colour (known: env, cwd, url)"),
+        ('"x", colour=1', "unknown keyword colour (known: env, cwd, url, sse, headers, *)"),
+        ('"x", bearer_env="T"', "bearer_env= is for a server given by url= or sse="),
+        ('url="http://a/mcp", sse="http://a/sse"', "give either url= or sse=, not both"),
+        ('sse="ftp://a/sse"', "server sse_url 'ftp://a/sse' is not an http:// or https:// URL"),
         ('"x", url="http://127.0.0.1:1/mcp"', "give either an argv (with env and cwd) or url="),
         ('"x", env={"A": 1}', "server env entry 'A'=1 is not a NAME=VALUE pair of strings"),
     ],
