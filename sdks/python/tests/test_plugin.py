@@ -128,6 +128,47 @@ def test_the_mcp_fixture_takes_the_server_from_the_ini_then_the_option(
     assert from_option["argv"][-3:] == ["--", "node", "dist/server.js"]
 
 
+def test_the_marker_names_an_sse_server_with_credentials(
+    pytester: pytest.Pytester, fake: Fake, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake("ok")
+    log = tmp_path / "spawns.jsonl"
+    monkeypatch.setenv("MCPTEST_FAKE_LOG", str(log))
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.mcp_server(
+            sse="http://127.0.0.1:9/sse",
+            headers={"X-Api-Key": "${API_KEY}"},
+            bearer_env="MCP_TOKEN",
+            client_id="ci",
+            client_secret_env="MCP_SECRET",
+            token_url="http://127.0.0.1:9/token",
+        )
+        def test_echo(mcp):
+            assert mcp.call("echo", {"message": "hi"}).text == "hi"
+        """
+    )
+    pytester.runpytest().assert_outcomes(passed=1)
+    (spawn,) = spawns(log)
+    at = spawn["argv"].index("--server-sse")
+    assert spawn["argv"][at:] == [
+        "--server-sse",
+        "http://127.0.0.1:9/sse",
+        "--header",
+        "X-Api-Key: ${API_KEY}",
+        "--bearer-env",
+        "MCP_TOKEN",
+        "--client-id",
+        "ci",
+        "--client-secret-env",
+        "MCP_SECRET",
+        "--token-url",
+        "http://127.0.0.1:9/token",
+    ]
+
+
 def test_a_user_fixture_overrides_mcp_server(
     pytester: pytest.Pytester, fake: Fake, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
