@@ -13,7 +13,7 @@ import { createInterface } from "node:readline";
 
 import { ConnectionDroppedError, McpClient, type ServerSpec } from "@mcptest/sdk";
 
-import { EVERYTHING, FrameChecker, after, engine, test, withEnv } from "./harness.js";
+import { EVERYTHING, FAKE, FrameChecker, after, engine, test, withEnv } from "./harness.js";
 
 const TOKEN = "sdk-typescript-secret-5c1e";
 const checker = new FrameChecker();
@@ -86,6 +86,39 @@ test("without credentials the session fails with HTTP 401, and no token shows", 
     await refused({ sse });
     await withEnv({ SDK_TS_MCP_TOKEN: `${TOKEN}-wrong` }, () => refused({ sse, bearerEnv: "SDK_TS_MCP_TOKEN" }));
   });
+});
+
+test("every credential reaches the binary as its flag", async () => {
+  const mcp = await withEnv({ FAKE_MCPTEST: "ok" }, () =>
+    McpClient.start({
+      binary: FAKE,
+      checkFrames: false,
+      url: "https://mcp.example/mcp",
+      headers: { "X-Api-Key": "${API_KEY}" },
+      bearerEnv: "MCP_TOKEN",
+      clientId: "ci",
+      clientSecretEnv: "MCP_SECRET",
+      tokenUrl: "https://auth.example/token",
+    }),
+  );
+  try {
+    assert.deepEqual(mcp.command.slice(mcp.command.indexOf("--server-url")), [
+      "--server-url",
+      "https://mcp.example/mcp",
+      "--header",
+      "X-Api-Key: ${API_KEY}",
+      "--bearer-env",
+      "MCP_TOKEN",
+      "--client-id",
+      "ci",
+      "--client-secret-env",
+      "MCP_SECRET",
+      "--token-url",
+      "https://auth.example/token",
+    ]);
+  } finally {
+    await mcp.close();
+  }
 });
 
 test("a bad server spec is a TypeError naming the field, before any spawn", async () => {
