@@ -129,12 +129,8 @@ func open(ctx context.Context, server Server, opts []Option) (*Client, error) {
 	if len(cfg.problems) > 0 {
 		return nil, errors.New("mcptest: " + strings.Join(cfg.problems, "; "))
 	}
-	if len(cfg.serverOptions) > 0 && len(server.argv) == 0 {
-		what := "no server"
-		if server.url != "" {
-			what = "a URL server"
-		}
-		return nil, fmt.Errorf("mcptest: %s applies to a server started from a command, and this session has %s", strings.Join(cfg.serverOptions, ", "), what)
+	if problems := cfg.checkServer(server); len(problems) > 0 {
+		return nil, errors.New("mcptest: " + strings.Join(problems, "; "))
 	}
 	return startSession(ctx, cfg, server)
 }

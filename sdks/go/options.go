@@ -12,13 +12,16 @@ import (
 )
 
 // Server is how the binary reaches the MCP server under test: a program and
-// its arguments (started over stdio, never through a shell), or a Streamable
-// HTTP URL.
+// its arguments (started over stdio, never through a shell), a Streamable
+// HTTP URL, or a legacy HTTP+SSE event-stream URL. A URL server takes the
+// credentials options (WithHeader, WithBearerEnv, WithClientCredentials,
+// WithTokenURL).
 //
 //	srv := mcptest.Command("python3", "server.py", "--stdio")
 type Server struct {
 	argv []string
 	url  string
+	sse  string
 }
 
 // Command is a server started as a program with arguments, exactly as
@@ -34,9 +37,38 @@ func Command(program string, args ...string) Server {
 //	c := mcptest.Start(t, mcptest.URL("http://127.0.0.1:3001/mcp"))
 func URL(url string) Server { return Server{url: url} }
 
-func (s Server) isZero() bool { return len(s.argv) == 0 && s.url == "" }
+// SSE is a server of the legacy HTTP+SSE transport (2024-11-05), named by
+// its event-stream URL.
+//
+//	c := mcptest.Start(t, mcptest.SSE("http://127.0.0.1:3001/sse"), mcptest.WithBearerEnv("MCP_TOKEN"))
+func SSE(url string) Server { return Server{sse: url} }
+
+func (s Server) isZero() bool { return len(s.argv) == 0 && s.url == "" && s.sse == "" }
+
+// remote is the server's URL and its field name, or "" for a command.
+func (s Server) remote() (url, field string) {
+	if s.sse != "" {
+		return s.sse, "SSE"
+	}
+	if s.url != "" {
+		return s.url, "URL"
+	}
+	return "", ""
+}
+
+// check is the server's own problem, if any: a URL that is not http(s).
+func (s Server) check() error {
+	url, field := s.remote()
+	if field != "" && !strings.HasPrefix(url, "http://") && !strings.HasPrefix(url, "https://") {
+		return fmt.Errorf("mcptest.%s(%q): not an http:// or https:// URL", field, url)
+	}
+	return nil
+}
 
 func (s Server) String() string {
+	if s.sse != "" {
+		return s.sse + " (sse)"
+	}
 	if s.url != "" {
 		return s.url
 	}
@@ -72,6 +104,13 @@ type config struct {
 	maxLineBytes  int
 	problems      []string
 	serverOptions []string // names of options that apply to the server, for errors
+	// credentials are the binary's flags for a URL server's credentials;
+	// credentialOptions name the options that set them, for errors.
+	credentials       []string
+	credentialOptions []string
+	clientID          string
+	clientSecretEnv   string
+	tokenURL          string
 }
 
 func defaultConfig() config {
@@ -117,6 +156,101 @@ func WithDir(dir string) Option {
 		c.dir = dir
 		c.serverOptions = append(c.serverOptions, "WithDir")
 	}
+}
+
+// WithHeader adds a header the binary sends to a URL server (--header
+// "NAME: VALUE"); the value may say ${VAR}, which the binary reads from its
+// environment (inherited from the test's), so a secret stays off every
+// command line.
+//
+//	mcptest.Start(t, mcptest.URL(u), mcptest.WithHeader("X-Api-Key", "${API_KEY}"))
+func WithHeader(name, value string) Option {
+	return func(c *config) {
+		if name == "" || strings.ContainsAny(name, ": \t\r\n") || strings.ContainsAny(value, "\r\n") {
+			c.problems = append(c.problems, fmt.Sprintf("WithHeader(%q, ...): a header name has no ':' or whitespace and its value is one line", name))
+			return
+		}
+		c.credentials = append(c.credentials, "--header", name+": "+value)
+		c.credentialOptions = append(c.credentialOptions, "WithHeader")
+	}
+}
+
+// WithBearerEnv names the environment variable holding a bearer token for a
+// URL server (--bearer-env): the binary sends "Authorization: Bearer TOKEN".
+//
+//	mcptest.Start(t, mcptest.SSE(u), mcptest.WithBearerEnv("MCP_TOKEN"))
+func WithBearerEnv(variable string) Option {
+	return func(c *config) {
+		if !variableName(variable) {
+			c.problems = append(c.problems, fmt.Sprintf("WithBearerEnv(%q): a variable name is not empty and has no '='", variable))
+			return
+		}
+		c.credentials = append(c.credentials, "--bearer-env", variable)
+		c.credentialOptions = append(c.credentialOptions, "WithBearerEnv")
+	}
+}
+
+// WithClientCredentials has the binary get a token for a URL server by the
+// OAuth client-credentials grant (--client-id, --client-secret-env): the
+// secret is read from the variable secretEnv. The token endpoint comes from
+// the server's protected-resource metadata unless WithTokenURL names it.
+//
+//	mcptest.Start(t, mcptest.URL(u), mcptest.WithClientCredentials("ci", "MCP_SECRET"))
+func WithClientCredentials(clientID, secretEnv string) Option {
+	return func(c *config) {
+		if clientID == "" || !variableName(secretEnv) {
+			c.problems = append(c.problems, fmt.Sprintf("WithClientCredentials(%q, %q): the client id is not empty and the secret's variable name is not empty and has no '='", clientID, secretEnv))
+			return
+		}
+		c.clientID, c.clientSecretEnv = clientID, secretEnv
+		c.credentialOptions = append(c.credentialOptions, "WithClientCredentials")
+	}
+}
+
+// WithTokenURL is the token endpoint of WithClientCredentials (--token-url).
+//
+//	mcptest.WithTokenURL("https://auth.example/token")
+func WithTokenURL(url string) Option {
+	return func(c *config) {
+		if !strings.HasPrefix(url, "http://") && !strings.HasPrefix(url, "https://") {
+			c.problems = append(c.problems, fmt.Sprintf("WithTokenURL(%q): not an http:// or https:// URL", url))
+			return
+		}
+		c.tokenURL = url
+		c.credentialOptions = append(c.credentialOptions, "WithTokenURL")
+	}
+}
+
+func variableName(name string) bool {
+	return name != "" && !strings.ContainsAny(name, "=\x00")
+}
+
+// checkServer is every problem of server with the options: server options
+// on a URL server, credentials on a command or none, a URL not http(s).
+func (c *config) checkServer(server Server) []string {
+	var problems []string
+	if err := server.check(); err != nil {
+		problems = append(problems, strings.TrimPrefix(err.Error(), "mcptest."))
+	}
+	_, field := server.remote()
+	if len(c.serverOptions) > 0 && len(server.argv) == 0 {
+		what := "no server"
+		if field != "" {
+			what = "a URL server"
+		}
+		problems = append(problems, fmt.Sprintf("%s applies to a server started from a command, and this session has %s", strings.Join(c.serverOptions, ", "), what))
+	}
+	if len(c.credentialOptions) > 0 && field == "" {
+		what := "no server"
+		if len(server.argv) > 0 {
+			what = "a command server (give its secrets with WithEnv)"
+		}
+		problems = append(problems, fmt.Sprintf("%s applies to a server reached at mcptest.URL or mcptest.SSE, and this session has %s", strings.Join(c.credentialOptions, ", "), what))
+	}
+	if c.tokenURL != "" && c.clientID == "" {
+		problems = append(problems, "WithTokenURL needs WithClientCredentials")
+	}
+	return problems
 }
 
 // WithCallTimeout is how long one MCP call may take (the binary's
@@ -233,10 +367,25 @@ func (c *config) argv(server Server) []string {
 	if c.dir != "" {
 		args = append(args, "--server-cwd", c.dir)
 	}
+	if server.sse != "" {
+		return append(append(args, "--server-sse", server.sse), c.credentialFlags()...)
+	}
 	if server.url != "" {
-		return append(args, "--server-url", server.url)
+		return append(append(args, "--server-url", server.url), c.credentialFlags()...)
 	}
 	return append(append(args, "--"), server.argv...)
+}
+
+// credentialFlags are the binary's flags for a URL server's credentials.
+func (c *config) credentialFlags() []string {
+	flags := append([]string(nil), c.credentials...)
+	if c.clientID != "" {
+		flags = append(flags, "--client-id", c.clientID, "--client-secret-env", c.clientSecretEnv)
+	}
+	if c.tokenURL != "" {
+		flags = append(flags, "--token-url", c.tokenURL)
+	}
+	return flags
 }
 
 // formatDuration writes d in the binary's duration syntax.

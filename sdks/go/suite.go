@@ -91,7 +91,12 @@ func (c *Client) RunTest(ctx context.Context, id string, o RunOptions) (*TestVer
 		params["fixture"] = o.Fixture
 	}
 	switch {
+	case o.Server.sse != "":
+		return nil, fmt.Errorf("mcptest: RunTest: a suite test's server is a command or a plain mcptest.URL, not the SSE server %s: make it the session's server", o.Server.sse)
 	case o.Server.url != "":
+		if err := o.Server.check(); err != nil {
+			return nil, fmt.Errorf("mcptest: RunTest: %v", err)
+		}
 		params["server"] = map[string]any{"url": o.Server.url}
 	case len(o.Server.argv) > 0:
 		server := map[string]any{"argv": o.Server.argv}
@@ -256,6 +261,14 @@ func runSuite(t suiteT, paths []string, opts []SuiteOption) {
 	problems := append(append([]string(nil), s.client.problems...), s.problems...)
 	if len(s.client.serverOptions) > 0 && len(s.server.argv) == 0 {
 		problems = append(problems, strings.Join(s.client.serverOptions, ", ")+" applies to the server of WithDefaultServer(mcptest.Command(...)), and none was given")
+	}
+	if len(s.client.credentialOptions) > 0 {
+		problems = append(problems, strings.Join(s.client.credentialOptions, ", ")+" applies to a session's URL server, and a suite's default server is a command or a plain mcptest.URL")
+	}
+	if s.server.sse != "" {
+		problems = append(problems, "WithDefaultServer(mcptest.SSE(...)): a suite's default server is a command or a plain mcptest.URL")
+	} else if err := s.server.check(); err != nil {
+		problems = append(problems, "WithDefaultServer: "+strings.TrimPrefix(err.Error(), "mcptest."))
 	}
 	if len(paths) == 0 {
 		problems = append(problems, "no suite paths given")

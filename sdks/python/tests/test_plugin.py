@@ -60,7 +60,9 @@ def test_the_plugin_is_registered_by_its_entry_point(pytester: pytest.Pytester) 
         ]
     )
     markers = pytester.runpytest("--markers")
-    markers.stdout.fnmatch_lines(["@pytest.mark.mcp_server(*argv, env=None, cwd=None, url=None)*"])
+    markers.stdout.fnmatch_lines(
+        ["@pytest.mark.mcp_server(*argv, env=None, cwd=None, url=None, sse=None, *"]
+    )
 
 
 @pytest.mark.parametrize(
@@ -126,6 +128,47 @@ def test_the_mcp_fixture_takes_the_server_from_the_ini_then_the_option(
     assert from_option["argv"][-3:] == ["--", "node", "dist/server.js"]
 
 
+def test_the_marker_names_an_sse_server_with_credentials(
+    pytester: pytest.Pytester, fake: Fake, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake("ok")
+    log = tmp_path / "spawns.jsonl"
+    monkeypatch.setenv("MCPTEST_FAKE_LOG", str(log))
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.mcp_server(
+            sse="http://127.0.0.1:9/sse",
+            headers={"X-Api-Key": "${API_KEY}"},
+            bearer_env="MCP_TOKEN",
+            client_id="ci",
+            client_secret_env="MCP_SECRET",
+            token_url="http://127.0.0.1:9/token",
+        )
+        def test_echo(mcp):
+            assert mcp.call("echo", {"message": "hi"}).text == "hi"
+        """
+    )
+    pytester.runpytest().assert_outcomes(passed=1)
+    (spawn,) = spawns(log)
+    at = spawn["argv"].index("--server-sse")
+    assert spawn["argv"][at:] == [
+        "--server-sse",
+        "http://127.0.0.1:9/sse",
+        "--header",
+        "X-Api-Key: ${API_KEY}",
+        "--bearer-env",
+        "MCP_TOKEN",
+        "--client-id",
+        "ci",
+        "--client-secret-env",
+        "MCP_SECRET",
+        "--token-url",
+        "http://127.0.0.1:9/token",
+    ]
+
+
 def test_a_user_fixture_overrides_mcp_server(
     pytester: pytest.Pytester, fake: Fake, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -166,7 +209,10 @@ def test_a_test_without_a_server_says_how_to_name_one(pytester: pytest.Pytester)
     ("marker", "message"),
     [
         ('env={"A": "b"}', "no program given"),
-        ('"x", colour=1', "unknown keyword colour (known: env, cwd, url)"),
+        ('"x", colour=1', "unknown keyword colour (known: env, cwd, url, sse, headers, *)"),
+        ('"x", bearer_env="T"', "bearer_env= is for a server given by url= or sse="),
+        ('url="http://a/mcp", sse="http://a/sse"', "give either url= or sse=, not both"),
+        ('sse="ftp://a/sse"', "server sse_url 'ftp://a/sse' is not an http:// or https:// URL"),
         ('"x", url="http://127.0.0.1:1/mcp"', "give either an argv (with env and cwd) or url="),
         ('"x", env={"A": 1}', "server env entry 'A'=1 is not a NAME=VALUE pair of strings"),
     ],

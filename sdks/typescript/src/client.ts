@@ -52,23 +52,90 @@ import {
 
 /**
  * The MCP server under test: a program and its arguments (never a shell
- * string), or a Streamable HTTP URL; with its environment and working
- * directory.
+ * string) with its environment and working directory, or a Streamable HTTP
+ * or legacy HTTP+SSE URL with the credentials the binary sends. A secret is
+ * never given here, only the name of the variable that holds it (the binary
+ * inherits this process's environment).
  *
  * @example
  * ```ts
  * const server: ServerSpec = { argv: ["python3", "server.py"], env: { API_KEY: "test" }, cwd: "examples" };
+ * const remote: ServerSpec = { sse: "http://127.0.0.1:3001/sse", bearerEnv: "MCP_TOKEN" };
  * ```
  */
 export interface ServerSpec {
   /** The server's argv, exactly as given: program first. */
   readonly argv?: readonly string[];
-  /** A Streamable HTTP server's URL, instead of `argv`. */
+  /** A Streamable HTTP server's URL, instead of `argv` (`--server-url`). */
   readonly url?: string;
+  /** A legacy HTTP+SSE server's event-stream URL, instead of `argv` or `url` (`--server-sse`). */
+  readonly sse?: string;
   /** Variables added to the server's environment. */
   readonly env?: Readonly<Record<string, string>>;
   /** The server's working directory. */
   readonly cwd?: string;
+  /** Headers sent to a URL server (`--header "NAME: VALUE"`); a value may say `${VAR}`, read by the binary. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The variable holding a bearer token for a URL server (`--bearer-env`). */
+  readonly bearerEnv?: string;
+  /** The client id of the client-credentials grant (`--client-id`); needs `clientSecretEnv`. */
+  readonly clientId?: string;
+  /** The variable holding the client secret (`--client-secret-env`); needs `clientId`. */
+  readonly clientSecretEnv?: string;
+  /** The token endpoint (`--token-url`); default: found in the server's protected-resource metadata. */
+  readonly tokenUrl?: string;
+}
+
+const CREDENTIALS = ["headers", "bearerEnv", "clientId", "clientSecretEnv", "tokenUrl"] as const;
+
+function httpUrl(value: unknown, name: string, where: string): string {
+  if (typeof value !== "string" || !/^https?:\/\//.test(value)) {
+    throw new TypeError(`${where}: ${name} ${JSON.stringify(value)} is not an http:// or https:// URL`);
+  }
+  return value;
+}
+
+function variableName(value: unknown, name: string, where: string): string {
+  if (typeof value !== "string" || value === "" || value.includes("=") || value.includes("\0")) {
+    throw new TypeError(`${where}: ${name} ${JSON.stringify(value)} is not an environment variable name`);
+  }
+  return value;
+}
+
+/** The flags naming a URL server and its credentials (each field checked). */
+function remoteFlags(server: ServerSpec, where: string): string[] {
+  if (server.url !== undefined && server.sse !== undefined) {
+    throw new TypeError(`${where}: give the server as \`url\` or as \`sse\`, not both`);
+  }
+  const key = server.url !== undefined ? "url" : "sse";
+  if (server.argv !== undefined || server.env !== undefined || server.cwd !== undefined) {
+    throw new TypeError(`${where}: give the server as \`argv\` (with \`env\`, \`cwd\`) or as \`${key}\`, not both`);
+  }
+  const flags = [key === "url" ? "--server-url" : "--server-sse", httpUrl(server[key], key, where)];
+  for (const [name, value] of Object.entries(server.headers ?? {})) {
+    if (name === "" || /[:\s]/.test(name) || typeof value !== "string" || /[\r\n]/.test(value)) {
+      throw new TypeError(
+        `${where}: headers.${name} is not a header name (no ':' or whitespace) with a one-line string value`,
+      );
+    }
+    flags.push("--header", `${name}: ${value}`);
+  }
+  if (server.bearerEnv !== undefined) flags.push("--bearer-env", variableName(server.bearerEnv, "bearerEnv", where));
+  if ((server.clientId === undefined) !== (server.clientSecretEnv === undefined)) {
+    throw new TypeError(`${where}: clientId and clientSecretEnv go together (the client-credentials grant needs both)`);
+  }
+  if (server.clientId !== undefined) {
+    if (typeof server.clientId !== "string" || server.clientId === "") {
+      throw new TypeError(`${where}: clientId must be a non-empty string`);
+    }
+    flags.push("--client-id", server.clientId);
+    flags.push("--client-secret-env", variableName(server.clientSecretEnv, "clientSecretEnv", where));
+  }
+  if (server.tokenUrl !== undefined) {
+    if (server.clientId === undefined) throw new TypeError(`${where}: tokenUrl needs clientId and clientSecretEnv`);
+    flags.push("--token-url", httpUrl(server.tokenUrl, "tokenUrl", where));
+  }
+  return flags;
 }
 
 /**
@@ -191,10 +258,12 @@ export function engineCommand(
 
 /** Checks a server spec and turns it into the binary's flags. */
 export function serverFlags(server: ServerSpec, where: string): string[] {
-  const flags: string[] = [];
-  if (server.argv !== undefined && server.url !== undefined) {
-    throw new TypeError(`${where}: give the server as \`argv\` or as \`url\`, not both`);
+  if (server.url !== undefined || server.sse !== undefined) return remoteFlags(server, where);
+  const given = CREDENTIALS.find((key) => server[key] !== undefined);
+  if (given !== undefined) {
+    throw new TypeError(`${where}: ${given} is for a server given by \`url\` or \`sse\`, not for a process server`);
   }
+  const flags: string[] = [];
   for (const [key, value] of Object.entries(server.env ?? {})) {
     if (key === "" || key.includes("=") || key.includes("\0")) {
       throw new TypeError(`${where}: env key ${JSON.stringify(key)} is not a variable name`);
@@ -205,7 +274,6 @@ export function serverFlags(server: ServerSpec, where: string): string[] {
     flags.push("--server-env", `${key}=${value}`);
   }
   if (server.cwd !== undefined) flags.push("--server-cwd", server.cwd);
-  if (server.url !== undefined) flags.push("--server-url", server.url);
   if (server.argv !== undefined) {
     if (!Array.isArray(server.argv) || server.argv.length === 0 || server.argv.some((a) => typeof a !== "string")) {
       throw new TypeError(`${where}: argv must be a non-empty array of strings (program first), got ${JSON.stringify(server.argv)}`);
@@ -217,8 +285,13 @@ export function serverFlags(server: ServerSpec, where: string): string[] {
 
 /** The `server` param of `suite.run`. */
 function serverParam(server: ServerSpec): JsonObject {
+  if (server.sse !== undefined || (server.url !== undefined && CREDENTIALS.some((key) => server[key] !== undefined))) {
+    throw new TypeError(
+      "suiteRun: the server of a suite test is an `argv` or a plain Streamable HTTP `url`; make any other server the session's",
+    );
+  }
   if (server.url !== undefined) {
-    if (server.argv !== undefined) throw new TypeError("suiteRun: give the server as `argv` or as `url`, not both");
+    serverFlags(server, "suiteRun");
     return { url: server.url };
   }
   serverFlags(server, "suiteRun"); // the same checks as for a client's server

@@ -39,6 +39,7 @@ SUITE_SUFFIXES = (".yaml", ".yml")
 _MARKER_USAGE = (
     'write it as @pytest.mark.mcp_server("python3", "server.py", env={"KEY": "value"}, '
     'cwd="dir") or @pytest.mark.mcp_server(url="http://127.0.0.1:3001/mcp")'
+    ' (sse="http://.../sse" for legacy HTTP+SSE; bearer_env="VAR", headers={...} for credentials)'
 )
 
 
@@ -243,8 +244,10 @@ def pytest_configure(config: pytest.Config) -> None:
     """Registers the marker and reads the settings (bad ones are usage errors)."""
     config.addinivalue_line(
         "markers",
-        "mcp_server(*argv, env=None, cwd=None, url=None): the server under test for the "
-        "mcp fixture: a program and its arguments (no shell), or a Streamable HTTP url.",
+        "mcp_server(*argv, env=None, cwd=None, url=None, sse=None, headers=None, "
+        "bearer_env=None, client_id=None, client_secret_env=None, token_url=None): the server "
+        "under test for the mcp fixture: a program and its arguments (no shell), or a "
+        "Streamable HTTP url or legacy HTTP+SSE url with optional credentials.",
     )
     config.stash[SETTINGS] = _read_settings(config)
     config.stash[_SUITES] = _Suites()
@@ -406,20 +409,45 @@ class SuiteItem(pytest.Item):
 # -- the client fixtures ------------------------------------------------------
 
 
+_MARKER_KEYS = (
+    "env",
+    "cwd",
+    "url",
+    "sse",
+    "headers",
+    "bearer_env",
+    "client_id",
+    "client_secret_env",
+    "token_url",
+)
+_MARKER_CREDENTIALS = ("headers", "bearer_env", "client_id", "client_secret_env", "token_url")
+
+
 def _marker_server(marker: pytest.Mark) -> ServerSpec:
-    unknown = sorted(set(marker.kwargs) - {"env", "cwd", "url"})
+    unknown = sorted(set(marker.kwargs) - set(_MARKER_KEYS))
     if unknown:
         pytest.fail(
             f"@pytest.mark.mcp_server: unknown keyword {', '.join(unknown)} "
-            f"(known: env, cwd, url); {_MARKER_USAGE}",
+            f"(known: {', '.join(_MARKER_KEYS)}); {_MARKER_USAGE}",
             pytrace=False,
         )
     try:
         argv = [os.fspath(arg) for arg in marker.args]
-        if marker.kwargs.get("url") is not None:
-            if argv or marker.kwargs.get("env") or marker.kwargs.get("cwd") is not None:
-                raise ValueError("give either an argv (with env and cwd) or url=, not both")
-            return ServerSpec.http(marker.kwargs["url"])
+        kwargs = marker.kwargs
+        credentials = {name: kwargs[name] for name in _MARKER_CREDENTIALS if name in kwargs}
+        if kwargs.get("url") is not None and kwargs.get("sse") is not None:
+            raise ValueError("give either url= or sse=, not both")
+        for key in ("url", "sse"):
+            if kwargs.get(key) is not None:
+                if argv or kwargs.get("env") or kwargs.get("cwd") is not None:
+                    raise ValueError(f"give either an argv (with env and cwd) or {key}=, not both")
+                make = ServerSpec.http if key == "url" else ServerSpec.sse
+                return make(kwargs[key], **credentials)
+        if credentials:
+            raise ValueError(
+                f"{next(iter(credentials))}= is for a server given by url= or sse=, "
+                "not for a process server"
+            )
         if not argv:
             raise ValueError("no program given")
         return ServerSpec.command(*argv, env=marker.kwargs.get("env"), cwd=marker.kwargs.get("cwd"))

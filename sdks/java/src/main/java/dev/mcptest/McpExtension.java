@@ -114,18 +114,30 @@ public final class McpExtension implements ParameterResolver, TestExecutionExcep
     static Server server(McpServer annotation, String where) {
         boolean hasArgv = annotation.argv().length > 0;
         boolean hasUrl = !annotation.url().isEmpty();
-        if (hasArgv == hasUrl) {
+        boolean hasSse = !annotation.sse().isEmpty();
+        if (hasUrl && hasSse) {
+            throw new ParameterResolutionException("@McpServer on " + where
+                    + " names both url and sse: give one");
+        }
+        if (hasArgv == (hasUrl || hasSse)) {
             throw new ParameterResolutionException("@McpServer on " + where + " names "
-                    + (hasArgv ? "both argv and url" : "neither argv nor url")
+                    + (hasArgv ? "both argv and " + (hasUrl ? "url" : "sse")
+                            : "neither argv nor url nor sse")
                     + ": give exactly one, e.g. @McpServer(argv = {\"python3\", \"server.py\"})");
         }
         try {
-            if (hasUrl) {
+            Credentials credentials = credentials(annotation);
+            if (hasUrl || hasSse) {
                 if (annotation.env().length > 0 || !annotation.cwd().isEmpty()) {
-                    throw new IllegalArgumentException(
-                            "env and cwd apply to a server the binary starts (argv), not a url");
+                    throw new IllegalArgumentException("env and cwd apply to a server the binary"
+                            + " starts (argv), not " + (hasUrl ? "a url" : "an sse server"));
                 }
-                return Server.url(annotation.url());
+                return (hasUrl ? Server.url(annotation.url()) : Server.sse(annotation.sse()))
+                        .withCredentials(credentials);
+            }
+            if (!credentials.isEmpty()) {
+                throw new IllegalArgumentException(credentials.firstField()
+                        + " applies to a server given by url or sse, not to an argv server");
             }
             Server server = Server.argv(annotation.argv()).withEnv(List.of(annotation.env()));
             return annotation.cwd().isEmpty() ? server : server.withCwd(Path.of(annotation.cwd()));
@@ -133,6 +145,34 @@ public final class McpExtension implements ParameterResolver, TestExecutionExcep
             throw new ParameterResolutionException(
                     "@McpServer on " + where + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The annotation's credentials ("" is none). */
+    private static Credentials credentials(McpServer annotation) {
+        Credentials out = Credentials.NONE;
+        for (String header : annotation.headers()) {
+            int colon = header.indexOf(':');
+            if (colon <= 0) {
+                throw new IllegalArgumentException(
+                        "headers: \"" + header + "\" is not \"NAME: VALUE\"");
+            }
+            out = out.withHeader(header.substring(0, colon), header.substring(colon + 1).strip());
+        }
+        if (!annotation.bearerEnv().isEmpty()) {
+            out = out.withBearerEnv(annotation.bearerEnv());
+        }
+        if (!annotation.clientId().isEmpty() || !annotation.clientSecretEnv().isEmpty()) {
+            out = out.withClientCredentials(emptyIsNull(annotation.clientId()),
+                    emptyIsNull(annotation.clientSecretEnv()));
+        }
+        if (!annotation.tokenUrl().isEmpty()) {
+            out = out.withTokenUrl(annotation.tokenUrl());
+        }
+        return out;
+    }
+
+    private static String emptyIsNull(String value) {
+        return value.isEmpty() ? null : value;
     }
 
     private static ClientOptions options(McpServer annotation, ExtensionContext context) {

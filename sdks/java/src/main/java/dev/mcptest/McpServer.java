@@ -48,6 +48,51 @@ public @interface McpServer {
     String url() default "";
 
     /**
+     * The event-stream URL of a legacy HTTP+SSE server already running (instead of
+     * {@link #argv()} or {@link #url()}).
+     *
+     * @return the URL, or "" for none
+     */
+    String sse() default "";
+
+    /**
+     * Headers the binary sends to a url or sse server, each {@code "NAME: VALUE"}; a value may
+     * say {@code ${VAR}}, read by the binary from its environment.
+     *
+     * @return the headers
+     */
+    String[] headers() default {};
+
+    /**
+     * The variable of the binary's environment holding a bearer token for a url or sse server.
+     *
+     * @return the variable's name, or "" for none
+     */
+    String bearerEnv() default "";
+
+    /**
+     * The client id of the client-credentials grant (with {@link #clientSecretEnv()}).
+     *
+     * @return the id, or "" for none
+     */
+    String clientId() default "";
+
+    /**
+     * The variable holding the client secret of the client-credentials grant.
+     *
+     * @return the variable's name, or "" for none
+     */
+    String clientSecretEnv() default "";
+
+    /**
+     * The token endpoint of the client-credentials grant; "" to find it in the server's
+     * protected-resource metadata.
+     *
+     * @return the URL, or "" for none
+     */
+    String tokenUrl() default "";
+
+    /**
      * Variables added to the server's environment, each {@code KEY=VALUE}.
      *
      * @return the entries
