@@ -160,29 +160,22 @@ async fn authorization_over_stdio_is_a_clear_error() {
 /// `--protected` without `--client-http` is a usage error.
 #[test]
 fn the_command_judges_a_client_s_authorization() {
-    let mcptest = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mcptest-command"))
-            .args(args)
-            .env("NO_COLOR", "1")
-            .output()
-            .expect("mcptest runs");
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        (out.status.code(), text)
-    };
     let client = |flags: &str| format!("{CLIENT} --url {{{{url}}}} --auth {flags}");
     let only = ["--protected", "--only", "mcp-client-auth-*"];
 
-    let (code, text) =
-        mcptest(&[&["conformance", "--client-http", &client("")], &only[..]].concat());
+    let passing = client("");
+    let (code, text) = crate::mcptest(
+        &[&["conformance", "--client-http", &passing], &only[..]].concat(),
+        &[],
+    );
     assert_eq!(code, Some(0), "{text}");
     assert!(text.contains("11 checks, 11 passed, 0 failed"), "{text}");
 
     let broken = client("--broken-pkce");
-    let (code, text) = mcptest(&[&["conformance", "--client-http", &broken], &only[..]].concat());
+    let (code, text) = crate::mcptest(
+        &[&["conformance", "--client-http", &broken], &only[..]].concat(),
+        &[],
+    );
     assert_eq!(code, Some(1), "{text}");
     assert!(text.contains("11 checks, 10 passed, 1 failed"), "{text}");
     assert!(
@@ -190,7 +183,7 @@ fn the_command_judges_a_client_s_authorization() {
         "{text}"
     );
 
-    let (code, text) = mcptest(&["conformance", "--client", CLIENT, "--protected"]);
+    let (code, text) = crate::mcptest(&["conformance", "--client", CLIENT, "--protected"], &[]);
     assert_eq!(code, Some(2), "{text}");
     assert!(
         text.contains("--protected is for a client checked with --client-http"),

@@ -74,3 +74,18 @@ mod suite_mock;
 mod suite_runner;
 mod suites;
 mod unchecked;
+
+/// Runs the `mcptest` command (built here as `mcptest-command`) with `args`
+/// and `env` set on it only (this process's environment is shared by its
+/// tests); returns its exit code and everything it printed, colorless.
+fn mcptest(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mcptest-command"))
+        .args(args)
+        .envs(env.iter().copied())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("mcptest runs");
+    let mut all = String::from_utf8_lossy(&out.stdout).into_owned();
+    all.push_str(&String::from_utf8_lossy(&out.stderr));
+    (out.status.code(), all)
+}

@@ -176,26 +176,19 @@ async fn a_bearer_token_goes_with_the_get_and_every_post_and_is_never_shown() {
 
     // The command reads it from the variable `--bearer-env` names (set on
     // the child only: this process's environment is shared by its tests).
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mcptest-command"))
-        .args([
+    let (code, all) = crate::mcptest(
+        &[
             "audit",
             "--sse",
             &fixture.url,
             "--bearer-env",
             "MCPTEST_SSE_TOKEN",
-        ])
-        .env("MCPTEST_SSE_TOKEN", token)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("mcptest runs");
-    let all = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+        ],
+        &[("MCPTEST_SSE_TOKEN", token)],
     );
     // The fixture's deliberately broken tools fail the audit (exit 1);
     // what matters here is that every call got through.
-    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert_eq!(code, Some(1), "{all}");
     assert!(all.contains("PASS  echo"), "{all}");
     assert!(
         all.contains("(HTTP+SSE): FAILED: 21 passed, 2 failed"),
@@ -265,20 +258,12 @@ fn drift_compares_an_sse_server_with_the_same_server_over_stdio() {
     let token = "drift-sse-token-0b3e";
     let fixture = HttpFixture::start(EVERYTHING, &["--sse", "--bearer", token]);
     let drift = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mcptest-command"))
-            .arg("drift")
-            .args(args)
-            .env("MCPTEST_DRIFT_TOKEN", token)
-            .env("NO_COLOR", "1")
-            .output()
-            .expect("mcptest runs");
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
+        let (code, text) = crate::mcptest(
+            &[&["drift"], args].concat(),
+            &[("MCPTEST_DRIFT_TOKEN", token)],
         );
         assert!(!text.contains(token), "{text}");
-        (out.status.code(), text)
+        (code, text)
     };
     // A command line, not the path alone (which drift would read as a file).
     let stdio = format!("env {EVERYTHING}");
