@@ -594,3 +594,92 @@ async fn run_official_client(command: &str, scenario: &str, out: &Path) -> Strin
         String::from_utf8_lossy(&output.stderr)
     )
 }
+
+/// Builds the headless rmcp OAuth client (`tests/e2e/rmcp-oauth-client`, a
+/// crate outside the workspace so that rmcp's `auth` feature stays out of
+/// the workspace's build) into `<target>/e2e-rmcp-client`, and returns the
+/// binary's path. The build is bounded: a cold one takes minutes.
+fn rmcp_oauth_client() -> std::path::PathBuf {
+    use std::{io::Read as _, process::Stdio, time::Instant};
+    // target/<profile>/deps/e2e-<hash> -> target
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let target = exe
+        .ancestors()
+        .nth(3)
+        .expect("a test binary in <target>/<profile>/deps")
+        .join("e2e-rmcp-client");
+    let manifest = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/e2e/rmcp-oauth-client/Cargo.toml"
+    );
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut child = std::process::Command::new(cargo)
+        .args(["build", "--quiet", "--locked", "--manifest-path", manifest])
+        .arg("--target-dir")
+        .arg(&target)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cargo starts");
+    let mut stderr = child.stderr.take().expect("piped");
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let deadline = Instant::now() + Duration::from_secs(1200);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("cargo can be waited for") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("building {manifest} took over 20 minutes");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let stderr = reader.join().unwrap_or_default();
+    let binary = target.join("debug").join("rmcp-oauth-client");
+    assert!(
+        status.success() && binary.is_file(),
+        "building {manifest} failed ({status}):\n{stderr}"
+    );
+    binary
+}
+
+/// rmcp's OAuth client (feature `auth`: `OAuthState` and `AuthClient`,
+/// driven headlessly by `tests/e2e/rmcp-oauth-client`) against the protected
+/// recording server: every authorization check's verdict, the failures
+/// listed with their reasons.
+#[tokio::test]
+#[ignore = "e2e: builds tests/e2e/rmcp-oauth-client; .ci/run runs it"]
+async fn rmcp_oauth_client_authorizes() {
+    let binary = tokio::task::spawn_blocking(rmcp_oauth_client)
+        .await
+        .unwrap();
+    let report = mcptest::conformance::ClientConformance::http()
+        .authorization(true)
+        .only(["mcp-client-auth-*"])
+        .session_limit(Duration::from_secs(40))
+        .run_command(&format!("{} --url {{{{url}}}}", binary.display()))
+        .await
+        .unwrap();
+    println!("{}", report.full_table());
+    assert_eq!(report.results.len(), 11, "{report}");
+    let failing: Vec<String> = report
+        .results
+        .iter()
+        .filter(|r| r.status != Status::Pass)
+        .map(|r| {
+            format!(
+                "{} ({:?}): {}",
+                r.rule.id,
+                r.status,
+                r.reason.as_deref().unwrap_or("no reason")
+            )
+        })
+        .collect();
+    assert!(failing.is_empty(), "{}\n{report}", failing.join("\n"));
+    report.assert_conforms();
+}
