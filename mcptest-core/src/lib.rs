@@ -66,27 +66,6 @@ pub use rmcp;
 #[doc = include_str!("mcp_test.md")]
 pub use mcptest_macros::mcp_test;
 
-/// `assert_eq!` and `assert_ne!` with std's syntax, whose failure shows
-/// the two values' pretty `Debug` forms as a line-by-line diff (`-` the
-/// left value, `+` the right one), drawn as every check's failure draws
-/// its diff — handy for a result's JSON.
-///
-/// They are imported by name, next to the prelude, because no glob import
-/// can bring them: a macro from a glob import that has the name of one of
-/// std's is ambiguous (E0659) wherever it is used. A named import shadows
-/// std's cleanly:
-///
-/// ```should_panic
-/// use mcptest::prelude::*;
-/// use mcptest::{assert_eq, assert_ne};
-///
-/// let reply = json!({"city": "Paris", "conditions": "sunny"});
-/// assert_ne!(reply, json!({}));
-/// // panics with a diff: `-` the left value, `+` the right one
-/// assert_eq!(reply, json!({"city": "Paris", "conditions": "rain"}));
-/// ```
-pub use crate::{__mcptest_assert_eq as assert_eq, __mcptest_assert_ne as assert_ne};
-
 /// Everything a test file needs: `use mcptest::prelude::*;`
 ///
 /// It leaves std's `assert_eq!` alone; for assertions that print a diff,
