@@ -732,23 +732,38 @@ where
     L: std::fmt::Debug + ?Sized,
     R: std::fmt::Debug + ?Sized,
 {
-    let styles = Styles::new(color_enabled());
+    let (left, right) = (format!("{left:#?}"), format!("{right:#?}"));
+    panic!(
+        "{}",
+        assertion_text(op, &left, &right, message, color_enabled())
+    )
+}
+
+/// The words of a failed `assert_eq!`/`assert_ne!` on the two values'
+/// pretty `Debug` forms, colored or not.
+fn assertion_text(
+    op: &str,
+    left: &str,
+    right: &str,
+    message: Option<std::fmt::Arguments<'_>>,
+    color: bool,
+) -> String {
+    let styles = Styles::new(color);
     let mut out = format!("assertion `left {op} right` failed");
     if let Some(message) = message {
         out.push_str(&format!(": {message}"));
     }
     out.push('\n');
-    let (left, right) = (format!("{left:#?}"), format!("{right:#?}"));
     if op == "==" {
         out.push_str(&styles.heading("diff (- left, + right):"));
         out.push('\n');
-        render_diff(&mut out, &styles, "", &left, &right);
+        render_diff(&mut out, &styles, "", left, right);
     } else {
         out.push_str(&styles.heading("both:"));
         out.push('\n');
-        render_block(&mut out, "", "  ", &left);
+        render_block(&mut out, "", "  ", left);
     }
-    panic!("{}", out.trim_end())
+    out.trim_end().to_owned()
 }
 
 fn render_diff(out: &mut String, styles: &Styles, indent: &str, expected: &str, actual: &str) {
@@ -898,11 +913,21 @@ mod tests {
                 2
             )
         });
-        // Colored on a terminal: the words are the same without the color.
-        // Three lines of context around each change, as in a check's diff.
-        let message = console::strip_ansi_codes(&message).into_owned();
+        // The words without color (a terminal gets them colored); three
+        // lines of context around each change, as in a check's diff.
+        assert!(message.starts_with("assertion `left == right` failed: after 2 calls\n"));
+        let left = format!("{:#?}", json!({"a": 1, "b": [1, 2]}));
+        let right = format!("{:#?}", json!({"a": 1, "b": [1, 3]}));
+        let calls = 2;
+        let text = assertion_text(
+            "==",
+            &left,
+            &right,
+            Some(format_args!("after {calls} calls")),
+            false,
+        );
         assert_eq!(
-            message,
+            text,
             "assertion `left == right` failed: after 2 calls\n\
              diff (- left, + right):\n  \
              \x20    \"a\": Number(1),\n  \
