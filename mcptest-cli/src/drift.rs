@@ -53,6 +53,12 @@ impl Side {
         Ok(Side::Server(Box::new(Server::command(text))))
     }
 
+    /// Whether this side is a server reached at a URL (what the
+    /// credentials flags are for).
+    fn at_url(&self) -> bool {
+        matches!(self, Side::Server(server) if !server.is_process())
+    }
+
     fn file(&self) -> Option<&str> {
         match self {
             Side::File(path) => Some(path),
@@ -86,13 +92,7 @@ pub fn drift(args: DriftArgs) -> Exit {
             return Exit::Usage;
         }
     };
-    let at_url = |side: &str| {
-        !Path::new(side).is_file()
-            && ["http://", "https://", "sse:"]
-                .iter()
-                .any(|scheme| side.starts_with(scheme))
-    };
-    if args.auth.given() && !at_url(&args.old) && !at_url(&args.new) {
+    if args.auth.given() && !old.at_url() && !new.at_url() {
         eprintln!(
             "mcptest: the credentials flags are for a side reached at a URL; neither {:?} nor {:?} is one",
             args.old, args.new
