@@ -11,10 +11,10 @@ use crate::model::{Applies, Checked, Exchange, Level, Observed, Role, Rule};
 use crate::server_checks::facts::Facts;
 use crate::server_checks::{
     adaptive, authorization, classic, features, http_transport, input_required, listen,
-    schema_valid, skills, stateless, tasks, tools,
+    schema_valid, skills, sse_transport, stateless, tasks, tools,
 };
 use crate::support::probe::Probe;
-use crate::support::revision::{CLASSIC, EVERY, STATELESS};
+use crate::support::revision::{CLASSIC, EVERY, LEGACY_SSE, STATELESS};
 use crate::support::transcript::Transcript;
 
 /// Declares every check once: its rule, and how it runs. A server check
@@ -82,7 +82,7 @@ macro_rules! catalogue {
                 let gated = match self.check().revision {
                     _ if self.check().section.starts_with("basic/authorization") => Ok(()),
                     CLASSIC => f.classic().map(|_| ()),
-                    EVERY => Ok(()),
+                    EVERY | LEGACY_SSE => Ok(()),
                     _ => f.stateless().map(|_| ()),
                 };
                 if let Err(finding) = gated {
@@ -818,6 +818,27 @@ catalogue! {
         level: Must, role: Server, applies: Http,
         run: |p, f| http_transport::multiple_streams(p, f.classic()?).await,
     },
+    SseEndpointEvent {
+        id: "sse-endpoint-event",
+        rule: "the first event of the stream a client opens is `endpoint`, whose data is the URI (on the server's origin) to POST messages to",
+        revision: LEGACY_SSE, section: "basic/transports#http-with-sse",
+        level: Must, role: Server, applies: Sse,
+        run: |p, f| sse_transport::endpoint_event(p).await,
+    },
+    SsePostAccepted {
+        id: "sse-post-accepted",
+        rule: "the endpoint accepts each message POSTed to it (HTTP 2xx): initialize, notifications/initialized, then ping",
+        revision: LEGACY_SSE, section: "basic/transports#http-with-sse",
+        level: Must, role: Server, applies: Sse,
+        run: |p, f| sse_transport::post_accepted(p).await,
+    },
+    SseMessageEvents {
+        id: "sse-message-events",
+        rule: "the answer to a POSTed request comes on the stream as a `message` event whose data is the JSON-RPC response, and every server message is a `message` event",
+        revision: LEGACY_SSE, section: "basic/transports#http-with-sse",
+        level: Must, role: Server, applies: Sse,
+        run: |p, f| sse_transport::message_events(p).await,
+    },
     // ---- authorization of a protected server (2025-11-25, HTTP only;
     // judged without the handshake's gate: the rules hold before it) ----
     AuthChallenge {
@@ -1166,10 +1187,13 @@ mod tests {
         let mut seen = HashSet::new();
         for check in CATALOGUE {
             assert!(seen.insert(check.id), "duplicate id {}", check.id);
-            // Classic rules say so; a 2026-07-28 rule names the SEP that
-            // made it, or `mcp-` for a rule of the base spec.
+            // Classic rules say so, as do the HTTP+SSE transport's; a
+            // 2026-07-28 rule names the SEP that made it, or `mcp-` for a
+            // rule of the base spec.
             let prefixed = if check.revision == CLASSIC {
                 check.id.starts_with("classic-")
+            } else if check.revision == LEGACY_SSE {
+                check.id.starts_with("sse-")
             } else {
                 check.id.starts_with("mcp-")
                     || check.id.strip_prefix("sep-").is_some_and(|rest| {

@@ -279,6 +279,7 @@ impl ClientConformance {
                     drop(served);
                 }
             }
+            Transport::Sse => unreachable!("a client is checked over stdio or Streamable HTTP"),
         }
         drop(canary);
         Ok(self
@@ -334,6 +335,7 @@ impl ClientConformance {
                     drop(served);
                 }
             }
+            Transport::Sse => unreachable!("a client is checked over stdio or Streamable HTTP"),
         }
         drop(canary);
         Ok(self
@@ -361,6 +363,7 @@ impl ClientConformance {
                 } else {
                     let other = match check.applies {
                         Applies::Http => "Streamable HTTP; this client is checked over stdio",
+                        Applies::Sse => "a server reached over the legacy HTTP+SSE transport",
                         _ => "stdio; this client is checked over Streamable HTTP",
                     };
                     (

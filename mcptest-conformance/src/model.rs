@@ -53,6 +53,10 @@ pub enum Transport {
     Stdio,
     /// Streamable HTTP.
     Http,
+    /// The legacy HTTP+SSE transport (2024-11-05): its messages go over
+    /// mcptest's line bridge, as over stdio, and its own rules are checked
+    /// on the raw stream.
+    Sse,
 }
 
 impl fmt::Display for Transport {
@@ -60,6 +64,7 @@ impl fmt::Display for Transport {
         f.write_str(match self {
             Transport::Stdio => "stdio",
             Transport::Http => "http",
+            Transport::Sse => "sse",
         })
     }
 }
@@ -74,6 +79,8 @@ pub enum Applies {
     Stdio,
     /// Only Streamable HTTP.
     Http,
+    /// Only the legacy HTTP+SSE transport.
+    Sse,
 }
 
 impl Applies {
@@ -83,6 +90,7 @@ impl Applies {
             (Applies::Any, _)
                 | (Applies::Stdio, Transport::Stdio)
                 | (Applies::Http, Transport::Http)
+                | (Applies::Sse, Transport::Sse)
         )
     }
 }
@@ -342,5 +350,8 @@ mod tests {
         assert!(Applies::Any.includes(Transport::Http));
         assert!(Applies::Stdio.includes(Transport::Stdio));
         assert!(!Applies::Http.includes(Transport::Stdio));
+        assert!(Applies::Sse.includes(Transport::Sse));
+        assert!(!Applies::Stdio.includes(Transport::Sse));
+        assert!(Applies::Any.includes(Transport::Sse));
     }
 }

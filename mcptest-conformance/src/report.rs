@@ -453,7 +453,16 @@ fn write_evidence(out: &mut String, role: Role, evidence: &[Exchange], indent: &
             .iter()
             .map(|(n, v)| format!("{n}: {v}"))
             .collect();
-        if exchange.transport == Transport::Http {
+        // Over HTTP+SSE the raw stream's own exchanges (a GET, a POST with
+        // its headers) are shown as HTTP; the bridged messages as lines.
+        let as_http = match exchange.transport {
+            Transport::Http => true,
+            Transport::Sse => {
+                exchange.request.method.is_some() || !exchange.request.headers.is_empty()
+            }
+            Transport::Stdio => false,
+        };
+        if as_http {
             let method = exchange.request.method.unwrap_or("POST");
             let what = match role {
                 Role::Server => method.to_owned(),
@@ -464,7 +473,9 @@ fn write_evidence(out: &mut String, role: Role, evidence: &[Exchange], indent: &
             } else {
                 out.push_str(&format!("{indent}> {what} {}\n", headers.join(", ")));
             }
-            out.push_str(&format!("{indent}  {}\n", shorten(&exchange.request.body)));
+            if !exchange.request.body.is_empty() {
+                out.push_str(&format!("{indent}  {}\n", shorten(&exchange.request.body)));
+            }
         } else {
             out.push_str(&format!("{indent}> {}\n", shorten(&exchange.request.body)));
         }

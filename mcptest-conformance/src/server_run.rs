@@ -248,6 +248,10 @@ impl Conformance {
         if let Some(http) = probe.raw_http() {
             http.reachable().await?;
         }
+        #[cfg(feature = "http")]
+        if let Some(sse) = probe.raw_sse() {
+            sse.reachable().await?;
+        }
         Ok(probe)
     }
 }
@@ -294,5 +298,6 @@ fn applies_text(applies: Applies) -> &'static str {
         Applies::Any => "any transport",
         Applies::Stdio => "stdio",
         Applies::Http => "Streamable HTTP",
+        Applies::Sse => "the legacy HTTP+SSE transport",
     }
 }

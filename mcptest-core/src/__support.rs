@@ -17,7 +17,8 @@
 //!   directory);
 //! - [`LOG_LEVELS`], the names of MCP's log levels (what
 //!   [`LogLevel::name`](crate::LogLevel::name) reads);
-//! - [`oauth`]: the discovery behind `Server::client_credentials`.
+//! - [`oauth`]: the discovery behind `Server::client_credentials`;
+//! - [`sse`]: raw access to an HTTP+SSE server (conformance's transport checks).
 
 pub use crate::cassette::reading::{CASSETTE_MISS, Interaction, interactions};
 pub use crate::error::fmt_duration;
@@ -36,6 +37,12 @@ pub mod process {
     pub use crate::server::container::found_runtime as container_runtime;
     pub use crate::transport::process::{ChildProcess, Launch, Spawned, SpawnedParts};
     pub use crate::transport::stderr::StderrTail;
+}
+
+/// Raw access to an HTTP+SSE server, for the transport's own rules.
+#[cfg(feature = "http")]
+pub mod sse {
+    pub use crate::raw::sse::{RawSse, SseEvent, SseNext, SsePost, SseRefusal, SseSession};
 }
 
 /// Authorization-server discovery and the client-credentials grant.

@@ -51,11 +51,14 @@ pub enum Quirk {
     SlowPosts,
     /// Sends a line that names no SSE field before its answers.
     BadLine,
+    /// Sends every message of the server as an event named `reply`, not
+    /// `message`.
+    NamedReplies,
 }
 
 impl Quirk {
     /// Every quirk, by the name `fixture-everything --sse-quirk` takes.
-    pub const ALL: [(&'static str, Quirk); 9] = [
+    pub const ALL: [(&'static str, Quirk); 10] = [
         ("no-endpoint", Quirk::NoEndpoint),
         ("message-first", Quirk::MessageFirst),
         ("foreign-endpoint", Quirk::ForeignEndpoint),
@@ -65,6 +68,7 @@ impl Quirk {
         ("refuse-posts", Quirk::RefusePosts),
         ("slow-posts", Quirk::SlowPosts),
         ("bad-line", Quirk::BadLine),
+        ("named-replies", Quirk::NamedReplies),
     ];
 
     /// The quirk called `name`.
@@ -180,8 +184,12 @@ async fn open(State(site): State<Arc<Site>>) -> Response {
         }
         let mut lines = BufReader::new(from_server).lines();
         let mut sent = 0;
+        let kind = match quirk {
+            Some(Quirk::NamedReplies) => "reply",
+            _ => "message",
+        };
         while let Ok(Some(line)) = lines.next_line().await {
-            if tx.send(Ok(event("message", &line))).await.is_err() {
+            if tx.send(Ok(event(kind, &line))).await.is_err() {
                 return;
             }
             sent += 1;

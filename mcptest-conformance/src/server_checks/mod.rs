@@ -17,6 +17,7 @@ pub(crate) mod listen;
 pub(crate) mod listing;
 pub(crate) mod schema_valid;
 pub(crate) mod skills;
+pub(crate) mod sse_transport;
 pub(crate) mod stateless;
 pub(crate) mod tasks;
 pub(crate) mod tools;

@@ -27,6 +27,8 @@ use mcptest_core::RawConnection;
 use mcptest_core::Server;
 
 #[cfg(feature = "http")]
+use mcptest_core::__support::sse::RawSse;
+#[cfg(feature = "http")]
 use mcptest_core::RawHttp;
 
 /// A channel a check opened, by index into the run's channels.
@@ -109,6 +111,9 @@ pub(crate) struct Probe {
     pub(crate) transport: Transport,
     #[cfg(feature = "http")]
     http: Option<RawHttp>,
+    /// The raw stream of an HTTP+SSE server, for the transport's own rules.
+    #[cfg(feature = "http")]
+    sse: Option<RawSse>,
     pub(crate) settings: Settings,
     /// The client credentials the server was given, for checks that ask
     /// for tokens of their own.
@@ -124,9 +129,16 @@ pub(crate) struct Probe {
 impl Probe {
     pub(crate) fn new(server: Server, settings: Settings) -> Result<Probe, Error> {
         let is_url = server.is_http();
+        let is_sse = server.is_sse();
         #[cfg(feature = "http")]
         let http = if is_url {
             Some(RawHttp::open(&server)?.timeout(settings.timeout))
+        } else {
+            None
+        };
+        #[cfg(feature = "http")]
+        let sse = if is_sse {
+            Some(RawSse::open(&server)?)
         } else {
             None
         };
@@ -140,11 +152,15 @@ impl Probe {
             server,
             transport: if is_url {
                 Transport::Http
+            } else if is_sse {
+                Transport::Sse
             } else {
                 Transport::Stdio
             },
             #[cfg(feature = "http")]
             http,
+            #[cfg(feature = "http")]
+            sse,
             settings,
             #[cfg(feature = "http")]
             credentials: None,
@@ -160,7 +176,7 @@ impl Probe {
     pub(crate) fn reached_over(&self) -> &'static str {
         match self.transport {
             Transport::Http => "HTTP",
-            Transport::Stdio if self.server.is_sse() => "the legacy HTTP+SSE transport",
+            Transport::Sse => "the legacy HTTP+SSE transport",
             Transport::Stdio => "stdio",
         }
     }
@@ -186,7 +202,9 @@ impl Probe {
     /// [`open`](Self::open) with the error as it came.
     pub(crate) async fn open_raw(&mut self) -> Result<Ch, Error> {
         let channel = match self.transport {
-            Transport::Stdio => Channel::Stdio(Box::new(RawConnection::open(&self.server).await?)),
+            Transport::Stdio | Transport::Sse => {
+                Channel::Stdio(Box::new(RawConnection::open(&self.server).await?))
+            }
             #[cfg(feature = "http")]
             Transport::Http => Channel::Http {
                 session: None,
@@ -370,6 +388,12 @@ impl Probe {
         self.http.clone()
     }
 
+    /// The raw stream of an HTTP+SSE server (`None` for another transport).
+    #[cfg(feature = "http")]
+    pub(crate) fn raw_sse(&self) -> Option<RawSse> {
+        self.sse.clone()
+    }
+
     /// The `Mcp-Session-Id` a classic HTTP session was given, if any.
     #[cfg(feature = "http")]
     pub(crate) fn session_id(&self, ch: Ch) -> Option<String> {
@@ -533,7 +557,7 @@ impl Probe {
         let transport = self.transport;
         let headers = match transport {
             Transport::Http => headers.unwrap_or_else(|| self.http_headers_for(ch, Some(message))),
-            Transport::Stdio => Vec::new(),
+            Transport::Stdio | Transport::Sse => Vec::new(),
         };
         let body = message.to_string();
         let (reply, response) = match &mut self.channels[ch.0] {

@@ -6,6 +6,9 @@
 pub(crate) const CLASSIC: &str = "2025-11-25";
 /// The stateless revision (SEP-2575).
 pub(crate) const STATELESS: &str = "2026-07-28";
+/// The revision of the legacy HTTP+SSE transport, whose rules hold for a
+/// server reached over it whatever version it then negotiates.
+pub(crate) const LEGACY_SSE: &str = "2024-11-05";
 /// A rule of every revision the server speaks.
 pub(crate) const EVERY: &str = "every revision";
 

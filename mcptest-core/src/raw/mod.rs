@@ -5,6 +5,8 @@
 #[cfg(feature = "http")]
 pub(crate) mod http;
 mod response;
+#[cfg(feature = "http")]
+pub(crate) mod sse;
 pub(crate) mod stdio;
 
 #[cfg(feature = "http")]

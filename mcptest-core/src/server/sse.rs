@@ -76,29 +76,10 @@ pub(crate) fn start(
     log: Arc<StderrTail>,
     pipe_bytes: usize,
 ) -> Result<(DuplexStream, JoinHandle<()>), Error> {
-    let invalid = |message: String| Error::InvalidConfig { message };
-    let url = Url::parse(&spec.url)
-        .map_err(|e| invalid(format!("the HTTP+SSE URL {:?}: {e}", spec.url)))?;
-    let mut headers = HeaderMap::new();
-    for (name, value) in custom_headers(spec)? {
-        headers.insert(name, value);
-    }
-    if let Some(token) = bearer_token(spec)? {
-        let mut value = reqwest::header::HeaderValue::from_str(&format!("Bearer {token}"))
-            .map_err(|_| invalid("the bearer token is not a valid header value".into()))?;
-        value.set_sensitive(true);
-        headers.insert(reqwest::header::AUTHORIZATION, value);
-    }
-    let http = reqwest::Client::builder()
-        .connect_timeout(bounds.connect_timeout)
-        .build()
-        .map_err(|e| invalid(format!("HTTP client: {e}")))?;
+    let target = SseTarget::new(spec, bounds)?;
     let (client_io, bridge_io) = tokio::io::duplex(pipe_bytes);
     let bridge = Bridge {
-        http,
-        url,
-        headers,
-        bounds,
+        target,
         inbound,
         log,
     };
@@ -106,11 +87,342 @@ pub(crate) fn start(
     Ok((client_io, task))
 }
 
-struct Bridge {
+/// An HTTP+SSE server as each reader of it reaches it (the bridge, and
+/// [`RawSse`](crate::__support::sse::RawSse), which conformance checks the
+/// transport's rules with): the stream's URL, the headers each request
+/// carries, and the bounds.
+#[derive(Clone)]
+pub(crate) struct SseTarget {
     http: reqwest::Client,
     url: Url,
     headers: HeaderMap,
     bounds: Bounds,
+}
+
+/// Why a stream could not be opened up to its `endpoint` event, and what
+/// was seen on the way.
+#[derive(Debug)]
+pub(crate) struct Refusal {
+    /// What went wrong, in words.
+    pub(crate) why: String,
+    /// The GET's status and `Content-Type`, when an answer came.
+    pub(crate) head: Option<(u16, Option<String>)>,
+    /// The first event (its name and data), when one came.
+    pub(crate) first: Option<(Option<String>, String)>,
+}
+
+/// A stream opened up to its `endpoint` event.
+pub(crate) struct Opened {
+    pub(crate) events: Events,
+    pub(crate) endpoint: Url,
+    pub(crate) status: u16,
+    pub(crate) content_type: Option<String>,
+    /// The `endpoint` event's data, as sent.
+    pub(crate) named: String,
+}
+
+type Head = Option<(u16, Option<String>)>;
+
+impl SseTarget {
+    /// The server `spec` names; fails only on a configuration that cannot
+    /// work (a bad header, a bearer variable not set, a URL that is not one).
+    pub(crate) fn new(spec: &HttpSpec, bounds: Bounds) -> Result<SseTarget, Error> {
+        let invalid = |message: String| Error::InvalidConfig { message };
+        let url = Url::parse(&spec.url)
+            .map_err(|e| invalid(format!("the HTTP+SSE URL {:?}: {e}", spec.url)))?;
+        let mut headers = HeaderMap::new();
+        for (name, value) in custom_headers(spec)? {
+            headers.insert(name, value);
+        }
+        if let Some(token) = bearer_token(spec)? {
+            let mut value = reqwest::header::HeaderValue::from_str(&format!("Bearer {token}"))
+                .map_err(|_| invalid("the bearer token is not a valid header value".into()))?;
+            value.set_sensitive(true);
+            headers.insert(reqwest::header::AUTHORIZATION, value);
+        }
+        let http = reqwest::Client::builder()
+            .connect_timeout(bounds.connect_timeout)
+            .build()
+            .map_err(|e| invalid(format!("HTTP client: {e}")))?;
+        Ok(SseTarget {
+            http,
+            url,
+            headers,
+            bounds,
+        })
+    }
+
+    pub(crate) fn url(&self) -> &Url {
+        &self.url
+    }
+
+    /// GETs the stream and reads up to the `endpoint` event, within the
+    /// connect timeout. An event over the size limit is reported to
+    /// `inbound`, when there is one, as the reason the session ends.
+    pub(crate) async fn open(&self, inbound: Option<&Arc<Inbound>>) -> Result<Opened, Refusal> {
+        // A little inside the connect timeout, so that the connection fails
+        // with what the stream did (or did not do), not a bare timeout.
+        let margin = (self.bounds.connect_timeout / 5).min(Duration::from_secs(2));
+        let seen = std::sync::Mutex::new(None);
+        let opened = tokio::time::timeout(
+            self.bounds.connect_timeout - margin,
+            self.open_now(inbound, &seen),
+        )
+        .await;
+        match opened {
+            Ok(opened) => opened,
+            Err(_) => Err(Refusal {
+                why: format!(
+                    "the HTTP+SSE server at {} did not open its stream and name its \
+                     `endpoint` within {} (the connect timeout): a 2024-11-05 server names \
+                     the endpoint to POST to as the first event of its stream",
+                    self.url,
+                    crate::error::fmt_duration(self.bounds.connect_timeout)
+                ),
+                head: seen.lock().ok().and_then(|mut s| s.take()),
+                first: None,
+            }),
+        }
+    }
+
+    async fn open_now(
+        &self,
+        inbound: Option<&Arc<Inbound>>,
+        seen: &std::sync::Mutex<Head>,
+    ) -> Result<Opened, Refusal> {
+        let response = self
+            .http
+            .get(self.url.clone())
+            .headers(self.headers.clone())
+            .header(ACCEPT, "text/event-stream")
+            .send()
+            .await
+            .map_err(|e| Refusal {
+                why: format!(
+                    "GET {}: cannot open the SSE stream: {}",
+                    self.url,
+                    describe_failure(&e)
+                ),
+                head: None,
+                first: None,
+            })?;
+        let status = response.status();
+        let content_type = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let head: Head = Some((status.as_u16(), content_type.clone()));
+        if let Ok(mut seen) = seen.lock() {
+            seen.clone_from(&head);
+        }
+        let refused = |why: String, first: Option<(Option<String>, String)>| Refusal {
+            why,
+            head: head.clone(),
+            first,
+        };
+        if !status.is_success() {
+            let challenge = response
+                .headers()
+                .get(reqwest::header::WWW_AUTHENTICATE)
+                .and_then(|v| v.to_str().ok())
+                .map(|c| format!(" (WWW-Authenticate: {c})"))
+                .unwrap_or_default();
+            let body = read_some(response, REFUSAL_SHOWN).await;
+            return Err(refused(
+                format!(
+                    "GET {} answered HTTP {status}{challenge}{}",
+                    self.url,
+                    shown_body(&body)
+                ),
+                None,
+            ));
+        }
+        let shown_type = content_type.as_deref().unwrap_or("none");
+        if !shown_type.trim_start().starts_with("text/event-stream") {
+            return Err(refused(
+                format!(
+                    "GET {} answered with Content-Type {shown_type}, not text/event-stream: \
+                     no HTTP+SSE server is there (a Streamable HTTP server is reached with \
+                     Server::url)",
+                    self.url
+                ),
+                None,
+            ));
+        }
+        let mut events = self.events(response, inbound.cloned());
+        let (endpoint, named) = self.endpoint(&mut events, inbound, &head).await?;
+        Ok(Opened {
+            events,
+            endpoint,
+            status: status.as_u16(),
+            content_type,
+            named,
+        })
+    }
+
+    /// Reads the stream's first event, which must name the endpoint: the
+    /// endpoint resolved against the stream's URL, and the event's data.
+    async fn endpoint(
+        &self,
+        events: &mut Events,
+        inbound: Option<&Arc<Inbound>>,
+        head: &Head,
+    ) -> Result<(Url, String), Refusal> {
+        let refused_at = |why: String, first: Option<(Option<String>, String)>| Refusal {
+            why,
+            head: head.clone(),
+            first,
+        };
+        let first = match events.next().await {
+            Some(Ok(event)) => event,
+            Some(Err(e)) => return Err(refused_at(self.broken(&e, inbound), None)),
+            None => {
+                return Err(refused_at(
+                    format!(
+                        "the SSE stream at {} ended before its `endpoint` event",
+                        self.url
+                    ),
+                    None,
+                ));
+            }
+        };
+        let named = first.data.clone().unwrap_or_default();
+        let first_seen = Some((first.event.clone(), named.clone()));
+        if first.event.as_deref() != Some("endpoint") {
+            return Err(refused_at(
+                format!(
+                    "the first event of the SSE stream at {} is {} with data {:?}, not \
+                     `endpoint`: a 2024-11-05 server names the endpoint to POST to first",
+                    self.url,
+                    first
+                        .event
+                        .as_deref()
+                        .map(|e| format!("`{e}`"))
+                        .unwrap_or_else(|| "a `message`".into()),
+                    cut(&named),
+                ),
+                first_seen,
+            ));
+        }
+        let endpoint = match self.url.join(named.trim()) {
+            Ok(endpoint) => endpoint,
+            Err(e) => {
+                return Err(refused_at(
+                    format!(
+                        "the `endpoint` event of {} names {named:?}, which is no URL: {e}",
+                        self.url
+                    ),
+                    first_seen,
+                ));
+            }
+        };
+        if endpoint.origin() != self.url.origin() {
+            return Err(refused_at(
+                format!(
+                    "the `endpoint` event of {} names {endpoint}, on another origin: \
+                     mcptest sends a session's messages (and its credentials) only to the \
+                     origin of its stream",
+                    self.url
+                ),
+                first_seen,
+            ));
+        }
+        Ok((endpoint, named))
+    }
+
+    /// The events of `response`, each bounded by the message size limit.
+    fn events(&self, response: reqwest::Response, inbound: Option<Arc<Inbound>>) -> Events {
+        let mut bound = EventBound::new(self.bounds.max_message);
+        let bytes = response.bytes_stream().map(move |chunk| {
+            let chunk = chunk.map_err(std::io::Error::other)?;
+            if let Err(seen) = bound.feed(&chunk) {
+                let why = format!(
+                    "the server sent an SSE event of more than {} (at least {seen} bytes \
+                     without the blank line that ends an event); raise the limit with \
+                     Server::max_message_size if that is expected",
+                    human_bytes(bound.max)
+                );
+                if let Some(inbound) = &inbound {
+                    inbound.fatal(why.clone());
+                }
+                return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, why));
+            }
+            Ok(chunk)
+        });
+        Box::pin(sse_stream::SseStream::from_bytes_stream(bytes))
+    }
+
+    /// Why the stream broke, in words.
+    pub(crate) fn broken(
+        &self,
+        error: &sse_stream::Error,
+        inbound: Option<&Arc<Inbound>>,
+    ) -> String {
+        if let Some(why) = inbound.and_then(|i| i.fatal_reason()) {
+            return why;
+        }
+        let why = match error {
+            sse_stream::Error::Body(e) => {
+                let e: &(dyn std::error::Error + 'static) = e.as_ref();
+                format!("reading it failed: {}", describe_failure(e))
+            }
+            other => format!("it broke the event-stream format ({other})"),
+        };
+        format!("the SSE stream at {}: {why}", self.url)
+    }
+
+    /// See [`RawSse::reachable`](crate::__support::sse::RawSse::reachable).
+    pub(crate) async fn reachable(&self) -> Result<(), Error> {
+        let sent = self
+            .http
+            .head(self.url.clone())
+            .headers(self.headers.clone())
+            .send();
+        match tokio::time::timeout(self.bounds.connect_timeout, sent).await {
+            Ok(Err(error)) if crate::error::is_connect_failure(&error) => Err(Error::Transport {
+                method: None,
+                reason: describe_failure(&error),
+                output: Box::default(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// POSTs one message to `endpoint` within the request timeout: the
+    /// status and the start of the answer's body, or what went wrong.
+    pub(crate) async fn post(
+        &self,
+        endpoint: &Url,
+        body: Vec<u8>,
+    ) -> Result<(u16, String), String> {
+        let exchange = async {
+            let response = self
+                .http
+                .post(endpoint.clone())
+                .headers(self.headers.clone())
+                .header(CONTENT_TYPE, "application/json")
+                .body(body)
+                .send()
+                .await?;
+            let status = response.status();
+            let answer = read_some(response, ANSWER_READ).await;
+            Ok::<_, reqwest::Error>((status.as_u16(), answer))
+        };
+        match tokio::time::timeout(self.bounds.request_timeout, exchange).await {
+            Ok(Ok(done)) => Ok(done),
+            Ok(Err(e)) => Err(format!("failed: {}", describe_failure(&e))),
+            Err(_) => Err(format!(
+                "got no answer within {} (the request timeout); \
+                 an HTTP+SSE server acknowledges each POST and answers on the stream",
+                crate::error::fmt_duration(self.bounds.request_timeout)
+            )),
+        }
+    }
+}
+
+struct Bridge {
+    target: SseTarget,
     inbound: Arc<Inbound>,
     log: Arc<StderrTail>,
 }
@@ -142,148 +454,18 @@ impl Bridge {
         from_client: impl tokio::io::AsyncRead + Unpin,
         to_client: &mut (impl AsyncWrite + Unpin),
     ) -> Ended {
-        // A little inside the connect timeout, so that the connection fails
-        // with what the stream did (or did not do), not a bare timeout.
-        let margin = (self.bounds.connect_timeout / 5).min(Duration::from_secs(2));
-        let opened = tokio::time::timeout(self.bounds.connect_timeout - margin, self.open()).await;
-        let (mut events, endpoint) = match opened {
-            Ok(Ok(opened)) => opened,
-            Ok(Err(ended)) => return ended,
-            Err(_) => {
-                return Ended::Fatal(format!(
-                    "the HTTP+SSE server at {} did not open its stream and name its \
-                     `endpoint` within {} (the connect timeout): a 2024-11-05 server names \
-                     the endpoint to POST to as the first event of its stream",
-                    self.url,
-                    crate::error::fmt_duration(self.bounds.connect_timeout)
-                ));
-            }
+        let Opened {
+            mut events,
+            endpoint,
+            ..
+        } = match self.target.open(Some(&self.inbound)).await {
+            Ok(opened) => opened,
+            Err(refusal) => return Ended::Fatal(refusal.why),
         };
         tokio::select! {
             ended = self.pump_events(&mut events, to_client) => ended,
             ended = self.pump_posts(from_client, &endpoint) => ended,
         }
-    }
-
-    /// GETs the stream and reads up to the `endpoint` event.
-    async fn open(&self) -> Result<(Events, Url), Ended> {
-        let response = self
-            .http
-            .get(self.url.clone())
-            .headers(self.headers.clone())
-            .header(ACCEPT, "text/event-stream")
-            .send()
-            .await
-            .map_err(|e| {
-                Ended::Fatal(format!(
-                    "GET {}: cannot open the SSE stream: {}",
-                    self.url,
-                    describe_failure(&e)
-                ))
-            })?;
-        let status = response.status();
-        if !status.is_success() {
-            let challenge = response
-                .headers()
-                .get(reqwest::header::WWW_AUTHENTICATE)
-                .and_then(|v| v.to_str().ok())
-                .map(|c| format!(" (WWW-Authenticate: {c})"))
-                .unwrap_or_default();
-            let body = read_some(response, REFUSAL_SHOWN).await;
-            return Err(Ended::Fatal(format!(
-                "GET {} answered HTTP {status}{challenge}{}",
-                self.url,
-                shown_body(&body)
-            )));
-        }
-        let content_type = response
-            .headers()
-            .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("none")
-            .to_owned();
-        if !content_type.trim_start().starts_with("text/event-stream") {
-            return Err(Ended::Fatal(format!(
-                "GET {} answered with Content-Type {content_type}, not text/event-stream: \
-                 no HTTP+SSE server is there (a Streamable HTTP server is reached with Server::url)",
-                self.url
-            )));
-        }
-        let mut events = self.events(response);
-        let first = match events.next().await {
-            Some(Ok(event)) => event,
-            Some(Err(e)) => return Err(self.broken(&e)),
-            None => {
-                return Err(Ended::Fatal(format!(
-                    "the SSE stream at {} ended before its `endpoint` event",
-                    self.url
-                )));
-            }
-        };
-        if first.event.as_deref() != Some("endpoint") {
-            return Err(Ended::Fatal(format!(
-                "the first event of the SSE stream at {} is {} with data {:?}, not `endpoint`: \
-                 a 2024-11-05 server names the endpoint to POST to first",
-                self.url,
-                first
-                    .event
-                    .as_deref()
-                    .map(|e| format!("`{e}`"))
-                    .unwrap_or_else(|| "a `message`".into()),
-                cut(first.data.as_deref().unwrap_or_default()),
-            )));
-        }
-        let named = first.data.unwrap_or_default();
-        let endpoint = self.url.join(named.trim()).map_err(|e| {
-            Ended::Fatal(format!(
-                "the `endpoint` event of {} names {named:?}, which is no URL: {e}",
-                self.url
-            ))
-        })?;
-        if endpoint.origin() != self.url.origin() {
-            return Err(Ended::Fatal(format!(
-                "the `endpoint` event of {} names {endpoint}, on another origin: \
-                 mcptest sends a session's messages (and its credentials) only to the \
-                 origin of its stream",
-                self.url
-            )));
-        }
-        Ok((events, endpoint))
-    }
-
-    /// The events of `response`, each bounded by the message size limit.
-    fn events(&self, response: reqwest::Response) -> Events {
-        let mut bound = EventBound::new(self.bounds.max_message);
-        let inbound = self.inbound.clone();
-        let bytes = response.bytes_stream().map(move |chunk| {
-            let chunk = chunk.map_err(std::io::Error::other)?;
-            if let Err(seen) = bound.feed(&chunk) {
-                let why = format!(
-                    "the server sent an SSE event of more than {} (at least {seen} bytes \
-                     without the blank line that ends an event); raise the limit with \
-                     Server::max_message_size if that is expected",
-                    human_bytes(bound.max)
-                );
-                inbound.fatal(why.clone());
-                return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, why));
-            }
-            Ok(chunk)
-        });
-        Box::pin(sse_stream::SseStream::from_bytes_stream(bytes))
-    }
-
-    fn broken(&self, error: &sse_stream::Error) -> Ended {
-        if let Some(why) = self.inbound.fatal_reason() {
-            return Ended::Fatal(why);
-        }
-        let why = match error {
-            sse_stream::Error::Body(e) => {
-                let e: &(dyn std::error::Error + 'static) = e.as_ref();
-                format!("reading it failed: {}", describe_failure(e))
-            }
-            other => format!("it broke the event-stream format ({other})"),
-        };
-        Ended::Fatal(format!("the SSE stream at {}: {why}", self.url))
     }
 
     /// Hands every `message` event to the client as one line.
@@ -295,11 +477,11 @@ impl Bridge {
         loop {
             let event = match events.next().await {
                 Some(Ok(event)) => event,
-                Some(Err(e)) => return self.broken(&e),
+                Some(Err(e)) => return Ended::Fatal(self.target.broken(&e, Some(&self.inbound))),
                 None => {
                     return Ended::Closed(format!(
                         "the server ended the SSE stream at {}",
-                        self.url
+                        self.target.url()
                     ));
                 }
             };
@@ -360,41 +542,16 @@ impl Bridge {
             ),
             None => "a message".to_owned(),
         };
-        let exchange = async {
-            let response = self
-                .http
-                .post(endpoint.clone())
-                .headers(self.headers.clone())
-                .header(CONTENT_TYPE, "application/json")
-                .body(body)
-                .send()
-                .await?;
-            let status = response.status();
-            let answer = read_some(response, ANSWER_READ).await;
-            Ok::<_, reqwest::Error>((status, answer))
+        let (status, answer) = match self.target.post(endpoint, body).await {
+            Ok(done) => done,
+            Err(why) => return Some(Ended::Fatal(format!("POST {endpoint} ({what}) {why}"))),
         };
-        let (status, answer) =
-            match tokio::time::timeout(self.bounds.request_timeout, exchange).await {
-                Ok(Ok(done)) => done,
-                Ok(Err(e)) => {
-                    return Some(Ended::Fatal(format!(
-                        "POST {endpoint} ({what}) failed: {}",
-                        describe_failure(&e)
-                    )));
-                }
-                Err(_) => {
-                    return Some(Ended::Fatal(format!(
-                        "POST {endpoint} ({what}) got no answer within {} (the request timeout); \
-                     an HTTP+SSE server acknowledges each POST and answers on the stream",
-                        crate::error::fmt_duration(self.bounds.request_timeout)
-                    )));
-                }
-            };
-        if status.is_success() {
+        if (200..300).contains(&status) {
             return None;
         }
         let refusal = format!(
-            "POST {endpoint} ({what}) answered HTTP {status}{}",
+            "POST {endpoint} ({what}) answered HTTP {}{}",
+            http_status(status),
             shown_body(&answer)
         );
         // A refused request is answered nowhere: fail it now. A refused
@@ -412,7 +569,7 @@ impl Bridge {
     }
 }
 
-type Events = std::pin::Pin<
+pub(crate) type Events = std::pin::Pin<
     Box<dyn futures::Stream<Item = Result<sse_stream::Sse, sse_stream::Error>> + Send>,
 >;
 
@@ -428,6 +585,13 @@ async fn read_some(mut response: reqwest::Response, limit: usize) -> String {
         }
     }
     String::from_utf8_lossy(&kept).into_owned()
+}
+
+/// A status code as reqwest shows it (`404 Not Found`).
+fn http_status(status: u16) -> String {
+    reqwest::StatusCode::from_u16(status)
+        .map(|s| s.to_string())
+        .unwrap_or_else(|_| status.to_string())
 }
 
 fn shown_body(body: &str) -> String {

@@ -35,7 +35,8 @@ Serves the fixture-everything MCP server over stdio, or over Streamable HTTP on
 127.0.0.1 (random port, announced on stdout) with --http / --stateless-http, or
 the legacy HTTP+SSE transport (GET /sse, POST /messages) with --sse, which
 --sse-quirk NAME makes misbehave (no-endpoint, message-first, foreign-endpoint,
-not-sse, huge-event, drop-after-handshake, refuse-posts, slow-posts, bad-line).
+not-sse, huge-event, drop-after-handshake, refuse-posts, slow-posts, bad-line,
+named-replies).
 With --bearer, HTTP requests without `Authorization: Bearer TOKEN` get 401.";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -168,6 +168,7 @@ fn expected(report: &ConformanceReport, id: &str) -> Status {
     let other_transport = match report.transport {
         Transport::Stdio => Applies::Http,
         Transport::Http => Applies::Stdio,
+        Transport::Sse => unreachable!("no client is checked over HTTP+SSE"),
     };
     // The authorization checks need a protected recording server
     // (`ClientConformance::authorization`); these runs have none.
@@ -277,10 +278,12 @@ async fn expect_broken(flags: &str, id: &str, transport: Transport) {
     let conformance = match transport {
         Transport::Stdio => ClientConformance::stdio(),
         Transport::Http => ClientConformance::http(),
+        Transport::Sse => unreachable!("no client is checked over HTTP+SSE"),
     };
     let command = match transport {
         Transport::Stdio => format!("{CLIENT} {flags}"),
         Transport::Http => format!("{CLIENT} --url {{{{url}}}} {flags}"),
+        Transport::Sse => unreachable!("no client is checked over HTTP+SSE"),
     };
     let report = conformance.only([id]).run_command(&command).await.unwrap();
     let result = report.result(id).unwrap();
@@ -734,6 +737,7 @@ async fn the_mock_answers_with_the_result_fields_of_2026_07_28() {
                 ClientConformance::http(),
                 format!("{CLIENT} --url {{{{url}}}}"),
             ),
+            Transport::Sse => unreachable!("no client is checked over HTTP+SSE"),
         };
         let report = conformance
             .only(["sep-2575-client-request-meta"])

@@ -206,6 +206,7 @@ fn applies(report: &ConformanceReport) -> Applies {
     match report.transport {
         Transport::Stdio => Applies::Stdio,
         Transport::Http => Applies::Http,
+        Transport::Sse => Applies::Sse,
     }
 }
 
@@ -240,7 +241,15 @@ async fn the_conforming_fixture_passes_every_check_over_http() {
     let wrong = unexpected(&report, Status::Pass);
     assert!(wrong.is_empty(), "{wrong:?}\n{report}");
     let auth = super::conformance_auth::CASES;
-    assert_eq!(report.counts().passed, server_check_count() - auth.len());
+    // The HTTP+SSE transport's own rules fold over Streamable HTTP.
+    let sse_only = catalogue()
+        .iter()
+        .filter(|c| c.applies == Applies::Sse)
+        .count();
+    assert_eq!(
+        report.counts().passed,
+        server_check_count() - auth.len() - sse_only
+    );
     // An unprotected server folds the authorization checks as such.
     for id in auth {
         let result = report.result(id).unwrap();
@@ -271,6 +280,7 @@ pub(super) async fn expect_broken(flag: &str, transport: Transport) {
             fixture = Some(started);
             server
         }
+        Transport::Sse => unreachable!("the broken fixture speaks stdio and Streamable HTTP"),
     };
     let report = checks(server)
         .only(ids.iter().copied())
@@ -350,6 +360,8 @@ fn every_server_check_has_a_flag_that_breaks_it() {
         .flat_map(|(_, ids, _)| ids.iter().copied())
         // `fixture-auth --broken <id>` breaks the authorization checks.
         .chain(super::conformance_auth::CASES.iter().copied())
+        // `fixture-everything --sse --sse-quirk NAME` breaks the HTTP+SSE rules.
+        .chain(super::sse::RULE_QUIRKS.iter().map(|(_, id, ..)| *id))
         .collect();
     let all: BTreeSet<&str> = catalogue()
         .iter()
@@ -609,7 +621,13 @@ async fn checks_that_cannot_apply_fold_into_one_line_per_reason() {
         .lines()
         .filter(|l| l.starts_with("SKIP") && l.contains(" checks: "))
         .collect();
-    assert_eq!(folded.len(), 2, "{table}");
+    assert_eq!(folded.len(), 3, "{table}");
+    assert!(
+        folded.iter().any(|l| l.contains(
+            "checks: the rule is for the legacy HTTP+SSE transport; this server is reached over stdio"
+        )),
+        "{table}"
+    );
     assert!(
         folded.iter().any(
             |l| l.contains("checks: the server does not speak 2026-07-28: server/discover got")

@@ -346,6 +346,112 @@ async fn conformance_judges_an_sse_server_as_the_same_handler_over_stdio() {
     assert_eq!(verdicts(over_sse), verdicts(over_stdio));
 }
 
+/// Each quirk that breaks one of the transport's own rules: the check it
+/// fails, the checks it leaves without a session, and words of the reason.
+pub(super) const RULE_QUIRKS: [(&str, &str, &[&str], &str); 4] = [
+    (
+        "message-first",
+        "sse-endpoint-event",
+        &["sse-post-accepted", "sse-message-events"],
+        "not `endpoint`",
+    ),
+    (
+        "foreign-endpoint",
+        "sse-endpoint-event",
+        &["sse-post-accepted", "sse-message-events"],
+        "on another origin",
+    ),
+    (
+        "refuse-posts",
+        "sse-post-accepted",
+        &[],
+        "answered with HTTP 404",
+    ),
+    (
+        "named-replies",
+        "sse-message-events",
+        &[],
+        "an event named `reply`, not `message`",
+    ),
+];
+
+/// The transport's own rules, each reported by its check with what the
+/// server sent: one quirk breaks one rule and leaves the others.
+#[tokio::test]
+async fn conformance_checks_the_transports_own_rules() {
+    use mcptest::conformance::{Conformance, ConformanceReport};
+    use mcptest::report::Status;
+
+    async fn sse_checks(server: Server) -> ConformanceReport {
+        Conformance::new(server)
+            .only(["sse-*"])
+            .timeout(Duration::from_secs(5))
+            .run()
+            .await
+            .unwrap()
+    }
+    let reason = |report: &ConformanceReport, id: &str| {
+        let result = report.results.iter().find(|r| r.rule.id == id).unwrap();
+        (result.status, result.reason.clone().unwrap_or_default())
+    };
+    let ids = [
+        "sse-endpoint-event",
+        "sse-post-accepted",
+        "sse-message-events",
+    ];
+
+    let fixture = HttpFixture::start(EVERYTHING, &["--sse"]);
+    let good = sse_checks(Server::sse(&fixture.url)).await;
+    assert_eq!(good.results.len(), 3, "{good}");
+    for id in ids {
+        assert_eq!(good.status(id), Some(Status::Pass), "{id}:\n{good}");
+    }
+    let json = good.to_json().to_string();
+    assert!(json.contains(r#""transport":"sse""#), "{json}");
+
+    for (quirk, broken, without_session, words) in RULE_QUIRKS {
+        let fixture = quirky(quirk);
+        let report = sse_checks(Server::sse(&fixture.url)).await;
+        let (status, why) = reason(&report, broken);
+        assert_eq!(status, Status::Fail, "{quirk}:\n{report}");
+        assert!(why.contains(words), "{quirk}: {why}");
+        for id in ids.iter().filter(|id| **id != broken) {
+            let (status, why) = reason(&report, id);
+            if without_session.contains(id) {
+                assert_eq!(status, Status::Fail, "{quirk} {id}:\n{report}");
+                assert!(
+                    why.contains("no session could be opened"),
+                    "{quirk} {id}: {why}"
+                );
+            } else {
+                assert_eq!(status, Status::Pass, "{quirk} {id}:\n{report}");
+            }
+        }
+    }
+
+    // Nothing listening is no verdict on a server: the run fails.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let nothing = Conformance::new(Server::sse(format!("http://127.0.0.1:{port}/sse")))
+        .only(["sse-*"])
+        .run()
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(nothing.contains("refused"), "{nothing}");
+
+    // Over any other transport the rules fold, naming it.
+    let over_stdio = sse_checks(Server::program(EVERYTHING)).await;
+    for result in &over_stdio.results {
+        assert!(result.cannot_apply.is_some(), "{over_stdio}");
+        let why = result.reason.as_deref().unwrap_or_default();
+        assert!(why.contains("the legacy HTTP+SSE transport"), "{why}");
+    }
+}
+
 mod container {
     use super::*;
 
