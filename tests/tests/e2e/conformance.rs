@@ -149,6 +149,17 @@ async fn python_sdk_over_legacy_sse_is_judged_as_over_stdio() {
     .run()
     .await
     .unwrap();
+    // The transport's own rules, on the raw stream of a real server.
+    let rules = checks(
+        Server::sse(&fixture.url),
+        "Python SDK mcp 2.3.0 over HTTP+SSE",
+    )
+    .only(["sse-*"])
+    .run()
+    .await
+    .unwrap();
+    assert_eq!(rules.results.len(), 3, "{rules}");
+    assert_eq!(rules.counts().passed, 3, "{rules}");
     let over_stdio = checks(python_sdk(), "Python SDK mcp 2.3.0 over stdio")
         .only(["classic-*"])
         .run()
