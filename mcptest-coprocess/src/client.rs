@@ -9,6 +9,7 @@ use crate::protocol::{COPROCESS_PROTOCOL_VERSION, codes};
 use mcptest_core::Error;
 use mcptest_core::RawConnection;
 use mcptest_core::Server;
+use mcptest_suite::AuthSpec;
 
 /// A coprocess request that did not end in a result.
 #[derive(Debug, thiserror::Error)]
@@ -345,7 +346,20 @@ impl SuiteRun {
     }
 }
 
-/// The server `suite.run` starts for files that name none.
+/// The server `suite.run` starts (or reaches) for files that name none.
+///
+/// ```
+/// use mcptest_coprocess::{AuthSpec, SuiteServer};
+///
+/// let server = SuiteServer::Sse {
+///     url: "http://127.0.0.1:8080/sse".into(),
+///     auth: AuthSpec {
+///         bearer_env: Some("MY_TOKEN".into()),
+///         ..AuthSpec::default()
+///     },
+/// };
+/// # drop(server);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SuiteServer {
     /// A program and its arguments, exactly (no shell), with environment
@@ -358,8 +372,22 @@ pub enum SuiteServer {
         /// The working directory.
         cwd: Option<String>,
     },
-    /// A Streamable HTTP URL.
-    Url(String),
+    /// A Streamable HTTP URL, with the credentials the binary applies.
+    Url {
+        /// The URL.
+        url: String,
+        /// Headers, a bearer token's variable, client credentials: the
+        /// meaning of `mcptest exec --header`, `--bearer-env`, `--client-id`.
+        auth: AuthSpec,
+    },
+    /// The URL of a legacy HTTP+SSE server's event stream, with the
+    /// credentials the binary applies.
+    Sse {
+        /// The URL.
+        url: String,
+        /// As for [`SuiteServer::Url`].
+        auth: AuthSpec,
+    },
 }
 
 impl SuiteServer {
@@ -376,9 +404,27 @@ impl SuiteServer {
         }
     }
 
+    /// A Streamable HTTP server at `url`, without credentials.
+    pub fn url(url: impl Into<String>) -> SuiteServer {
+        SuiteServer::Url {
+            url: url.into(),
+            auth: AuthSpec::default(),
+        }
+    }
+
+    /// A legacy HTTP+SSE server whose event stream is at `url`, without
+    /// credentials.
+    pub fn sse(url: impl Into<String>) -> SuiteServer {
+        SuiteServer::Sse {
+            url: url.into(),
+            auth: AuthSpec::default(),
+        }
+    }
+
     fn to_json(&self) -> Value {
         match self {
-            SuiteServer::Url(url) => json!({ "url": url }),
+            SuiteServer::Url { url, auth } => remote_json("url", url, auth),
+            SuiteServer::Sse { url, auth } => remote_json("sse", url, auth),
             SuiteServer::Argv { argv, env, cwd } => {
                 let mut spec = json!({ "argv": argv });
                 if !env.is_empty() {
@@ -395,6 +441,31 @@ impl SuiteServer {
             }
         }
     }
+}
+
+/// `{url}` or `{sse}` (as `key` says) with the credentials keys `auth` fills.
+fn remote_json(key: &str, url: &str, auth: &AuthSpec) -> Value {
+    let mut spec = json!({ key: url });
+    if !auth.headers.is_empty() {
+        spec["headers"] = auth
+            .headers
+            .iter()
+            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+            .collect::<Map<_, _>>()
+            .into();
+    }
+    let keys = [
+        ("bearer_env", &auth.bearer_env),
+        ("client_id", &auth.client_id),
+        ("client_secret_env", &auth.client_secret_env),
+        ("token_url", &auth.token_url),
+    ];
+    for (key, value) in keys {
+        if let Some(value) = value {
+            spec[key] = value.clone().into();
+        }
+    }
+    spec
 }
 
 /// The verdict of `suite.run`, parsed strictly.
@@ -1026,5 +1097,47 @@ mod tests {
         assert_eq!(ok.content().len(), 1);
         assert!(Passthrough::from_value(json!({"isError": true})).is_err());
         assert!(Passthrough::from_value(json!([1])).is_err());
+    }
+
+    #[test]
+    fn a_suite_server_at_a_url_sends_its_credentials_as_the_schema_says() {
+        let schema = crate::FrameSchema::new();
+        let auth = AuthSpec {
+            headers: vec![("X-Api-Key".into(), "${MY_KEY}".into())],
+            bearer_env: Some("MY_TOKEN".into()),
+            client_id: Some("my-client".into()),
+            client_secret_env: Some("MY_SECRET".into()),
+            token_url: Some("http://127.0.0.1:9/token".into()),
+        };
+        let sse = SuiteServer::Sse {
+            url: "http://127.0.0.1:9/sse".into(),
+            auth: auth.clone(),
+        };
+        let params = SuiteRun::new("a.yaml#0").server(sse).params();
+        assert_eq!(
+            params["server"],
+            json!({"sse": "http://127.0.0.1:9/sse", "headers": {"X-Api-Key": "${MY_KEY}"},
+                "bearer_env": "MY_TOKEN", "client_id": "my-client",
+                "client_secret_env": "MY_SECRET", "token_url": "http://127.0.0.1:9/token"})
+        );
+        schema
+            .check("/$defs/params/suite.run", &params)
+            .unwrap_or_else(|e| panic!("{e}: {params}"));
+        let url = SuiteRun::new("a.yaml#0")
+            .server(SuiteServer::url("http://127.0.0.1:9/mcp"))
+            .params();
+        assert_eq!(url["server"], json!({"url": "http://127.0.0.1:9/mcp"}));
+        schema.check("/$defs/params/suite.run", &url).unwrap();
+        // The schema refuses what the binary refuses.
+        for bad in [
+            json!({"id": "a#0", "server": {"argv": ["srv"], "bearer_env": "T"}}),
+            json!({"id": "a#0", "server": {"url": "http://x/mcp", "sse": "http://x/sse"}}),
+            json!({"id": "a#0", "server": {"sse": "http://x/sse", "token_url": "http://x/t"}}),
+        ] {
+            assert!(
+                schema.check("/$defs/params/suite.run", &bad).is_err(),
+                "{bad}"
+            );
+        }
     }
 }

@@ -59,6 +59,8 @@ pub use client::{
     MessagesReply, Passthrough, SentMessage, SuiteRun, SuiteRunReply, SuiteServer, TestSkip,
 };
 pub use frames::{FrameError, FrameSchema};
+/// The credentials of a [`SuiteServer`] reached at a URL.
+pub use mcptest_suite::AuthSpec;
 pub use protocol::{
     COMMAND_LINE_LANES, COPROCESS_PROTOCOL_VERSION, METHODS, OLDEST_COPROCESS_PROTOCOL_VERSION,
     SCHEMA, codes, features, methods_of,

@@ -175,21 +175,34 @@ pub(crate) async fn run(
     Ok((verdict(id, test, &result), result))
 }
 
-/// `server` of `suite.run`: `{argv, env?, cwd?}` or `{url}`.
+/// The keys of `server` that authorize with a server reached at a URL, as
+/// the command's `--header`, `--bearer-env`, `--client-id`,
+/// `--client-secret-env` and `--token-url` do.
+const CREDENTIALS: [&str; 5] = [
+    "headers",
+    "bearer_env",
+    "client_id",
+    "client_secret_env",
+    "token_url",
+];
+
+/// `server` of `suite.run`: `{argv, env?, cwd?}`, or `{url}` or `{sse}`
+/// with the credentials keys, applied by [`mcptest_suite::authorize`].
+/// An error names a key or a variable, never a value.
 fn server(spec: &Value) -> Result<Server, Fault> {
     let bad = || {
         Fault::params(
-            "`server` must be {\"argv\": [PROGRAM, ARG...], \"env\"?, \"cwd\"?} or {\"url\": URL}",
+            "`server` must be {\"argv\": [PROGRAM, ARG...], \"env\"?, \"cwd\"?}, or {\"url\": URL} or \
+             {\"sse\": URL} with \"headers\"?, \"bearer_env\"?, \"client_id\"?, \"client_secret_env\"?, \"token_url\"?",
         )
     };
     let fields = spec.as_object().ok_or_else(bad)?;
-    if let Some(url) = fields.get("url") {
-        let url = url.as_str().filter(|_| fields.len() == 1).ok_or_else(bad)?;
-        #[cfg(feature = "http")]
-        return Ok(Server::url(url));
-        #[cfg(not(feature = "http"))]
+    if fields.contains_key("url") || fields.contains_key("sse") {
+        return remote(fields, bad);
+    }
+    if let Some(key) = fields.keys().find(|k| CREDENTIALS.contains(&k.as_str())) {
         return Err(Fault::params(format!(
-            "`server.url` {url}: this build of mcptest has no HTTP client (enable the `http` feature)"
+            "`server.{key}` is for a server reached at a URL (`url` or `sse`); this one is `argv`, a command"
         )));
     }
     if fields
@@ -216,6 +229,112 @@ fn server(spec: &Value) -> Result<Server, Fault> {
         server = server.current_dir(cwd.as_str().ok_or_else(bad)?);
     }
     Ok(server)
+}
+
+/// `{url}` or `{sse}` with its credentials.
+fn remote(fields: &Map<String, Value>, bad: impl Fn() -> Fault) -> Result<Server, Fault> {
+    if let Some(key) = fields
+        .keys()
+        .find(|k| !["url", "sse"].contains(&k.as_str()) && !CREDENTIALS.contains(&k.as_str()))
+    {
+        return Err(Fault::params(format!(
+            "`server.{key}` is not a key of a server reached at a URL (url or sse, {})",
+            CREDENTIALS.join(", ")
+        )));
+    }
+    let (key, url) = match (fields.get("url"), fields.get("sse")) {
+        (Some(_), Some(_)) => {
+            return Err(Fault::params(
+                "`server` gives both `url` and `sse`: one server, one transport",
+            ));
+        }
+        (Some(url), None) => ("url", url),
+        (None, Some(url)) => ("sse", url),
+        (None, None) => return Err(bad()),
+    };
+    let url = http_url(key, url)?;
+    let text = |key: &str| -> Result<Option<String>, Fault> {
+        match fields.get(key) {
+            None => Ok(None),
+            Some(Value::String(s)) if !s.is_empty() => Ok(Some(s.clone())),
+            Some(_) => Err(Fault::params(format!(
+                "`server.{key}` must be a non-empty string"
+            ))),
+        }
+    };
+    let mut headers = Vec::new();
+    if let Some(given) = fields.get("headers") {
+        let given = given.as_object().ok_or_else(|| {
+            Fault::params("`server.headers` must be an object of header names to strings")
+        })?;
+        for (name, value) in given {
+            if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c == ':') {
+                return Err(Fault::params(format!(
+                    "`server.headers`: {name:?} is not a header name"
+                )));
+            }
+            // The value is never quoted back: it may be a credential.
+            let value = value.as_str().ok_or_else(|| {
+                Fault::params(format!("`server.headers.{name}` must be a string"))
+            })?;
+            headers.push((name.clone(), value.to_owned()));
+        }
+    }
+    let auth = mcptest_suite::AuthSpec {
+        headers,
+        bearer_env: text("bearer_env")?,
+        client_id: text("client_id")?,
+        client_secret_env: text("client_secret_env")?,
+        token_url: text("token_url")?,
+    };
+    if let Some(token_url) = &auth.token_url {
+        http_url("token_url", &Value::String(token_url.clone()))?;
+    }
+    for (key, wanted) in [
+        ("client_secret_env", auth.client_secret_env.is_some()),
+        ("token_url", auth.token_url.is_some()),
+    ] {
+        if wanted && auth.client_id.is_none() {
+            return Err(Fault::params(format!(
+                "`server.{key}` belongs to a client-credentials grant: give `server.client_id` too"
+            )));
+        }
+    }
+    // As `--bearer-env`: a variable that is not set is the request's
+    // mistake, said before any server starts (authorize checks the
+    // client's secret itself).
+    if let Some(var) = &auth.bearer_env
+        && std::env::var(var).map_or(true, |v| v.is_empty())
+    {
+        return Err(Fault::params(format!(
+            "`server.bearer_env` {var}: the variable is not set (or empty) in the environment of mcptest"
+        )));
+    }
+    let server = connect(key, url)?;
+    mcptest_suite::authorize(server, &auth).map_err(|e| Fault::params(format!("`server`: {e}")))
+}
+
+/// `url` or `sse` as an http(s) URL.
+fn http_url<'a>(key: &str, url: &'a Value) -> Result<&'a str, Fault> {
+    url.as_str()
+        .filter(|u| u.starts_with("http://") || u.starts_with("https://"))
+        .ok_or_else(|| Fault::params(format!("`server.{key}` must be an http:// or https:// URL")))
+}
+
+#[cfg(feature = "http")]
+fn connect(key: &str, url: &str) -> Result<Server, Fault> {
+    Ok(if key == "sse" {
+        Server::sse(url)
+    } else {
+        Server::url(url)
+    })
+}
+
+#[cfg(not(feature = "http"))]
+fn connect(key: &str, url: &str) -> Result<Server, Fault> {
+    Err(Fault::params(format!(
+        "`server.{key}` {url}: this build of mcptest has no HTTP client (enable the `http` feature)"
+    )))
 }
 
 /// A file that does not load: the loader's message, where it is.
@@ -361,5 +480,91 @@ mod tests {
             .await
             .unwrap_err();
         assert!(server.message.contains("no program"), "{}", server.message);
+    }
+
+    /// The message of `server(spec)`'s refusal.
+    fn refusal(spec: Value) -> String {
+        server(&spec).map(|_| ()).unwrap_err().message
+    }
+
+    #[test]
+    fn credentials_are_for_a_url_or_sse_server_and_errors_name_keys_not_values() {
+        let argv = refusal(json!({"argv": ["srv"], "bearer_env": "HOME"}));
+        assert!(
+            argv.contains("`server.bearer_env` is for a server reached at a URL"),
+            "{argv}"
+        );
+        let both =
+            refusal(json!({"url": "http://127.0.0.1:1/mcp", "sse": "http://127.0.0.1:1/sse"}));
+        assert!(both.contains("both `url` and `sse`"), "{both}");
+        let unknown = refusal(json!({"sse": "http://127.0.0.1:1/sse", "env": {}}));
+        assert!(unknown.contains("`server.env` is not a key"), "{unknown}");
+        let scheme = refusal(json!({"sse": "ftp://127.0.0.1/sse"}));
+        assert!(
+            scheme.contains("`server.sse` must be an http://"),
+            "{scheme}"
+        );
+        let name = refusal(
+            json!({"url": "http://127.0.0.1:1/mcp", "headers": {"X Token": "s3cret-value"}}),
+        );
+        assert!(name.contains("\"X Token\" is not a header name"), "{name}");
+        assert!(!name.contains("s3cret-value"), "{name}");
+        let value = refusal(json!({"url": "http://127.0.0.1:1/mcp", "headers": {"X-Token": 7}}));
+        assert!(
+            value.contains("`server.headers.X-Token` must be a string"),
+            "{value}"
+        );
+        let lone = refusal(
+            json!({"url": "http://127.0.0.1:1/mcp", "token_url": "http://127.0.0.1:1/token"}),
+        );
+        assert!(lone.contains("give `server.client_id` too"), "{lone}");
+    }
+
+    #[test]
+    fn an_unset_variable_is_named_and_no_secret_is_said() {
+        const UNSET: &str = "MCPTEST_COPROCESS_TEST_SURELY_UNSET";
+        let bearer = refusal(json!({"sse": "http://127.0.0.1:1/sse", "bearer_env": UNSET}));
+        assert!(
+            bearer.contains(&format!(
+                "`server.bearer_env` {UNSET}: the variable is not set"
+            )),
+            "{bearer}"
+        );
+        #[cfg(feature = "http")]
+        {
+            let secret = refusal(json!({
+                "url": "http://127.0.0.1:1/mcp",
+                "client_id": "my-client",
+                "client_secret_env": UNSET,
+            }));
+            assert!(
+                secret.contains(&format!("environment variable {UNSET}")),
+                "{secret}"
+            );
+        }
+    }
+
+    #[cfg(feature = "http")]
+    #[test]
+    fn an_sse_or_url_server_with_credentials_is_accepted() {
+        // PATH is set wherever the tests run. That the credentials reach
+        // the server is the SDKs' end-to-end tests' (a fixture that
+        // answers 401 without the token).
+        let sse = server(&json!({
+            "sse": "http://127.0.0.1:1/sse",
+            "bearer_env": "PATH",
+            "headers": {"X-Trace": "${PATH}"},
+        }))
+        .unwrap();
+        assert!(sse.is_sse());
+        let url = server(&json!({"url": "http://127.0.0.1:1/mcp"})).unwrap();
+        assert!(url.is_http() && !url.is_sse());
+    }
+
+    #[cfg(not(feature = "http"))]
+    #[test]
+    fn without_http_a_url_server_is_refused_by_name() {
+        let sse = refusal(json!({"sse": "http://127.0.0.1:1/sse"}));
+        assert!(sse.contains("no HTTP client"), "{sse}");
     }
 }

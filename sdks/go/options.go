@@ -108,9 +108,13 @@ type config struct {
 	// credentialOptions name the options that set them, for errors.
 	credentials       []string
 	credentialOptions []string
-	clientID          string
-	clientSecretEnv   string
-	tokenURL          string
+	// headers and bearerEnv are what credentials says, as suite.run's
+	// server param names them.
+	headers         [][2]string
+	bearerEnv       string
+	clientID        string
+	clientSecretEnv string
+	tokenURL        string
 }
 
 func defaultConfig() config {
@@ -171,6 +175,7 @@ func WithHeader(name, value string) Option {
 			return
 		}
 		c.credentials = append(c.credentials, "--header", name+": "+value)
+		c.headers = append(c.headers, [2]string{name, value})
 		c.credentialOptions = append(c.credentialOptions, "WithHeader")
 	}
 }
@@ -186,6 +191,7 @@ func WithBearerEnv(variable string) Option {
 			return
 		}
 		c.credentials = append(c.credentials, "--bearer-env", variable)
+		c.bearerEnv = variable
 		c.credentialOptions = append(c.credentialOptions, "WithBearerEnv")
 	}
 }
@@ -386,6 +392,29 @@ func (c *config) credentialFlags() []string {
 		flags = append(flags, "--token-url", c.tokenURL)
 	}
 	return flags
+}
+
+// credentialParams adds the credentials to param, suite.run's server
+// param of a URL or SSE server, under suite.run's names (variables are
+// named, never read: the binary reads them).
+func (c *config) credentialParams(param map[string]any) {
+	if len(c.headers) > 0 {
+		headers := make(map[string]string, len(c.headers))
+		for _, h := range c.headers {
+			headers[h[0]] = h[1]
+		}
+		param["headers"] = headers
+	}
+	for key, value := range map[string]string{
+		"bearer_env":        c.bearerEnv,
+		"client_id":         c.clientID,
+		"client_secret_env": c.clientSecretEnv,
+		"token_url":         c.tokenURL,
+	} {
+		if value != "" {
+			param[key] = value
+		}
+	}
 }
 
 // formatDuration writes d in the binary's duration syntax.

@@ -4,7 +4,8 @@
 // (through the fake binary, which reports its argv), the checks of every
 // option, and a bearer-protected legacy HTTP+SSE fixture-everything through
 // the real binary (the token read from a variable the binary inherits,
-// never on its command line nor in any error).
+// never on its command line nor in any error), as a session's server and
+// as a suite's.
 
 package mcptest
 
@@ -12,6 +13,7 @@ import (
 	"bufio"
 	"errors"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -103,6 +105,48 @@ func TestRealWithoutCredentialsTheSessionFailsWithHTTP401(t *testing.T) {
 		if strings.Contains(err.Error(), remoteToken) || strings.Contains(cd.StderrTail, remoteToken) {
 			t.Errorf("%s: the token is in the error: %v", name, err)
 		}
+	}
+}
+
+func TestRealASuiteRunsAgainstTheProtectedSSEServerWithTheTokenFromAVariable(t *testing.T) {
+	url := protectedSSE(t)
+	file := filepath.Join(t.TempDir(), "add.yaml")
+	suite := "name: add over sse\nassert:\n  tool: add\n  args: {a: 2, b: 3}\n  expect:\n    equals: \"5\"\n"
+	if err := os.WriteFile(file, []byte(suite), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("MCPTEST_GO_SSE_TOKEN", remoteToken)
+	_, passed := recordSuite([]string{file}, WithDefaultServer(SSE(url)), WithBearerEnv("MCPTEST_GO_SSE_TOKEN"))
+	if len(passed) != 1 || passed[0].status() != "pass" {
+		t.Fatalf("with the token: %+v", passed)
+	}
+	_, failed := recordSuite([]string{file}, WithDefaultServer(SSE(url)))
+	if len(failed) != 1 || failed[0].status() != "fail" || !strings.Contains(failed[0].message(), "HTTP 401") {
+		t.Fatalf("without the token: %+v", failed)
+	}
+	if strings.Contains(failed[0].message(), remoteToken) {
+		t.Errorf("the token is in the failure: %s", failed[0].message())
+	}
+	// A per-test server, through RunTest.
+	c, err := Open(bg(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	tests, err := c.ListSuite(bg(t), []string{file}, "")
+	if err != nil || len(tests) != 1 {
+		t.Fatalf("ListSuite: %v %+v", err, tests)
+	}
+	v, err := c.RunTest(bg(t), tests[0].ID, RunOptions{Server: SSE(url), Credentials: []Option{WithBearerEnv("MCPTEST_GO_SSE_TOKEN")}})
+	if err != nil || v.Status != "pass" {
+		t.Fatalf("RunTest with the token: %v %+v", err, v)
+	}
+	v, err = c.RunTest(bg(t), tests[0].ID, RunOptions{Server: SSE(url)})
+	if err != nil || v.Status != "fail" || v.Failure == nil || !strings.Contains(*v.Failure, "HTTP 401") {
+		t.Fatalf("RunTest without the token: %v %+v", err, v)
+	}
+	if strings.Contains(*v.Failure, remoteToken) || strings.Contains(c.Stderr(), remoteToken) {
+		t.Errorf("the token is in the failure or the binary's stderr")
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -73,11 +74,42 @@ type RunOptions struct {
 	// Env and Dir are the environment additions and working directory of Server.
 	Env map[string]string
 	Dir string
+	// Credentials are the credentials options (WithHeader, WithBearerEnv,
+	// WithClientCredentials, WithTokenURL) of a Server at mcptest.URL or
+	// mcptest.SSE; the binary reads the variables they name.
+	Credentials []Option
 	// Timeout is the test's limit, sent to the binary; zero leaves the file's own limits
 	// and makes the SDK wait DefaultTestTimeout.
 	Timeout time.Duration
 	// WireSchema is "fail", "warn" or "off" (empty: the binary's default).
 	WireSchema string
+
+	// auth is RunSuite's credentials, already checked; Credentials when nil.
+	auth *config
+}
+
+// credentials is the config the credentials options of o set, or why not.
+func (o RunOptions) credentials() (*config, error) {
+	if o.auth != nil {
+		return o.auth, nil
+	}
+	c := defaultConfig()
+	for _, opt := range o.Credentials {
+		opt(&c)
+	}
+	if len(c.problems) > 0 {
+		return nil, fmt.Errorf("RunOptions.Credentials: %s", strings.Join(c.problems, "; "))
+	}
+	rest := c
+	rest.credentials, rest.credentialOptions, rest.headers = nil, nil, nil
+	rest.bearerEnv, rest.clientID, rest.clientSecretEnv, rest.tokenURL = "", "", "", ""
+	if !reflect.DeepEqual(rest, defaultConfig()) {
+		return nil, errors.New("RunOptions.Credentials takes only WithHeader, WithBearerEnv, WithClientCredentials and WithTokenURL")
+	}
+	if c.tokenURL != "" && c.clientID == "" {
+		return nil, errors.New("RunOptions.Credentials: WithTokenURL needs WithClientCredentials")
+	}
+	return &c, nil
 }
 
 // RunTest runs one listed test (suite.run) through the same runner as
@@ -90,14 +122,27 @@ func (c *Client) RunTest(ctx context.Context, id string, o RunOptions) (*TestVer
 	if o.Fixture != "" {
 		params["fixture"] = o.Fixture
 	}
+	auth, err := o.credentials()
+	if err != nil {
+		return nil, fmt.Errorf("mcptest: RunTest: %v", err)
+	}
+	url, field := o.Server.remote()
+	if len(auth.credentialOptions) > 0 && field == "" {
+		what := "a command"
+		if o.Server.isZero() {
+			what = "none"
+		}
+		return nil, fmt.Errorf("mcptest: RunTest: %s applies to a Server at mcptest.URL or mcptest.SSE, and this one is %s",
+			strings.Join(auth.credentialOptions, ", "), what)
+	}
 	switch {
-	case o.Server.sse != "":
-		return nil, fmt.Errorf("mcptest: RunTest: a suite test's server is a command or a plain mcptest.URL, not the SSE server %s: make it the session's server", o.Server.sse)
-	case o.Server.url != "":
+	case field != "":
 		if err := o.Server.check(); err != nil {
 			return nil, fmt.Errorf("mcptest: RunTest: %v", err)
 		}
-		params["server"] = map[string]any{"url": o.Server.url}
+		server := map[string]any{strings.ToLower(field): url}
+		auth.credentialParams(server)
+		params["server"] = server
 	case len(o.Server.argv) > 0:
 		server := map[string]any{"argv": o.Server.argv}
 		if len(o.Env) > 0 {
@@ -162,9 +207,12 @@ func WithFixture(dir string) SuiteOption {
 }
 
 // WithDefaultServer is the server for suite files that name none. WithEnv
-// and WithDir apply to it.
+// and WithDir apply to a command; WithHeader, WithBearerEnv,
+// WithClientCredentials and WithTokenURL to a server at mcptest.URL or
+// mcptest.SSE.
 //
 //	mcptest.RunSuite(t, paths, mcptest.WithDefaultServer(mcptest.Command("./server", "--root", "{{fixture}}")))
+//	mcptest.RunSuite(t, paths, mcptest.WithDefaultServer(mcptest.SSE(u)), mcptest.WithBearerEnv("MCP_TOKEN"))
 func WithDefaultServer(server Server) SuiteOption {
 	return suiteOption(func(s *suiteConfig) {
 		if server.isZero() {
@@ -262,12 +310,13 @@ func runSuite(t suiteT, paths []string, opts []SuiteOption) {
 	if len(s.client.serverOptions) > 0 && len(s.server.argv) == 0 {
 		problems = append(problems, strings.Join(s.client.serverOptions, ", ")+" applies to the server of WithDefaultServer(mcptest.Command(...)), and none was given")
 	}
-	if len(s.client.credentialOptions) > 0 {
-		problems = append(problems, strings.Join(s.client.credentialOptions, ", ")+" applies to a session's URL server, and a suite's default server is a command or a plain mcptest.URL")
+	if _, field := s.server.remote(); len(s.client.credentialOptions) > 0 && field == "" {
+		problems = append(problems, strings.Join(s.client.credentialOptions, ", ")+" applies to the server of WithDefaultServer(mcptest.URL(...)) or WithDefaultServer(mcptest.SSE(...)), and none was given")
 	}
-	if s.server.sse != "" {
-		problems = append(problems, "WithDefaultServer(mcptest.SSE(...)): a suite's default server is a command or a plain mcptest.URL")
-	} else if err := s.server.check(); err != nil {
+	if s.client.tokenURL != "" && s.client.clientID == "" {
+		problems = append(problems, "WithTokenURL needs WithClientCredentials")
+	}
+	if err := s.server.check(); err != nil {
 		problems = append(problems, "WithDefaultServer: "+strings.TrimPrefix(err.Error(), "mcptest."))
 	}
 	if len(paths) == 0 {
@@ -324,7 +373,8 @@ func runSuite(t suiteT, paths []string, opts []SuiteOption) {
 			env[kv[0]] = kv[1]
 		}
 	}
-	run := RunOptions{Fixture: s.fixture, Server: s.server, Env: env, Dir: s.client.dir, Timeout: s.timeout, WireSchema: s.wireSchema}
+	auth := s.client
+	run := RunOptions{Fixture: s.fixture, Server: s.server, Env: env, Dir: s.client.dir, Timeout: s.timeout, WireSchema: s.wireSchema, auth: &auth}
 	hs := c.Handshake()
 	for _, test := range tests {
 		test := test

@@ -76,6 +76,47 @@ func TestRunSuitePassesFixtureServerTimeoutAndWireSchema(t *testing.T) {
 	}
 }
 
+func TestASuitesServerAtAURLCarriesTheCredentialsOptions(t *testing.T) {
+	want := `{"id":"evals/fake.yaml::passes","server":{"bearer_env":"MCP_TOKEN","client_id":"ci","client_secret_env":"MCP_SECRET","headers":{"X-Api-Key":"${API_KEY}"},"sse":"http://127.0.0.1:9/sse","token_url":"http://127.0.0.1:9/token"}}`
+	_, results := recordSuite([]string{"evals"}, withFake(t, "echo-params"),
+		WithDefaultServer(SSE("http://127.0.0.1:9/sse")), WithHeader("X-Api-Key", "${API_KEY}"), WithBearerEnv("MCP_TOKEN"),
+		WithClientCredentials("ci", "MCP_SECRET"), WithTokenURL("http://127.0.0.1:9/token"))
+	if o := byName(results)["passes"]; len(o.errors) != 1 || !strings.HasSuffix(o.errors[0], "\nparams: "+want) {
+		t.Errorf("RunSuite sent\n%s\nwant params: %s", o.message(), want)
+	}
+	c, err := Open(bg(t), withFake(t, "ok"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	v, err := c.RunTest(bg(t), "evals/fake.yaml::passes", RunOptions{
+		Server: URL("http://127.0.0.1:9/mcp"), Credentials: []Option{WithBearerEnv("MCP_TOKEN")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := v.Properties["params"], `{"id":"evals/fake.yaml::passes","server":{"bearer_env":"MCP_TOKEN","url":"http://127.0.0.1:9/mcp"}}`; got != want {
+		t.Errorf("suite.run params\n got: %s\nwant: %s", got, want)
+	}
+	for _, tc := range []struct {
+		run  RunOptions
+		want string
+	}{
+		{RunOptions{Server: Command("srv"), Credentials: []Option{WithBearerEnv("T")}}, "WithBearerEnv applies to a Server at mcptest.URL or mcptest.SSE, and this one is a command"},
+		{RunOptions{Server: SSE("http://x/sse"), Credentials: []Option{WithCallTimeout(time.Second)}}, "RunOptions.Credentials takes only WithHeader"},
+		{RunOptions{Server: SSE("http://x/sse"), Credentials: []Option{WithTokenURL("http://x/token")}}, "WithTokenURL needs WithClientCredentials"},
+		{RunOptions{Server: SSE("http://x/sse"), Credentials: []Option{WithBearerEnv("A=B")}}, `WithBearerEnv("A=B")`},
+	} {
+		if _, err := c.RunTest(bg(t), "evals/fake.yaml::passes", tc.run); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("want an error containing %q, got %v", tc.want, err)
+		}
+	}
+	top, _ := recordSuite([]string{"evals"}, withFake(t, "ok"), WithDefaultServer(Command("srv")), WithBearerEnv("T"))
+	if !strings.Contains(top.fatal, "WithBearerEnv applies to the server of WithDefaultServer(mcptest.URL(...)) or WithDefaultServer(mcptest.SSE(...))") {
+		t.Errorf("credentials on a command: %+v", top)
+	}
+}
+
 func TestAFileThatDoesNotLoadIsACollectionErrorAndTheRestStillRuns(t *testing.T) {
 	top, results := recordSuite([]string{"evals/broken.yaml", "evals"}, withFake(t, "ok"))
 	want := "collection error in evals/broken.yaml:3:5:\nevals/broken.yaml:3:5: unknown key `expectt` (did you mean `expect`?)"

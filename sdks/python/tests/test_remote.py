@@ -1,7 +1,8 @@
 """Servers reached at a URL with credentials: the flags a ServerSpec maps to,
 the validation of each field, and a bearer-protected legacy HTTP+SSE
 fixture reached through the real binary (the token read from a variable
-the binary inherits, never on its command line nor in any error).
+the binary inherits, never on its command line nor in any error), as the
+session's server and as a suite test's server.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Callable, Iterator
 
 import pytest
 
-from mcptest import McpClient, McpConnectionError, ServerSpec, Verdict
+from mcptest import McpClient, McpConnectionError, ServerSpec, SuiteRunner, Verdict
 
 TOKEN = "sdk-python-secret-7f3a"
 
@@ -156,6 +157,52 @@ def test_a_bad_remote_spec_names_the_field(build: Callable[[], object], message:
         build()
 
 
-def test_suite_run_refuses_a_server_it_cannot_name() -> None:
-    with pytest.raises(ValueError, match=r"suite\.run takes an argv or a plain"):
-        ServerSpec.sse("http://127.0.0.1:1/sse").suite_param()
+ADD_SUITE = """name: add over the protected sse server
+assert:
+  tool: add
+  args: {a: 2, b: 3}
+  expect:
+    equals: "5"
+"""
+
+
+def test_a_suite_test_runs_against_the_protected_sse_server_with_the_token_from_a_variable(
+    protected_sse: str,
+    real_binary: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    (tmp_path / "add.yaml").write_text(ADD_SUITE)
+    monkeypatch.setenv("SDK_TEST_MCP_TOKEN", TOKEN)
+    with SuiteRunner.start(cwd=str(tmp_path)) as suites:
+        [test] = suites.list(["add.yaml"])
+        passed = suites.run(
+            test, server=ServerSpec.sse(protected_sse, bearer_env="SDK_TEST_MCP_TOKEN")
+        )
+        refused = suites.run(test, server=ServerSpec.sse(protected_sse))
+        stderr = suites.stderr_tail(200)
+    assert passed.status == "pass", passed.failure
+    assert refused.status == "fail"
+    assert refused.failure is not None
+    assert "HTTP 401" in refused.failure, refused.failure
+    for shown in (str(passed), str(refused), refused.failure, stderr):
+        assert TOKEN not in shown
+
+
+def test_suite_params_carry_the_url_or_sse_and_the_credentials_by_name() -> None:
+    spec = ServerSpec.sse(
+        "http://127.0.0.1:1/sse",
+        headers={"X-Api-Key": "${API_KEY}"},
+        client_id="ci",
+        client_secret_env="MCP_SECRET",
+        token_url="http://127.0.0.1:1/token",
+    )
+    assert spec.suite_param() == {
+        "sse": "http://127.0.0.1:1/sse",
+        "headers": {"X-Api-Key": "${API_KEY}"},
+        "client_id": "ci",
+        "client_secret_env": "MCP_SECRET",
+        "token_url": "http://127.0.0.1:1/token",
+    }
+    http = ServerSpec.http("http://127.0.0.1:1/mcp", bearer_env="MCP_TOKEN")
+    assert http.suite_param() == {"url": "http://127.0.0.1:1/mcp", "bearer_env": "MCP_TOKEN"}

@@ -283,19 +283,23 @@ export function serverFlags(server: ServerSpec, where: string): string[] {
   return flags;
 }
 
-/** The `server` param of `suite.run`. */
+/**
+ * The `server` param of `suite.run`: an argv, or a `url` or `sse` server
+ * with its credentials under suite.run's names (the variables are named,
+ * never read here: the binary reads them).
+ */
 function serverParam(server: ServerSpec): JsonObject {
-  if (server.sse !== undefined || (server.url !== undefined && CREDENTIALS.some((key) => server[key] !== undefined))) {
-    throw new TypeError(
-      "suiteRun: the server of a suite test is an `argv` or a plain Streamable HTTP `url`; make any other server the session's",
-    );
-  }
-  if (server.url !== undefined) {
-    serverFlags(server, "suiteRun");
-    return { url: server.url };
-  }
   serverFlags(server, "suiteRun"); // the same checks as for a client's server
-  if (server.argv === undefined) throw new TypeError("suiteRun: the server needs `argv` or `url`");
+  if (server.url !== undefined || server.sse !== undefined) {
+    const param: JsonObject = server.url !== undefined ? { url: server.url } : { sse: server.sse as string };
+    if (server.headers !== undefined) param["headers"] = { ...server.headers };
+    if (server.bearerEnv !== undefined) param["bearer_env"] = server.bearerEnv;
+    if (server.clientId !== undefined) param["client_id"] = server.clientId;
+    if (server.clientSecretEnv !== undefined) param["client_secret_env"] = server.clientSecretEnv;
+    if (server.tokenUrl !== undefined) param["token_url"] = server.tokenUrl;
+    return param;
+  }
+  if (server.argv === undefined) throw new TypeError("suiteRun: the server needs `argv`, `url` or `sse`");
   const param: JsonObject = { argv: [...server.argv] };
   if (server.env !== undefined) param["env"] = { ...server.env };
   if (server.cwd !== undefined) param["cwd"] = server.cwd;

@@ -2,13 +2,17 @@
  * Servers reached at a URL with credentials: a bearer-protected legacy
  * HTTP+SSE `fixture-everything` through the real binary (the token read
  * from a variable the binary inherits, never on its command line nor in
- * any error), and the checks of every new server field.
+ * any error), as the session's server and as a suite test's server, and
+ * the checks of every new server field.
  *
  * @module
  */
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 
 import { ConnectionDroppedError, McpClient, type ServerSpec } from "@mcptest/sdk";
@@ -86,6 +90,33 @@ test("without credentials the session fails with HTTP 401, and no token shows", 
     await refused({ sse });
     await withEnv({ SDK_TS_MCP_TOKEN: `${TOKEN}-wrong` }, () => refused({ sse, bearerEnv: "SDK_TS_MCP_TOKEN" }));
   });
+});
+
+test("a suite test runs against the protected SSE server with the token from a variable, and fails with HTTP 401 without", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mcptest-sdk-"));
+  try {
+    const file = join(dir, "add.yaml");
+    writeFileSync(file, 'name: add over sse\nassert:\n  tool: add\n  args: {a: 2, b: 3}\n  expect:\n    equals: "5"\n');
+    await withProtectedSse(async (sse) => {
+      await withEnv({ SDK_TS_MCP_TOKEN: TOKEN }, async () => {
+        const mcp = await McpClient.start(engine(checker));
+        try {
+          const [listed, ...more] = await mcp.suiteList([file]);
+          assert.ok(listed !== undefined && more.length === 0, "the file holds one test");
+          const passed = await mcp.suiteRun(listed.id, { server: { sse, bearerEnv: "SDK_TS_MCP_TOKEN" } });
+          assert.equal(passed.status, "pass", passed.failure ?? "");
+          const failed = await mcp.suiteRun(listed.id, { server: { sse } });
+          assert.equal(failed.status, "fail");
+          assert.match(failed.failure ?? "", /HTTP 401/);
+          assert.ok(!JSON.stringify([passed, failed]).includes(TOKEN), "the token is in a verdict");
+        } finally {
+          await mcp.close();
+        }
+      });
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("every credential reaches the binary as its flag", async () => {

@@ -10,6 +10,9 @@
  */
 
 import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 import {
   FrameError,
@@ -125,6 +128,42 @@ test("one binary runs every test of a registerSuite", async () => {
     });
   } finally {
     await recorder.finish();
+  }
+});
+
+test("a suite's default server at an SSE URL reaches suite.run with its credentials by name", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "mcptest-sdk-"));
+  const log = join(dir, "log.jsonl");
+  const env = { FAKE_MCPTEST: "suite", FAKE_MCPTEST_LOG: log };
+  const recorder = new Recorder();
+  withEnvSync(env, () =>
+    registerSuite("evals", recorder.framework, {
+      binary: FAKE,
+      checkFrames: true,
+      binaryCwd: "/tmp",
+      server: { sse: "http://127.0.0.1:9/sse", bearerEnv: "MCP_TOKEN", headers: { "X-Api-Key": "${API_KEY}" } },
+    }),
+  );
+  try {
+    await withEnv(env, () => recorder.run(recorder.tests[0]!));
+  } finally {
+    await recorder.finish();
+  }
+  try {
+    const runs = readFileSync(log, "utf8")
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line) as { request?: string })
+      .flatMap((entry) => (entry.request === undefined ? [] : [JSON.parse(entry.request) as { method: string; params: unknown }]))
+      .filter((request) => request.method === "suite.run");
+    assert.equal(runs.length, 1);
+    assert.deepEqual((runs[0]!.params as { server: unknown }).server, {
+      sse: "http://127.0.0.1:9/sse",
+      headers: { "X-Api-Key": "${API_KEY}" },
+      bearer_env: "MCP_TOKEN",
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

@@ -237,26 +237,29 @@ class ServerSpec:
         return [*args, "--", *self.argv]
 
     def suite_param(self) -> Dict[str, Any]:
-        """This server as ``suite.run``'s ``server`` param.
+        """This server as ``suite.run``'s ``server`` param: an argv, or a
+        url or sse url with its credentials (variables are named, never
+        read here: the binary reads them).
 
-        Example: ``{"argv": ["python3", "server.py"]}``.
+        Example: ``{"sse": "http://127.0.0.1:3001/sse", "bearer_env": "MCP_TOKEN"}``.
         """
-        if self.sse_url is not None or (self.url is not None and self._has_credentials()):
-            raise ValueError(
-                f"suite.run takes an argv or a plain Streamable HTTP url as its server, "
-                f"not {self}: make it the session's server instead"
+        if self.url is not None or self.sse_url is not None:
+            remote: Dict[str, Any] = (
+                {"url": self.url} if self.url is not None else {"sse": self.sse_url}
             )
-        if self.url is not None:
-            return {"url": self.url}
+            if self.headers:
+                remote["headers"] = dict(self.headers)
+            for name in _CREDENTIALS[1:]:
+                value = getattr(self, name)
+                if value is not None:
+                    remote[name] = value
+            return remote
         param: Dict[str, Any] = {"argv": list(self.argv)}
         if self.env:
             param["env"] = dict(self.env)
         if self.cwd is not None:
             param["cwd"] = self.cwd
         return param
-
-    def _has_credentials(self) -> bool:
-        return any(getattr(self, name) for name in _CREDENTIALS)
 
     def __str__(self) -> str:
         if self.url is not None:

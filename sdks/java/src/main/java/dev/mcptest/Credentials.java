@@ -4,6 +4,7 @@
  */
 package dev.mcptest;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -164,6 +165,24 @@ public record Credentials(
             out.add(tokenUrl);
         }
         return out;
+    }
+
+    /** Adds these credentials to {@code suite.run}'s {@code server} param, under its names. */
+    void param(ObjectNode server) {
+        if (!headers.isEmpty()) {
+            var out = server.putObject("headers");
+            headers.forEach(out::put);
+        }
+        if (bearerEnv != null) {
+            server.put("bearer_env", bearerEnv);
+        }
+        if (clientId != null) {
+            server.put("client_id", clientId);
+            server.put("client_secret_env", clientSecretEnv);
+        }
+        if (tokenUrl != null) {
+            server.put("token_url", tokenUrl);
+        }
     }
 
     private static void requireVariable(String field, String name) {

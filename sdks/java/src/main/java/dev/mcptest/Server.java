@@ -288,16 +288,16 @@ public record Server(
         return out;
     }
 
-    /** This server as the {@code server} param of {@code suite.run}. */
+    /**
+     * This server as the {@code server} param of {@code suite.run}: an argv, or a url or sse
+     * server with its credentials (the variables are named, never read here: the binary
+     * reads them).
+     */
     ObjectNode param() {
-        if (sse != null || !credentials.isEmpty()) {
-            throw new IllegalArgumentException("a suite test's server is an argv or a plain"
-                    + " Streamable HTTP url, not " + (sse != null ? "the SSE server " + sse
-                    : "a url with credentials") + ": make it the client's server instead");
-        }
         ObjectNode out = Frames.object();
-        if (url != null) {
-            out.put("url", url);
+        if (url != null || sse != null) {
+            out.put(url != null ? "url" : "sse", url != null ? url : sse);
+            credentials.param(out);
             return out;
         }
         var list = out.putArray("argv");

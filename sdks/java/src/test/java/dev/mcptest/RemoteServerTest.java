@@ -2,7 +2,8 @@
  * RemoteServerTest: servers reached at a URL with credentials: the flags they map to (through the
  * fake binary, which writes its argv), the checks of every field and annotation element, and a
  * bearer-protected legacy HTTP+SSE fixture-everything through the real binary (the token in the
- * binary's environment, never on its command line nor in any error).
+ * binary's environment, never on its command line nor in any error), as a client's server and
+ * as a suite's.
  */
 package dev.mcptest;
 
@@ -119,6 +120,58 @@ class RemoteServerTest {
         }
     }
 
+    private static final String ADD_SUITE = "name: add over sse\nassert:\n  tool: add\n"
+            + "  args: {a: 2, b: 3}\n  expect:\n    equals: \"5\"\n";
+
+    @Test
+    void a_suite_test_runs_against_the_protected_sse_server_with_the_token_from_a_variable()
+            throws Exception {
+        Path scratch = TestBed.scratch("suite-sse");
+        Path file = scratch.resolve("add.yaml");
+        Files.writeString(file, ADD_SUITE);
+        try (var sse = new ProtectedSse();
+                McpClient client = McpClient.start(
+                        TestBed.options().env("SDK_JAVA_MCP_TOKEN", TOKEN))) {
+            List<SuiteTest> tests = client.listSuite(List.of(file.toString()), null);
+            assertEquals(1, tests.size(), tests.toString());
+            SuiteOptions withToken = SuiteOptions.defaults()
+                    .server(Server.sse(sse.url).withBearerEnv("SDK_JAVA_MCP_TOKEN"));
+            TestVerdict passed = client.runSuiteTest(tests.get(0).id(), withToken);
+            assertEquals(TestVerdict.Status.PASS, passed.status(), passed.failure());
+            TestVerdict failed = client.runSuiteTest(tests.get(0).id(),
+                    SuiteOptions.defaults().server(Server.sse(sse.url)));
+            assertEquals(TestVerdict.Status.FAIL, failed.status());
+            assertTrue(failed.failure().contains("HTTP 401"), failed.failure());
+            for (String shown : List.of(passed.toString(), failed.toString(),
+                    client.stderrTail())) {
+                assertFalse(shown.contains(TOKEN), shown);
+            }
+        }
+        TestBed.remove(scratch);
+    }
+
+    @Test
+    void a_suite_server_at_a_url_reaches_suite_run_with_its_credentials_by_name()
+            throws Exception {
+        Server server = Server.sse("http://127.0.0.1:9/sse")
+                .withHeader("X-Api-Key", "${API_KEY}")
+                .withBearerEnv("MCP_TOKEN")
+                .withClientCredentials("ci", "MCP_SECRET")
+                .withTokenUrl("http://127.0.0.1:9/token");
+        try (McpClient client = McpClient.start(TestBed.fake("ok"))) {
+            TestVerdict verdict = client.runSuiteTest("suites/fake.yaml::passes",
+                    SuiteOptions.defaults().server(server));
+            var mapper = new ObjectMapper();
+            assertEquals(mapper.readTree("{\"sse\": \"http://127.0.0.1:9/sse\","
+                    + " \"headers\": {\"X-Api-Key\": \"${API_KEY}\"}, \"bearer_env\": \"MCP_TOKEN\","
+                    + " \"client_id\": \"ci\", \"client_secret_env\": \"MCP_SECRET\","
+                    + " \"token_url\": \"http://127.0.0.1:9/token\"}"),
+                    mapper.readTree(verdict.properties().get("server").asText()));
+        }
+        assertEquals("{\"url\":\"http://127.0.0.1:9/mcp\",\"bearer_env\":\"T\"}",
+                Server.url("http://127.0.0.1:9/mcp").withBearerEnv("T").param().toString());
+    }
+
     @Test
     void credentials_reach_the_binary_as_flags() throws Exception {
         Path scratch = TestBed.scratch("credentials");
@@ -166,8 +219,6 @@ class RemoteServerTest {
                 "bearerEnv: \"A=B\" is not an environment variable name");
         refused(() -> Server.url("http://x/mcp").withHeader("Bad Name", "v"),
                 "headers: \"Bad Name\" is not a header name");
-        refused(() -> Server.sse("http://x/sse").param(),
-                "a suite test's server is an argv or a plain Streamable HTTP url");
     }
 
     @McpServer(sse = "http://127.0.0.1:9/sse", bearerEnv = "MCP_TOKEN",
