@@ -437,10 +437,10 @@ fn metadata_document(
     let mut problems = Vec::new();
     match &fetch.answer {
         Err(why) => problems.push(format!("its Client ID Metadata Document {id:?}: {why}")),
-        Ok((status, _)) if *status != 200 => problems.push(format!(
+        Ok((status, _, _)) if *status != 200 => problems.push(format!(
             "its Client ID Metadata Document {id:?} answered {status}, not 200"
         )),
-        Ok((_, body)) => match serde_json::from_str::<Value>(body) {
+        Ok((_, _, body)) => match serde_json::from_str::<Value>(body) {
             Ok(document) if document.is_object() => {
                 if document["client_id"].as_str() != Some(id) {
                     problems.push(format!(
@@ -813,4 +813,44 @@ pub(crate) fn token_audience(t: &Transcript) -> Finding {
             "after it got its token the client sent nothing but to the MCP endpoint".into(),
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_metadata_document_url_is_https_with_a_path_or_http_on_loopback() {
+        for good in [
+            "https://client.example/metadata.json",
+            "http://127.0.0.1:4000/client.json",
+            "http://localhost:4000/client.json",
+        ] {
+            assert_eq!(document_url_problem(good), None, "{good}");
+        }
+        for (bad, said) in [
+            ("my-client", "is no URL"),
+            ("https://client.example", "has no path component"),
+            (
+                "http://client.example/metadata.json",
+                "uses the \"http\" scheme",
+            ),
+            ("ftp://127.0.0.1/metadata.json", "uses the \"ftp\" scheme"),
+        ] {
+            let problem = document_url_problem(bad).unwrap_or_default();
+            assert!(problem.contains(said), "{bad}: {problem}");
+        }
+    }
+
+    #[test]
+    fn basic_credentials_are_form_decoded_after_the_base64() {
+        use base64::Engine as _;
+        let encode = |text: &str| base64::engine::general_purpose::STANDARD.encode(text);
+        assert_eq!(
+            basic_credentials(&encode("my%3Aclient:s3cret%2B+x")),
+            Some(("my:client".to_owned(), "s3cret+ x".to_owned()))
+        );
+        assert_eq!(basic_credentials(&encode("no-colon")), None);
+        assert_eq!(basic_credentials("!not base64!"), None);
+    }
 }

@@ -37,9 +37,9 @@ pub(crate) struct Transcript {
 pub(crate) struct DocumentFetch {
     pub(crate) url: String,
     pub(crate) at: std::time::Instant,
-    /// The status and body, as far as the size limit; `Err`: why there is
-    /// no answer (refused, unreachable, timed out, too large).
-    pub(crate) answer: Result<(u16, String), String>,
+    /// The status, content type and body; `Err`: why there is no answer
+    /// (refused, unreachable, timed out, too large).
+    pub(crate) answer: Result<(u16, Option<String>, String), String>,
 }
 
 #[cfg_attr(not(feature = "http-mock"), allow(dead_code))]
@@ -54,9 +54,9 @@ impl DocumentFetch {
                 body: String::new(),
             },
             response: match &self.answer {
-                Ok((status, body)) => RawResponse::Http {
+                Ok((status, content_type, body)) => RawResponse::Http {
                     status: *status,
-                    content_type: None,
+                    content_type: content_type.clone(),
                     messages: Vec::new(),
                     body: Some(body.clone()),
                 },

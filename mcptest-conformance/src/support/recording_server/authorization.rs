@@ -445,7 +445,7 @@ async fn fetch_document(url: &str) -> DocumentFetch {
     }
 }
 
-async fn read_document(url: &str) -> Result<(u16, String), String> {
+async fn read_document(url: &str) -> Result<(u16, Option<String>, String), String> {
     let parsed = reqwest::Url::parse(url).map_err(|e| format!("not a URL: {e}"))?;
     let host = parsed.host_str().unwrap_or_default();
     if !DOCUMENT_HOSTS.contains(&host) {
@@ -472,6 +472,11 @@ async fn read_document(url: &str) -> Result<(u16, String), String> {
         .await
         .map_err(|e| format!("the request failed: {e}"))?;
     let status = response.status().as_u16();
+    let content_type = response
+        .headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.split(';').next().unwrap_or_default().trim().to_owned());
     let mut body = Vec::new();
     while let Some(chunk) = response
         .chunk()
@@ -486,5 +491,9 @@ async fn read_document(url: &str) -> Result<(u16, String), String> {
             ));
         }
     }
-    Ok((status, String::from_utf8_lossy(&body).into_owned()))
+    Ok((
+        status,
+        content_type,
+        String::from_utf8_lossy(&body).into_owned(),
+    ))
 }
