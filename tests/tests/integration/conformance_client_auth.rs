@@ -193,7 +193,7 @@ async fn each_broken_registration_fails_the_registration_check_only() {
         (
             pre_registered(),
             format!("{PRE_REGISTERED} --broken-pre-registered-id"),
-            "not the pre-registered \"fixture-client-known\"",
+            "/authorize: client_id \"fixture-client-not-pre-registered\", not the pre-registered \"fixture-client-known\"",
         ),
         (
             pre_registered(),
@@ -233,7 +233,7 @@ async fn each_broken_registration_fails_the_registration_check_only() {
         (
             pre_registered(),
             "--metadata-document".to_owned(),
-            "not the pre-registered",
+            "/token: client_id \"http://127.0.0.1:",
         ),
     ];
     let reports = futures::future::join_all(
