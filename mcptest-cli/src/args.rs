@@ -553,6 +553,26 @@ pub struct ConformanceArgs {
     /// client finds, gets, refreshes and uses its token.
     #[arg(long)]
     pub protected: bool,
+    /// With --protected: the authorization server offers no registration
+    /// endpoint and knows the client by this id, which the client must use
+    /// (instead of registering dynamically, the default).
+    #[arg(
+        long,
+        value_name = "ID",
+        requires = "protected",
+        conflicts_with = "client_metadata_document"
+    )]
+    pub pre_registered_client_id: Option<String>,
+    /// With --pre-registered-client-id: the client's secret, which it must
+    /// present at the token endpoint (HTTP Basic or in the form).
+    #[arg(long, value_name = "SECRET", requires = "pre_registered_client_id")]
+    pub pre_registered_client_secret: Option<String>,
+    /// With --protected: the authorization server offers Client ID Metadata
+    /// Documents and no registration endpoint; the client's client_id must
+    /// be the URL of its document (https, or http on 127.0.0.1 or
+    /// localhost, the only hosts the mock fetches from).
+    #[arg(long, requires = "protected")]
+    pub client_metadata_document: bool,
     #[command(flatten)]
     pub auth: AuthArgs,
     /// Only the checks of one protocol revision: 2026-07-28 (stateless,

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use mcptest::conformance::{ClientConformance, Conformance, ConformanceReport};
+use mcptest::conformance::{ClientConformance, ClientRegistration, Conformance, ConformanceReport};
 
 use crate::{Exit, args::ConformanceArgs, output};
 
@@ -84,7 +84,9 @@ fn client(args: &ConformanceArgs, expected: Vec<String>) -> Exit {
     let (mut checks, flag, command) = match (&args.client, &args.client_http) {
         (Some(command), _) => (ClientConformance::stdio(), "--client", command),
         (None, Some(command)) => (
-            ClientConformance::http().authorization(args.protected),
+            ClientConformance::http()
+                .authorization(args.protected)
+                .registration(registration(args)),
             "--client-http",
             command,
         ),
@@ -102,6 +104,25 @@ fn client(args: &ConformanceArgs, expected: Vec<String>) -> Exit {
         checks = checks.only(args.only.iter().cloned());
     }
     finish(args, checks.run_command(command))
+}
+
+/// How the protected mock lets the client register: pre-registered, by a
+/// Client ID Metadata Document, or (by default) dynamically.
+fn registration(args: &ConformanceArgs) -> ClientRegistration {
+    match (
+        &args.pre_registered_client_id,
+        args.client_metadata_document,
+    ) {
+        (Some(id), _) => {
+            let registration = ClientRegistration::pre_registered(id.as_str());
+            match &args.pre_registered_client_secret {
+                Some(secret) => registration.with_secret(secret.as_str()),
+                None => registration,
+            }
+        }
+        (None, true) => ClientRegistration::MetadataDocument,
+        (None, false) => ClientRegistration::Dynamic,
+    }
 }
 
 /// Runs the checks, prints the table, writes the reports, says the verdict.

@@ -1102,8 +1102,8 @@ catalogue! {
     },
     ClientAuthRegistration {
         id: "mcp-client-auth-registration",
-        rule: "every authorization request names a client_id the client registered at the registration_endpoint (RFC 7591), the only registration the authorization server offers",
-        revision: STATELESS, section: "basic/authorization#dynamic-client-registration (RFC 7591 §3)",
+        rule: "the client registers the one way the authorization server offers (ClientConformance::registration) and every authorization request names that client_id: one issued at the registration_endpoint (RFC 7591), the pre-registered one (with its secret at the token endpoint), or the URL of a Client ID Metadata Document whose client_id is that URL and whose redirect_uris hold the redirect used",
+        revision: STATELESS, section: "basic/authorization#client-registration-approaches (dynamic: RFC 7591 §3; pre-registration; Client ID Metadata Documents)",
         level: Must, role: Client, applies: Http,
         judge: |t| auth_judge!(t, registration),
     },

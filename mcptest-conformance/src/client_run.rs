@@ -11,7 +11,7 @@ use std::{
 
 use tokio::io::DuplexStream;
 
-use crate::model::{Applies, CannotApply, Observed, Role, Transport};
+use crate::model::{Applies, CannotApply, ClientRegistration, Observed, Role, Transport};
 use crate::report::ConformanceReport;
 use crate::selection::{Selection, result, selection_methods};
 #[cfg(feature = "http-mock")]
@@ -101,6 +101,7 @@ pub struct ClientConformance {
     session: Duration,
     selection: Selection,
     protected: bool,
+    registration: ClientRegistration,
 }
 
 /// Marks what needs the `http-mock` feature: without it no type meets the
@@ -123,6 +124,7 @@ impl ClientConformance {
             session: Duration::from_secs(30),
             selection: Selection::default(),
             protected: false,
+            registration: ClientRegistration::Dynamic,
         }
     }
 
@@ -207,9 +209,48 @@ impl ClientConformance {
         self
     }
 
+    /// How the protected mock's authorization server lets the client
+    /// register (default [`ClientRegistration::Dynamic`]), and so what the
+    /// check `mcp-client-auth-registration` asks of it: dynamic
+    /// registration at `/register`, a pre-registered `client_id` (and
+    /// secret), or a Client ID Metadata Document the mock fetches from
+    /// 127.0.0.1. Only with [`authorization(true)`](Self::authorization):
+    /// another approach on an unprotected run is refused.
+    ///
+    /// With the `http-mock` feature: `ClientConformance::http()
+    /// .authorization(true).registration(ClientRegistration::MetadataDocument)
+    /// .run_command("my-client --url {{url}}")`.
+    ///
+    /// ```
+    /// use mcptest::conformance::{ClientConformance, ClientRegistration};
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let refused = ClientConformance::stdio()
+    ///     .registration(ClientRegistration::pre_registered("my-client"))
+    ///     .run_in_process(|_link| async {})
+    ///     .await
+    ///     .unwrap_err();
+    /// assert!(refused.to_string().contains("needs authorization(true)"));
+    /// # }
+    /// ```
+    pub fn registration(mut self, registration: ClientRegistration) -> Self {
+        self.registration = registration;
+        self
+    }
+
     /// Protection is for Streamable HTTP: over stdio there is no header to
-    /// carry a token.
+    /// carry a token; a registration approach is for a protected run.
     fn check_protection(&self) -> Result<(), Error> {
+        if !self.protected && self.registration != ClientRegistration::Dynamic {
+            return Err(Error::InvalidConfig {
+                message: format!(
+                    "ClientConformance::registration({:?}) needs authorization(true): an \
+                     unprotected mock has no authorization server to register with",
+                    self.registration.approach().0
+                ),
+            });
+        }
         if self.protected && self.transport == Transport::Stdio {
             return Err(Error::InvalidConfig {
                 message: "client conformance with authorization needs Streamable HTTP \
@@ -271,7 +312,7 @@ impl ClientConformance {
                 #[cfg(feature = "http-mock")]
                 {
                     let served =
-                        over_http::serve(recording.clone(), server, self.protected).await?;
+                        over_http::serve(recording.clone(), server, self.protection()).await?;
                     let link = MockLink::Http {
                         url: served.url.clone(),
                     };
@@ -322,7 +363,7 @@ impl ClientConformance {
                         });
                     }
                     let served =
-                        over_http::serve(recording.clone(), server, self.protected).await?;
+                        over_http::serve(recording.clone(), server, self.protection()).await?;
                     let args = args
                         .iter()
                         .map(|a| a.replace(URL_PLACEHOLDER, &served.url))
@@ -343,13 +384,20 @@ impl ClientConformance {
             .await)
     }
 
+    /// The authorization server's setup, when the run is protected.
+    #[cfg(feature = "http-mock")]
+    fn protection(&self) -> Option<ClientRegistration> {
+        self.protected.then(|| self.registration.clone())
+    }
+
     async fn report(
         &self,
         target: String,
         recording: &Recording,
         started: Instant,
     ) -> ConformanceReport {
-        let transcript = Transcript::of(&recording.events()).await;
+        let mut transcript = Transcript::of(&recording.events()).await;
+        transcript.registration = self.registration.clone();
         let selected = self
             .selection
             .select(Role::Client)

@@ -66,8 +66,8 @@ pub use catalogue::catalogue;
 pub use client_run::NeedsHttpMock;
 pub use client_run::{ClientConformance, MockLink, URL_PLACEHOLDER};
 pub use model::{
-    Applies, CannotApply, CheckResult, EVIDENCE_KEPT, Exchange, Level, RawRequest, RawResponse,
-    Role, Rule, Transport,
+    Applies, CannotApply, CheckResult, ClientRegistration, EVIDENCE_KEPT, Exchange, Level,
+    RawRequest, RawResponse, Role, Rule, Transport,
 };
 pub use official::{official_ids, ours_for_official};
 pub use report::ConformanceReport;

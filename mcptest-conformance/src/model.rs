@@ -115,6 +115,120 @@ pub enum CannotApply {
     Unprotected,
 }
 
+/// How the client under test registers with the protected recording
+/// server's authorization server
+/// ([`ClientConformance::registration`](crate::ClientConformance::registration)):
+/// one of the client registration approaches of the MCP authorization spec
+/// (2025-11-25, basic/authorization#client-registration-approaches). The
+/// check `mcp-client-auth-registration` judges the approach in force.
+///
+/// ```
+/// use mcptest::conformance::{ClientConformance, ClientRegistration};
+///
+/// // The authorization server knows this client already: no
+/// // registration endpoint, the client must bring the id (and secret).
+/// let checks = ClientConformance::stdio()
+///     .authorization(true)
+///     .registration(ClientRegistration::pre_registered("my-client").with_secret("s3cret"));
+/// # let _ = checks;
+/// assert_eq!(ClientRegistration::default(), ClientRegistration::Dynamic);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ClientRegistration {
+    /// Dynamic client registration (RFC 7591), the default: the metadata
+    /// names a `registration_endpoint` (`/register`), and every
+    /// authorization request must name a `client_id` issued there.
+    #[default]
+    Dynamic,
+    /// Pre-registration: the metadata names no `registration_endpoint` and
+    /// `/register` answers 404; the client must use `client_id`, and, when
+    /// there is a `client_secret`, present it at `/token` by a method the
+    /// metadata names (`client_secret_basic` or `client_secret_post`).
+    PreRegistered {
+        /// The id the client was given out of band.
+        client_id: String,
+        /// Its secret; `None`: a public client (`token_endpoint_auth_method`
+        /// `none`).
+        client_secret: Option<String>,
+    },
+    /// Client ID Metadata Documents: the metadata says
+    /// `client_id_metadata_document_supported: true` and names no
+    /// `registration_endpoint`; the client's `client_id` is the URL of a
+    /// JSON document describing it, which the authorization server fetches
+    /// (within 5 s, at most 64 KiB, from 127.0.0.1 only: the mock reaches
+    /// nothing else) and whose `client_id` must equal that URL and whose
+    /// `redirect_uris` must hold the redirect the client uses. The spec
+    /// asks for an `https` URL with a path; as a test cannot serve https,
+    /// `http://127.0.0.1` and `http://localhost` URLs are accepted too, and
+    /// any other non-https URL is a problem.
+    MetadataDocument,
+}
+
+impl ClientRegistration {
+    /// A pre-registered public client with this id; add a secret with
+    /// [`with_secret`](Self::with_secret).
+    ///
+    /// ```
+    /// use mcptest::conformance::ClientRegistration;
+    ///
+    /// let registration = ClientRegistration::pre_registered("my-client");
+    /// assert_eq!(
+    ///     registration,
+    ///     ClientRegistration::PreRegistered { client_id: "my-client".into(), client_secret: None }
+    /// );
+    /// ```
+    pub fn pre_registered(client_id: impl Into<String>) -> Self {
+        ClientRegistration::PreRegistered {
+            client_id: client_id.into(),
+            client_secret: None,
+        }
+    }
+
+    /// The same pre-registered client, with this secret (a confidential
+    /// client); other approaches are returned unchanged.
+    ///
+    /// ```
+    /// use mcptest::conformance::ClientRegistration;
+    ///
+    /// let registration = ClientRegistration::pre_registered("my-client").with_secret("s3cret");
+    /// assert!(matches!(
+    ///     registration,
+    ///     ClientRegistration::PreRegistered { client_secret: Some(s), .. } if s == "s3cret"
+    /// ));
+    /// ```
+    pub fn with_secret(self, secret: impl Into<String>) -> Self {
+        match self {
+            ClientRegistration::PreRegistered { client_id, .. } => {
+                ClientRegistration::PreRegistered {
+                    client_id,
+                    client_secret: Some(secret.into()),
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// The approach's name and its section of the authorization spec, for
+    /// findings.
+    #[cfg_attr(not(feature = "http-mock"), allow(dead_code))]
+    pub(crate) fn approach(&self) -> (&'static str, &'static str) {
+        match self {
+            ClientRegistration::Dynamic => (
+                "dynamic client registration",
+                "basic/authorization#dynamic-client-registration (RFC 7591 §3)",
+            ),
+            ClientRegistration::PreRegistered { .. } => {
+                ("pre-registration", "basic/authorization#preregistration")
+            }
+            ClientRegistration::MetadataDocument => (
+                "Client ID Metadata Documents",
+                "basic/authorization#client-id-metadata-documents",
+            ),
+        }
+    }
+}
+
 /// One rule a check verifies. The [`id`](Rule::id) is stable across
 /// releases: filter on it, and refer to it in bug reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -395,6 +395,14 @@ const OFFICIAL: &[(&str, &[&str])] = &[
         "mcp-client-auth-server-metadata-discovery",
         &["authorization-server-metadata"],
     ),
+    // Their pre-registration scenario checks the pre-registered id and
+    // secret by HTTP Basic at the token endpoint, their CIMD one only that
+    // the client_id is the document's URL (they fetch no document); ours
+    // judges the approach the mock offers, every request.
+    (
+        "mcp-client-auth-registration",
+        &["pre-registration-auth", "cimd-client-id-used"],
+    ),
     (
         "mcp-client-auth-pkce-s256",
         &[

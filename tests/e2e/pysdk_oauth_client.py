@@ -7,10 +7,21 @@ It lists the tools, waits out its first token (the server issues it for
 2 s) and lists them again, then calls `echo`, which needs a wider scope
 (403 insufficient_scope, the step-up).
 
-    python pysdk_oauth_client.py URL
+It registers dynamically unless it is given a pre-registered client: by
+`--client-id ID [--client-secret SECRET]`, or by the official suite's
+MCP_CONFORMANCE_CONTEXT (`client_id`, `client_secret`). The client record
+is then in its storage from the start, as an application that was
+registered out of band keeps it; with a secret it authenticates by HTTP
+Basic. With `--client-metadata-url URL` it offers that Client ID Metadata
+Document URL (the SDK takes only https ones) to a server that supports them.
+
+    python pysdk_oauth_client.py [--client-id ID [--client-secret SECRET]]
+        [--client-metadata-url URL] URL
 """
 
 import asyncio
+import json
+import os
 import sys
 
 import httpx2
@@ -50,7 +61,23 @@ class Memory(TokenStorage):
         self.client = client_info
 
 
-async def main(url: str) -> None:
+def registration(args: list[str]) -> tuple[str | None, str | None, str | None]:
+    """The pre-registered client id and secret, from the arguments or the
+    official suite's context, and the metadata document URL."""
+    options = dict(zip(args[::2], args[1::2]))
+    unknown = set(options) - {"--client-id", "--client-secret", "--client-metadata-url"}
+    if unknown or len(args) % 2:
+        sys.exit(
+            "usage: pysdk_oauth_client.py [--client-id ID [--client-secret S]] "
+            f"[--client-metadata-url URL] URL; got {args}"
+        )
+    context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
+    client_id = options.get("--client-id") or context.get("client_id")
+    secret = options.get("--client-secret") or context.get("client_secret")
+    return client_id, secret, options.get("--client-metadata-url")
+
+
+async def main(url: str, client_id: str | None, secret: str | None, document: str | None) -> None:
     returned: dict[str, str | None] = {}
 
     async def redirect(authorization_url: str) -> None:
@@ -68,6 +95,17 @@ async def main(url: str) -> None:
             code=returned["code"] or "", state=returned["state"], iss=returned.get("iss")
         )
 
+    storage = Memory()
+    if client_id is not None:
+        storage.client = OAuthClientInformationFull(
+            client_id=client_id,
+            client_secret=secret,
+            redirect_uris=[REDIRECT],
+            client_name="pysdk-oauth-client",
+            grant_types=["authorization_code", "refresh_token"],
+            response_types=["code"],
+            token_endpoint_auth_method="client_secret_basic" if secret else "none",
+        )
     provider = OAuthClientProvider(
         server_url=url,
         client_metadata=OAuthClientMetadata(
@@ -77,7 +115,8 @@ async def main(url: str) -> None:
             response_types=["code"],
             token_endpoint_auth_method="none",
         ),
-        storage=Memory(),
+        storage=storage,
+        client_metadata_url=document,
         redirect_handler=redirect,
         callback_handler=callback,
     )
@@ -90,4 +129,5 @@ async def main(url: str) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(asyncio.wait_for(main(sys.argv[1]), LIMIT))
+    client_id, secret, document = registration(sys.argv[1:-1])
+    asyncio.run(asyncio.wait_for(main(sys.argv[-1], client_id, secret, document), LIMIT))

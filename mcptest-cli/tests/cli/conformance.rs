@@ -126,3 +126,45 @@ fn a_url_nothing_listens_on_is_a_usage_error_not_a_report() {
     assert!(!out.stdout.contains("checks"), "no report: {out:?}");
     assert!(!ws.path("c.json").exists(), "no report file: {out:?}");
 }
+
+/// The registration approach of a protected client run: each flag needs
+/// `--protected` (and the secret its id), and the two approaches exclude
+/// each other; every misuse is exit 2 with what to write, before any
+/// client runs.
+#[test]
+fn a_registration_approach_needs_protection_and_only_one() {
+    let ws = Workspace::new(&[]);
+    let client = ["conformance", "--client-http", "no-such-client {{url}}"];
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--pre-registered-client-id", "known"],
+            "the following required arguments were not provided",
+        ),
+        (
+            &["--client-metadata-document"],
+            "the following required arguments were not provided",
+        ),
+        (
+            &["--protected", "--pre-registered-client-secret", "s"],
+            "--pre-registered-client-id <ID>",
+        ),
+        (
+            &[
+                "--protected",
+                "--pre-registered-client-id",
+                "known",
+                "--client-metadata-document",
+            ],
+            "cannot be used with",
+        ),
+    ];
+    for (extra, said) in cases {
+        let out = output(ws.mcptest(&[&client[..], extra].concat()));
+        assert_eq!(out.code, Some(2), "{extra:?}: {out:?}");
+        assert!(out.stderr.contains(said), "{extra:?}: {out:?}");
+        assert!(!out.stdout.contains("checks"), "no run: {out:?}");
+    }
+    // Needing --protected, each says so by name.
+    let out = output(ws.mcptest(&[&client[..], &["--client-metadata-document"]].concat()));
+    assert!(out.stderr.contains("--protected"), "{out:?}");
+}

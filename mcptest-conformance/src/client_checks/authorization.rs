@@ -1,7 +1,8 @@
 //! Client checks of MCP authorization (the client side of a protected
 //! server): how the client under test finds the Protected Resource Metadata
 //! (RFC 9728) and the authorization server's metadata (RFC 8414), registers
-//! (RFC 7591), authorizes with PKCE (RFC 7636), `state`, its registered
+//! the way that server offers (dynamically by RFC 7591, pre-registered, or
+//! by a Client ID Metadata Document), authorizes with PKCE (RFC 7636), `state`, its registered
 //! redirect and `resource` (RFC 8707), and then carries, refreshes, steps up
 //! and keeps to its audience the token it got. They judge every HTTP
 //! exchange the recording server saw when it was protected
@@ -13,10 +14,10 @@ use serde_json::Value;
 use sha2::Digest as _;
 
 use super::Judgement;
-use crate::model::{CannotApply, Exchange, Observed};
+use crate::model::{CannotApply, ClientRegistration, Exchange, Observed};
 use crate::support::recording_server::authorization::{
-    AUTHORIZE_PATH, REGISTER_PATH, RESOURCE_METADATA_PATH, SERVER_METADATA_PATHS, TOKEN_PATH,
-    bearer, pair, pairs,
+    AUTHORIZE_PATH, DOCUMENT_HOSTS, REGISTER_PATH, RESOURCE_METADATA_PATH, SERVER_METADATA_PATHS,
+    TOKEN_PATH, bearer, pair, pairs, token_auth_methods,
 };
 use crate::support::transcript::{HttpExchange, Transcript};
 
@@ -208,19 +209,264 @@ fn every_authorization(
     judgement.finding_by_offenders(Observed::holds)
 }
 
+/// Judges registration by the approach the authorization server offered
+/// ([`ClientRegistration`]): a dynamically registered, pre-registered or
+/// metadata-document `client_id` on every authorization request, no
+/// dynamic registration where none is offered, and a pre-registered
+/// client's identity (and secret) on every token request.
 pub(crate) fn registration(t: &Transcript) -> Finding {
-    let registered = registered(t);
-    every_authorization(t, |_, query| {
-        let problems = match pair(query, "client_id") {
-            None => vec!["no client_id".to_owned()],
-            Some(id) if registered.iter().any(|(r, _)| r == id) => Vec::new(),
-            Some(id) => vec![format!(
-                "client_id {id:?} was never issued by the registration endpoint \
-                 ({REGISTER_PATH}, the only registration this authorization server offers)"
-            )],
+    let challenge = match first_challenge(t) {
+        Ok(c) => c,
+        Err(skip) => return skip,
+    };
+    let (approach, section) = t.registration.approach();
+    let authorizations = authorizations(t);
+    if authorizations.is_empty() {
+        let (observed, evidence) = never_authorized(challenge);
+        return (in_approach(observed, approach, section), evidence);
+    }
+    let mut judgement = Judgement::default();
+    if t.registration != ClientRegistration::Dynamic {
+        for register in on(t, "POST", REGISTER_PATH) {
+            judgement.case(
+                [register.exchange()],
+                [format!(
+                    "POST {REGISTER_PATH}: the client registered dynamically, but this \
+                     authorization server offers only {approach} (its metadata names no \
+                     registration_endpoint)"
+                )],
+            );
+        }
+    }
+    let issued = registered(t);
+    for authorize in authorizations {
+        let query = pairs(authorize.query());
+        let mut evidence = Vec::new();
+        let problems = match (pair(&query, "client_id"), &t.registration) {
+            (None, _) => vec!["no client_id".to_owned()],
+            (Some(id), ClientRegistration::Dynamic) => {
+                if issued.iter().any(|(r, _)| r == id) {
+                    Vec::new()
+                } else {
+                    vec![format!(
+                        "client_id {id:?} was never issued by the registration endpoint \
+                         ({REGISTER_PATH}, the only registration this authorization server offers)"
+                    )]
+                }
+            }
+            (Some(id), ClientRegistration::PreRegistered { client_id, .. }) => {
+                if id == client_id {
+                    Vec::new()
+                } else {
+                    vec![format!(
+                        "client_id {id:?}, not the pre-registered {client_id:?}"
+                    )]
+                }
+            }
+            (Some(id), ClientRegistration::MetadataDocument) => {
+                let (fetch, problems) =
+                    metadata_document(t, authorize, id, pair(&query, "redirect_uri"));
+                evidence.extend(fetch);
+                problems
+            }
         };
-        (Vec::new(), problems)
-    })
+        judgement.case(
+            std::iter::once(authorize.exchange()).chain(evidence),
+            problems
+                .into_iter()
+                .map(|p| format!("{AUTHORIZE_PATH}: {p}")),
+        );
+    }
+    if let ClientRegistration::PreRegistered {
+        client_id,
+        client_secret,
+    } = &t.registration
+    {
+        for request in token_requests(t) {
+            let problems = pre_registered_identity(
+                request,
+                client_id,
+                client_secret.as_deref(),
+                token_auth_methods(&t.registration),
+            );
+            judgement.case(
+                [request.exchange()],
+                problems.into_iter().map(|p| format!("{TOKEN_PATH}: {p}")),
+            );
+        }
+    }
+    let (observed, evidence) = judgement.finding_by_offenders(Observed::holds);
+    (in_approach(observed, approach, section), evidence)
+}
+
+/// A registration finding that names the approach in force and its
+/// section of the spec.
+fn in_approach(observed: Observed, approach: &str, section: &str) -> Observed {
+    match observed {
+        Observed::Holds(_) => Observed::Holds(Some(format!(
+            "the client registered by {approach} ({section})"
+        ))),
+        Observed::Broken(reason) => Observed::Broken(format!("{approach} ({section}): {reason}")),
+        other => other,
+    }
+}
+
+/// The problems of a token request from a pre-registered client: it names
+/// no `client_id` or another, or (for a confidential client) presents no
+/// secret, or the wrong one, by the methods the metadata names.
+fn pre_registered_identity(
+    request: &HttpExchange,
+    client_id: &str,
+    client_secret: Option<&str>,
+    methods: &[&str],
+) -> Vec<String> {
+    let form = pairs(&request.body);
+    let basic = request
+        .header("authorization")
+        .and_then(|value| value.trim().split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("basic"))
+        .map(|(_, encoded)| basic_credentials(encoded.trim()));
+    let mut problems = Vec::new();
+    let (id, secret, method) = match &basic {
+        Some(Some((id, secret))) => (
+            Some(id.as_str()),
+            Some(secret.as_str()),
+            "client_secret_basic",
+        ),
+        Some(None) => {
+            return vec![
+                "an Authorization: Basic header that is no base64 of client_id:client_secret"
+                    .to_owned(),
+            ];
+        }
+        None => (
+            pair(&form, "client_id"),
+            pair(&form, "client_secret"),
+            "client_secret_post",
+        ),
+    };
+    match id {
+        None => problems.push(format!("no client_id (the pre-registered {client_id:?})")),
+        Some(id) if id != client_id => {
+            problems.push(format!(
+                "client_id {id:?}, not the pre-registered {client_id:?}"
+            ));
+        }
+        Some(_) => {}
+    }
+    if let Some(expected) = client_secret {
+        match secret {
+            None => problems.push(format!(
+                "no client secret, though the pre-registered client has one and the metadata \
+                 names {} to present it",
+                methods.join(" and ")
+            )),
+            Some(given) if given != expected => problems.push(format!(
+                "the client secret presented by {method} is not the pre-registered one"
+            )),
+            Some(_) => {}
+        }
+    }
+    problems
+}
+
+/// The client_id and secret of HTTP Basic client authentication, each
+/// form-urlencoded before the base64 (RFC 6749 §2.3.1).
+fn basic_credentials(encoded: &str) -> Option<(String, String)> {
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(encoded)
+        .ok()?;
+    let text = String::from_utf8(decoded).ok()?;
+    let (id, secret) = text.split_once(':')?;
+    let unescape = |part: &str| {
+        pairs(&format!("v={part}"))
+            .pop()
+            .map(|(_, v)| v)
+            .unwrap_or_default()
+    };
+    Some((unescape(id), unescape(secret)))
+}
+
+/// Whether `id` may name a Client ID Metadata Document: an https URL with
+/// a path, or (as tests cannot serve https) an http URL on 127.0.0.1 or
+/// localhost; otherwise why not.
+fn document_url_problem(id: &str) -> Option<String> {
+    let Ok(url) = reqwest::Url::parse(id) else {
+        return Some(format!(
+            "client_id {id:?} is no URL, but this authorization server registers clients by \
+             the URL of their Client ID Metadata Document"
+        ));
+    };
+    let loopback = DOCUMENT_HOSTS.contains(&url.host_str().unwrap_or_default());
+    match url.scheme() {
+        "https" if url.path().len() > 1 => None,
+        "https" => Some(format!("client_id {id:?} has no path component")),
+        "http" if loopback => None,
+        other => Some(format!(
+            "client_id {id:?} uses the {other:?} scheme; a Client ID Metadata Document URL \
+             must be https (http only on 127.0.0.1 or localhost, for tests)"
+        )),
+    }
+}
+
+/// The fetch of the Client ID Metadata Document `id` for `authorize` and
+/// the problems with it: the document must be there, a JSON object whose
+/// `client_id` is its URL and whose `redirect_uris` hold the redirect used.
+fn metadata_document(
+    t: &Transcript,
+    authorize: &HttpExchange,
+    id: &str,
+    redirect: Option<&str>,
+) -> (Option<Exchange>, Vec<String>) {
+    if let Some(problem) = document_url_problem(id) {
+        return (None, vec![problem]);
+    }
+    let fetches: Vec<_> = t.documents.iter().filter(|d| d.url == id).collect();
+    let Some(fetch) = fetches
+        .iter()
+        .find(|d| d.at >= authorize.at)
+        .or(fetches.last())
+    else {
+        return (
+            None,
+            vec![format!(
+                "the authorization server never fetched the document at client_id {id:?}"
+            )],
+        );
+    };
+    let mut problems = Vec::new();
+    match &fetch.answer {
+        Err(why) => problems.push(format!("its Client ID Metadata Document {id:?}: {why}")),
+        Ok((status, _, _)) if *status != 200 => problems.push(format!(
+            "its Client ID Metadata Document {id:?} answered {status}, not 200"
+        )),
+        Ok((_, _, body)) => match serde_json::from_str::<Value>(body) {
+            Ok(document) if document.is_object() => {
+                if document["client_id"].as_str() != Some(id) {
+                    problems.push(format!(
+                        "the document's client_id {} is not its URL {id:?}",
+                        document["client_id"]
+                    ));
+                }
+                let redirects: Vec<&str> = document["redirect_uris"]
+                    .as_array()
+                    .map(|r| r.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                if let Some(redirect) = redirect
+                    && !redirects.contains(&redirect)
+                {
+                    problems.push(format!(
+                        "the document's redirect_uris [{}] do not hold the redirect_uri {redirect:?}",
+                        redirects.join(", ")
+                    ));
+                }
+            }
+            _ => problems.push(format!(
+                "its Client ID Metadata Document {id:?} is no JSON object"
+            )),
+        },
+    }
+    (Some(fetch.exchange()), problems)
 }
 
 pub(crate) fn pkce(t: &Transcript) -> Finding {
@@ -567,4 +813,44 @@ pub(crate) fn token_audience(t: &Transcript) -> Finding {
             "after it got its token the client sent nothing but to the MCP endpoint".into(),
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_metadata_document_url_is_https_with_a_path_or_http_on_loopback() {
+        for good in [
+            "https://client.example/metadata.json",
+            "http://127.0.0.1:4000/client.json",
+            "http://localhost:4000/client.json",
+        ] {
+            assert_eq!(document_url_problem(good), None, "{good}");
+        }
+        for (bad, said) in [
+            ("my-client", "is no URL"),
+            ("https://client.example", "has no path component"),
+            (
+                "http://client.example/metadata.json",
+                "uses the \"http\" scheme",
+            ),
+            ("ftp://127.0.0.1/metadata.json", "uses the \"ftp\" scheme"),
+        ] {
+            let problem = document_url_problem(bad).unwrap_or_default();
+            assert!(problem.contains(said), "{bad}: {problem}");
+        }
+    }
+
+    #[test]
+    fn basic_credentials_are_form_decoded_after_the_base64() {
+        use base64::Engine as _;
+        let encode = |text: &str| base64::engine::general_purpose::STANDARD.encode(text);
+        assert_eq!(
+            basic_credentials(&encode("my%3Aclient:s3cret%2B+x")),
+            Some(("my:client".to_owned(), "s3cret+ x".to_owned()))
+        );
+        assert_eq!(basic_credentials(&encode("no-colon")), None);
+        assert_eq!(basic_credentials("!not base64!"), None);
+    }
 }

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::message::META_VERSION;
 use super::recording_server::Event;
-use crate::model::{Exchange, RawRequest, RawResponse, Transport};
+use crate::model::{ClientRegistration, Exchange, RawRequest, RawResponse, Transport};
 
 /// What the recording server saw, in order.
 #[derive(Debug, Default)]
@@ -20,6 +20,52 @@ pub(crate) struct Transcript {
     /// are also in `sent`), in arrival order.
     #[cfg_attr(not(feature = "http-mock"), allow(dead_code))]
     pub(crate) http: Vec<HttpExchange>,
+    /// Every Client ID Metadata Document the authorization server fetched,
+    /// in order.
+    #[cfg_attr(not(feature = "http-mock"), allow(dead_code))]
+    pub(crate) documents: Vec<DocumentFetch>,
+    /// How the authorization server let the client register (set by the
+    /// run, not recorded).
+    #[cfg_attr(not(feature = "http-mock"), allow(dead_code))]
+    pub(crate) registration: ClientRegistration,
+}
+
+/// The authorization server's fetch of a Client ID Metadata Document: the
+/// URL (a client's `client_id`) and what came back, or why nothing did.
+#[derive(Debug, Clone)]
+#[cfg_attr(not(feature = "http-mock"), allow(dead_code))]
+pub(crate) struct DocumentFetch {
+    pub(crate) url: String,
+    pub(crate) at: std::time::Instant,
+    /// The status, content type and body; `Err`: why there is no answer
+    /// (refused, unreachable, timed out, too large).
+    pub(crate) answer: Result<(u16, Option<String>, String), String>,
+}
+
+#[cfg_attr(not(feature = "http-mock"), allow(dead_code))]
+impl DocumentFetch {
+    /// How it appears in a report: a GET of the document's URL.
+    pub(crate) fn exchange(&self) -> Exchange {
+        Exchange {
+            transport: Transport::Http,
+            request: RawRequest {
+                method: Some("GET"),
+                headers: vec![(":url".to_owned(), self.url.clone())],
+                body: String::new(),
+            },
+            response: match &self.answer {
+                Ok((status, content_type, body)) => RawResponse::Http {
+                    status: *status,
+                    content_type: content_type.clone(),
+                    messages: Vec::new(),
+                    body: Some(body.clone()),
+                },
+                Err(error) => RawResponse::Failed {
+                    error: error.clone(),
+                },
+            },
+        }
+    }
 }
 
 /// One HTTP request and its answer, as the authorization checks read it
@@ -132,6 +178,7 @@ impl Transcript {
     pub(crate) async fn of(events: &[Event]) -> Transcript {
         let mut sent: Vec<Sent> = Vec::new();
         let mut canary_hits = Vec::new();
+        let mut documents = Vec::new();
         let mut http = Vec::new();
         for event in events {
             match event {
@@ -159,6 +206,7 @@ impl Transcript {
                     }
                 }
                 Event::CanaryHit { peer } => canary_hits.push(peer.clone()),
+                Event::DocumentFetch(fetch) => documents.push(fetch.clone()),
                 Event::Http {
                     method,
                     target,
@@ -220,6 +268,8 @@ impl Transcript {
             sent,
             canary_hits,
             http,
+            documents,
+            registration: ClientRegistration::default(),
         }
     }
 }

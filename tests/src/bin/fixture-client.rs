@@ -21,6 +21,10 @@
 //! `resource`, read from the authorization endpoint's 302 without a browser;
 //! it waits out its first token and refreshes it, and steps up on a 403
 //! `insufficient_scope`. Each `--broken-*` flag breaks one of those rules.
+//! It registers dynamically, or with `--client-id ID [--client-secret S]`
+//! as that pre-registered client (the secret by HTTP Basic at the token
+//! endpoint), or with `--metadata-document` by the URL of a Client ID
+//! Metadata Document it serves itself on 127.0.0.1.
 
 use std::{process::ExitCode, time::Duration};
 
@@ -173,7 +177,45 @@ const FLAGS: &[(&str, &str)] = &[
         "--broken-audience",
         "--auth: send the access token to the authorization server too",
     ),
+    (
+        "--metadata-document",
+        "--auth: register by a Client ID Metadata Document served on 127.0.0.1",
+    ),
+    (
+        "--broken-registers-anyway",
+        "--client-id, --metadata-document: also register dynamically at /register",
+    ),
+    (
+        "--broken-pre-registered-id",
+        "--client-id: authorize with another client_id",
+    ),
+    (
+        "--broken-client-secret",
+        "--client-secret: leave the secret out of token requests",
+    ),
+    (
+        "--broken-document-id",
+        "--metadata-document: a document whose client_id is not its URL",
+    ),
+    (
+        "--broken-document-redirect",
+        "--metadata-document: a document whose redirect_uris leave out the redirect used",
+    ),
 ];
+
+/// The options that take a value: the pre-registered client's id and
+/// secret.
+const VALUED: &[(&str, &str)] = &[
+    ("--url", "Streamable HTTP: the server's URL"),
+    ("--client-id", "--auth: the pre-registered client_id"),
+    (
+        "--client-secret",
+        "--client-id: its secret, sent by HTTP Basic at /token",
+    ),
+];
+
+/// The path of the Client ID Metadata Document (`--metadata-document`).
+const DOCUMENT_PATH: &str = "/client-metadata.json";
 
 /// Where the authorization server is told to send the browser back; never
 /// contacted (the code is read from the 302's Location).
@@ -201,6 +243,16 @@ struct Client {
     /// The tools the server listed, for their `x-mcp-header` arguments.
     tools: Vec<Value>,
     auth: Auth,
+    /// How it registers: pre-registered (`--client-id`, `--client-secret`)
+    /// or by the URL of its metadata document; otherwise dynamically.
+    registration: Registration,
+}
+
+#[derive(Default)]
+struct Registration {
+    client_id: Option<String>,
+    client_secret: Option<String>,
+    document_url: Option<String>,
 }
 
 enum Link {
@@ -796,7 +848,7 @@ impl Client {
             (
                 format!("{issuer}/authorize"),
                 format!("{issuer}/token"),
-                format!("{issuer}/register"),
+                Some(format!("{issuer}/register")),
             )
         } else {
             let metadata = self
@@ -809,10 +861,34 @@ impl Client {
             (
                 field("authorization_endpoint")?,
                 field("token_endpoint")?,
-                field("registration_endpoint")?,
+                field("registration_endpoint"),
             )
         };
+        let given = self
+            .registration
+            .client_id
+            .clone()
+            .or_else(|| self.registration.document_url.clone());
+        if self.auth.client_id.is_none()
+            && let Some(given) = given
+        {
+            if self.has("--broken-registers-anyway") {
+                let register = register
+                    .clone()
+                    .unwrap_or_else(|| format!("{issuer}/register"));
+                let body = json!({ "client_name": "fixture-client", "redirect_uris": [REDIRECT] });
+                let _ = self
+                    .post(&http, &register, "application/json", body.to_string())
+                    .await;
+            }
+            self.auth.client_id = Some(if self.has("--broken-pre-registered-id") {
+                "fixture-client-not-pre-registered".to_owned()
+            } else {
+                given
+            });
+        }
         if self.auth.client_id.is_none() {
+            let register = register?;
             let id = if self.has("--broken-registration") {
                 "fixture-client-unregistered".to_owned()
             } else {
@@ -904,14 +980,29 @@ impl Client {
     /// A token request; keeps what it grants.
     async fn grant(&mut self, http: &reqwest::Client, form_pairs: &[(&str, &str)]) -> Option<()> {
         let endpoint = self.auth.token_endpoint.clone()?;
-        let answer = self
-            .post(
-                http,
-                &endpoint,
-                "application/x-www-form-urlencoded",
-                form(form_pairs),
-            )
-            .await?;
+        let mut request = self
+            .leak(http.post(&endpoint))
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .body(form(form_pairs));
+        // A confidential client authenticates by HTTP Basic (RFC 6749
+        // §2.3.1), each part form-encoded before the base64.
+        if let (Some(id), Some(secret), false) = (
+            &self.auth.client_id,
+            &self.registration.client_secret,
+            self.has("--broken-client-secret"),
+        ) {
+            use base64::Engine as _;
+            let encode = |part: &str| form(&[("v", part)])[2..].to_owned();
+            let credentials = format!("{}:{}", encode(id), encode(secret));
+            request = request.header(
+                "Authorization",
+                format!(
+                    "Basic {}",
+                    base64::engine::general_purpose::STANDARD.encode(credentials)
+                ),
+            );
+        }
+        let answer: Value = request.send().await.ok()?.json().await.ok()?;
         self.auth.token = Some(answer["access_token"].as_str()?.to_owned());
         self.auth.refresh = answer["refresh_token"].as_str().map(str::to_owned);
         self.auth.expires = answer["expires_in"]
@@ -1018,22 +1109,35 @@ fn network_refs(schema: &Value) -> Vec<String> {
 async fn main() -> ExitCode {
     let mut url = None;
     let mut flags = Vec::new();
+    let mut registration = Registration::default();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--url" => url = args.next(),
-            flag if FLAGS.iter().any(|(f, _)| *f == flag) => flags.push(arg),
-            other => {
-                let width = FLAGS.iter().map(|(f, _)| f.len()).max().unwrap_or(0);
-                let known: Vec<String> = FLAGS
-                    .iter()
-                    .map(|(f, what)| format!("  {f:<width$} {what}"))
-                    .collect();
-                eprintln!(
-                    "fixture-client: unknown argument {other:?}\nusage: fixture-client [--url URL] [FLAG...]\n{}",
-                    known.join("\n")
-                );
-                return ExitCode::from(2);
+        let slot = match arg.as_str() {
+            "--url" => Some(&mut url),
+            "--client-id" => Some(&mut registration.client_id),
+            "--client-secret" => Some(&mut registration.client_secret),
+            _ => None,
+        };
+        match slot {
+            Some(slot) => match args.next() {
+                Some(value) => *slot = Some(value),
+                None => return usage(&format!("{arg} needs a value")),
+            },
+            None if FLAGS.iter().any(|(f, _)| *f == arg) => flags.push(arg),
+            None => return usage(&format!("unknown argument {arg:?}")),
+        }
+    }
+    if registration.client_secret.is_some() && registration.client_id.is_none() {
+        return usage("--client-secret needs --client-id");
+    }
+    // The server that serves the metadata document lives as long as the
+    // process.
+    if flags.iter().any(|f| f == "--metadata-document") {
+        match serve_document(&flags).await {
+            Ok(document_url) => registration.document_url = Some(document_url),
+            Err(e) => {
+                eprintln!("fixture-client: cannot serve the metadata document: {e}");
+                return ExitCode::FAILURE;
             }
         }
     }
@@ -1053,7 +1157,80 @@ async fn main() -> ExitCode {
         link,
         tools: Vec::new(),
         auth: Auth::default(),
+        registration,
     };
     client.run().await;
     ExitCode::SUCCESS
+}
+
+/// Prints what went wrong and the usage; exit status 2.
+fn usage(problem: &str) -> ExitCode {
+    let width = FLAGS
+        .iter()
+        .chain(VALUED)
+        .map(|(f, _)| f.len())
+        .max()
+        .unwrap_or(0);
+    let known: Vec<String> = VALUED
+        .iter()
+        .map(|(f, what)| format!("  {f:<width$} {what} (takes a value)"))
+        .chain(
+            FLAGS
+                .iter()
+                .map(|(f, what)| format!("  {f:<width$} {what}")),
+        )
+        .collect();
+    eprintln!(
+        "fixture-client: {problem}\nusage: fixture-client [--url URL] [FLAG...]\n{}",
+        known.join("\n")
+    );
+    ExitCode::from(2)
+}
+
+/// Serves this client's Client ID Metadata Document on 127.0.0.1 (every
+/// request gets it) and returns its URL, the client's `client_id`.
+async fn serve_document(flags: &[String]) -> std::io::Result<String> {
+    let listener = tokio::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, 0)).await?;
+    let url = format!("http://{}{DOCUMENT_PATH}", listener.local_addr()?);
+    let has = |flag: &str| flags.iter().any(|f| f == flag);
+    let document = json!({
+        "client_id": if has("--broken-document-id") {
+            format!("{url}-other")
+        } else {
+            url.clone()
+        },
+        "client_name": "fixture-client",
+        "redirect_uris": [if has("--broken-document-redirect") { UNREGISTERED_REDIRECT } else { REDIRECT }],
+        "grant_types": ["authorization_code", "refresh_token"],
+        "response_types": ["code"],
+        "token_endpoint_auth_method": "none",
+    })
+    .to_string();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let document = document.clone();
+            tokio::spawn(async move {
+                // Read the request head (bounded in size and time), then
+                // answer with the document whatever was asked.
+                let mut head = Vec::new();
+                let mut buffer = [0u8; 1024];
+                let _ = tokio::time::timeout(WAIT, async {
+                    while head.len() < 16 * 1024 && !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                        match tokio::io::AsyncReadExt::read(&mut stream, &mut buffer).await {
+                            Ok(0) | Err(_) => break,
+                            Ok(n) => head.extend_from_slice(&buffer[..n]),
+                        }
+                    }
+                })
+                .await;
+                let answer = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{document}",
+                    document.len()
+                );
+                let _ = stream.write_all(answer.as_bytes()).await;
+                let _ = stream.shutdown().await;
+            });
+        }
+    });
+    Ok(url)
 }

@@ -583,6 +583,59 @@ async fn python_sdk_oauth_client_authorizes() {
     );
 }
 
+/// The same Python SDK client as a pre-registered confidential client (its
+/// record in storage from the start, the secret by HTTP Basic) against a
+/// mock that offers pre-registration only, and under the official suite's
+/// `auth/pre-registration` scenario: both pass it, and agree.
+#[tokio::test]
+#[ignore = "e2e: needs .ci/install-e2e.sh; .ci/run runs it"]
+async fn python_sdk_pre_registered_client_authorizes() {
+    use mcptest::conformance::ClientRegistration;
+    let python = e2e::path("MCPTEST_E2E_PYTHON");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/e2e/pysdk_oauth_client.py");
+    let report = mcptest::conformance::ClientConformance::http()
+        .authorization(true)
+        .registration(ClientRegistration::pre_registered("pysdk-known").with_secret("s3cret"))
+        .only(["mcp-client-auth-*"])
+        .session_limit(Duration::from_secs(40))
+        .run_command(&format!(
+            "{} {script} --client-id pysdk-known --client-secret s3cret {{{{url}}}}",
+            python.display()
+        ))
+        .await
+        .unwrap();
+    println!("{}", report.full_table());
+    assert_eq!(report.results.len(), 11, "{report}");
+    for result in &report.results {
+        assert_eq!(result.status, Status::Pass, "{}\n{report}", result.rule.id);
+    }
+    let registration = report.result("mcp-client-auth-registration").unwrap();
+    assert!(
+        registration
+            .reason
+            .as_deref()
+            .unwrap_or_default()
+            .contains("pre-registration"),
+        "{report}"
+    );
+    assert_eq!(
+        registration.official,
+        ["pre-registration-auth", "cimd-client-id-used"]
+    );
+
+    // The official scenario gives the client its id and secret in
+    // MCP_CONFORMANCE_CONTEXT.
+    let out = tempfile::tempdir().unwrap();
+    let command = format!("{} {script}", python.display());
+    let logs = run_official_client(&command, "auth/pre-registration", out.path()).await;
+    let theirs = official_verdicts(out.path());
+    assert_eq!(
+        theirs.get("pre-registration-auth").map(String::as_str),
+        Some("SUCCESS"),
+        "{theirs:#?}\n{logs}"
+    );
+}
+
 /// Runs one official client scenario on `command` (the suite appends its
 /// server's URL), its results under `out`.
 async fn run_official_client(command: &str, scenario: &str, out: &Path) -> String {

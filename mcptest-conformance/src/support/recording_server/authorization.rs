@@ -15,6 +15,14 @@
 //! - `/register` (RFC 7591), `/authorize` (approves at once: 302 to the
 //!   `redirect_uri` with `code` and `state`), `/token` (`authorization_code`
 //!   and `refresh_token`).
+//! - How a client registers follows the [`ClientRegistration`] in force:
+//!   dynamically at `/register`; pre-registered (no `registration_endpoint`
+//!   in the metadata, `/register` answers 404, a secret is taken at `/token`
+//!   by `client_secret_basic` or `client_secret_post`); or with a Client ID
+//!   Metadata Document (`client_id_metadata_document_supported: true`, no
+//!   `registration_endpoint`), which `/authorize` fetches from the
+//!   `client_id` URL, on 127.0.0.1 only, within [`DOCUMENT_TIMEOUT`] and
+//!   [`DOCUMENT_LIMIT`], recording each fetch as evidence.
 //!
 //! The authorization server is lenient on purpose: it grants what a client
 //! asks even when the client breaks a rule (no PKCE, no `resource`, no
@@ -30,6 +38,10 @@ use std::{
 
 use serde_json::{Value, json};
 
+use super::{Event, Recording};
+use crate::model::ClientRegistration;
+use crate::support::transcript::DocumentFetch;
+
 /// The scope the 401 challenge asks for: enough for everything but
 /// `tools/call`.
 pub(crate) const BASE_SCOPE: &str = "mcp:read";
@@ -44,6 +56,13 @@ pub(crate) const AUTHORIZE_PATH: &str = "/authorize";
 pub(crate) const TOKEN_PATH: &str = "/token";
 pub(crate) const REGISTER_PATH: &str = "/register";
 pub(crate) const RESOURCE_METADATA_PATH: &str = "/.well-known/oauth-protected-resource";
+/// The longest a Client ID Metadata Document fetch may take.
+pub(crate) const DOCUMENT_TIMEOUT: Duration = Duration::from_secs(5);
+/// The most of a Client ID Metadata Document the authorization server reads.
+pub(crate) const DOCUMENT_LIMIT: usize = 64 * 1024;
+/// The hosts a Client ID Metadata Document is fetched from: the mock
+/// reaches nothing but the loopback interface.
+pub(crate) const DOCUMENT_HOSTS: [&str; 2] = ["127.0.0.1", "localhost"];
 /// The paths that serve the authorization server's metadata.
 pub(crate) const SERVER_METADATA_PATHS: [&str; 2] = [
     "/.well-known/oauth-authorization-server",
@@ -73,6 +92,7 @@ struct Grants {
 pub(crate) struct Protected {
     /// `http://127.0.0.1:<port>`: the issuer.
     pub(crate) origin: String,
+    registration: ClientRegistration,
     grants: Mutex<Grants>,
 }
 
@@ -135,9 +155,10 @@ pub(crate) fn bearer(headers: &[(String, String)]) -> Option<&str> {
 }
 
 impl Protected {
-    pub(crate) fn new(origin: String) -> Protected {
+    pub(crate) fn new(origin: String, registration: ClientRegistration) -> Protected {
         Protected {
             origin,
+            registration,
             grants: Mutex::new(Grants::default()),
         }
     }
@@ -152,9 +173,11 @@ impl Protected {
     }
 
     /// The answer to a request outside `/mcp`, or to one on `/mcp` that
-    /// its token does not admit; `None`: pass it to the MCP server.
-    pub(crate) fn answer(
+    /// its token does not admit; `None`: pass it to the MCP server. A
+    /// Client ID Metadata Document fetched on the way goes to `recording`.
+    pub(crate) async fn answer(
         &self,
+        recording: &Recording,
         method: &str,
         path: &str,
         query: &str,
@@ -175,8 +198,18 @@ impl Protected {
             ("GET", p) if SERVER_METADATA_PATHS.iter().any(|m| p.starts_with(m)) => {
                 Some(Answer::json(200, self.server_metadata()))
             }
-            ("POST", REGISTER_PATH) => Some(self.register(body)),
-            ("GET", AUTHORIZE_PATH) => Some(self.authorize(query)),
+            ("POST", REGISTER_PATH) if self.registration == ClientRegistration::Dynamic => {
+                Some(self.register(body))
+            }
+            ("GET", AUTHORIZE_PATH) => {
+                if self.registration == ClientRegistration::MetadataDocument
+                    && let Some(url) = pair(&pairs(query), "client_id")
+                    && url.contains("://")
+                {
+                    recording.push(Event::DocumentFetch(fetch_document(url).await));
+                }
+                Some(self.authorize(query))
+            }
             ("POST", TOKEN_PATH) => Some(self.token(body)),
             _ => Some(Answer::json(404, json!({ "error": "not_found" }))),
         }
@@ -184,17 +217,26 @@ impl Protected {
 
     fn server_metadata(&self) -> Value {
         let origin = &self.origin;
-        json!({
+        let mut metadata = json!({
             "issuer": origin,
             "authorization_endpoint": format!("{origin}{AUTHORIZE_PATH}"),
             "token_endpoint": format!("{origin}{TOKEN_PATH}"),
-            "registration_endpoint": format!("{origin}{REGISTER_PATH}"),
             "response_types_supported": ["code"],
             "grant_types_supported": ["authorization_code", "refresh_token"],
             "code_challenge_methods_supported": ["S256"],
-            "token_endpoint_auth_methods_supported": ["none"],
+            "token_endpoint_auth_methods_supported": token_auth_methods(&self.registration),
             "scopes_supported": ["mcp:read", "mcp:call"],
-        })
+        });
+        match self.registration {
+            ClientRegistration::Dynamic => {
+                metadata["registration_endpoint"] = json!(format!("{origin}{REGISTER_PATH}"));
+            }
+            ClientRegistration::MetadataDocument => {
+                metadata["client_id_metadata_document_supported"] = json!(true);
+            }
+            ClientRegistration::PreRegistered { .. } => {}
+        }
+        metadata
     }
 
     fn next(&self, kind: &str) -> String {
@@ -372,4 +414,86 @@ impl Protected {
         }
         None
     }
+}
+
+/// The `token_endpoint_auth_methods_supported` the metadata names: a
+/// secret by either standard method when the pre-registered client has
+/// one, else none.
+pub(crate) fn token_auth_methods(registration: &ClientRegistration) -> &'static [&'static str] {
+    match registration {
+        ClientRegistration::PreRegistered {
+            client_secret: Some(_),
+            ..
+        } => &["client_secret_basic", "client_secret_post"],
+        _ => &["none"],
+    }
+}
+
+/// Fetches the Client ID Metadata Document at `url`, bounded: from
+/// 127.0.0.1 only (`localhost` is resolved there), no redirects or
+/// proxies, within [`DOCUMENT_TIMEOUT`], at most [`DOCUMENT_LIMIT`] bytes.
+async fn fetch_document(url: &str) -> DocumentFetch {
+    let at = Instant::now();
+    let answer = match tokio::time::timeout(DOCUMENT_TIMEOUT, read_document(url)).await {
+        Ok(answer) => answer,
+        Err(_) => Err(format!("no answer within {} s", DOCUMENT_TIMEOUT.as_secs())),
+    };
+    DocumentFetch {
+        url: url.to_owned(),
+        at,
+        answer,
+    }
+}
+
+async fn read_document(url: &str) -> Result<(u16, Option<String>, String), String> {
+    let parsed = reqwest::Url::parse(url).map_err(|e| format!("not a URL: {e}"))?;
+    let host = parsed.host_str().unwrap_or_default();
+    if !DOCUMENT_HOSTS.contains(&host) {
+        return Err(format!(
+            "not fetched: the mock fetches Client ID Metadata Documents only from {} \
+             (loopback only), and this one is on {host:?}",
+            DOCUMENT_HOSTS.join(" or ")
+        ));
+    }
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .no_proxy()
+        .timeout(DOCUMENT_TIMEOUT)
+        .resolve(
+            "localhost",
+            std::net::SocketAddr::from((std::net::Ipv4Addr::LOCALHOST, 0)),
+        )
+        .build()
+        .map_err(|e| format!("no HTTP client: {e}"))?;
+    let mut response = http
+        .get(parsed)
+        .header("accept", "application/json")
+        .send()
+        .await
+        .map_err(|e| format!("the request failed: {e}"))?;
+    let status = response.status().as_u16();
+    let content_type = response
+        .headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.split(';').next().unwrap_or_default().trim().to_owned());
+    let mut body = Vec::new();
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|e| format!("the body broke off: {e}"))?
+    {
+        body.extend_from_slice(&chunk);
+        if body.len() > DOCUMENT_LIMIT {
+            return Err(format!(
+                "the document is larger than {} KiB",
+                DOCUMENT_LIMIT / 1024
+            ));
+        }
+    }
+    Ok((
+        status,
+        content_type,
+        String::from_utf8_lossy(&body).into_owned(),
+    ))
 }

@@ -19,6 +19,7 @@ use tokio::{net::TcpListener, task::JoinHandle};
 
 use super::authorization::{Answer, Protected};
 use super::{Event, Recording, RecordingServer};
+use crate::model::ClientRegistration;
 use mcptest_core::Error;
 
 /// A recording server running over HTTP: its URL and the task serving it. Dropping it
@@ -39,11 +40,12 @@ impl Drop for ServedOverHttp {
 }
 
 /// Binds 127.0.0.1 on a free port and serves the recording server there;
-/// `protected`: as a protected resource, with its authorization server.
+/// `protected`: as a protected resource, with its authorization server
+/// offering that registration.
 pub(crate) async fn serve(
     recording: Arc<Recording>,
     server: RecordingServer,
-    protected: bool,
+    protected: Option<ClientRegistration>,
 ) -> Result<ServedOverHttp, Error> {
     let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
         .await
@@ -62,7 +64,12 @@ pub(crate) async fn serve(
         .with_json_response(true)
         .with_stateless_protocol_metadata_required(true);
     let token = config.cancellation_token.clone();
-    let protected = protected.then(|| Arc::new(Protected::new(format!("http://127.0.0.1:{port}"))));
+    let protected = protected.map(|registration| {
+        Arc::new(Protected::new(
+            format!("http://127.0.0.1:{port}"),
+            registration,
+        ))
+    });
     let service = Arc::new(StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),
@@ -171,15 +178,20 @@ async fn record(
         .path_and_query()
         .map(|p| p.as_str().to_owned())
         .unwrap_or_else(|| parts.uri.path().to_owned());
-    let guarded = protected.and_then(|p| {
-        p.answer(
-            &method,
-            parts.uri.path(),
-            parts.uri.query().unwrap_or_default(),
-            &headers,
-            &body_text,
-        )
-    });
+    let guarded = match protected {
+        Some(p) => {
+            p.answer(
+                recording,
+                &method,
+                parts.uri.path(),
+                parts.uri.query().unwrap_or_default(),
+                &headers,
+                &body_text,
+            )
+            .await
+        }
+        None => None,
+    };
     let response = match guarded {
         Some(answer) => respond(answer),
         None => {

@@ -82,6 +82,10 @@ pub(crate) enum Event {
     },
     /// A connection to the canary (a network `$ref` was dereferenced).
     CanaryHit { peer: String },
+    /// The authorization server fetched a client's Client ID Metadata
+    /// Document.
+    #[cfg_attr(not(feature = "http-mock"), allow(dead_code))]
+    DocumentFetch(super::transcript::DocumentFetch),
 }
 
 impl Recording {
