@@ -126,25 +126,19 @@ impl AuthArgs {
         if let Some(url) = &self.token_url {
             check_url("--token-url", url)?;
         }
-        // A variable that is not set is a usage error before anything runs.
-        let vars = [
-            ("--bearer-env", &self.bearer_env),
-            ("--client-secret-env", &self.client_secret_env),
-        ];
-        for (flag, var) in vars {
-            if let Some(var) = var
-                && std::env::var(var).map_or(true, |v| v.is_empty())
-            {
-                return Err(format!("{flag} {var}: the variable is not set (or empty)"));
-            }
-        }
-        Ok(AuthSpec {
+        let spec = AuthSpec {
             headers,
             bearer_env: self.bearer_env.clone(),
             client_id: self.client_id.clone(),
             client_secret_env: self.client_secret_env.clone(),
             token_url: self.token_url.clone(),
-        })
+        };
+        // A variable that is not set is a usage error before anything runs.
+        if let Some((key, var)) = spec.unset_variable() {
+            let flag = format!("--{}", key.replace('_', "-"));
+            return Err(format!("{flag} {var}: the variable is not set (or empty)"));
+        }
+        Ok(spec)
     }
 
     /// `server` (reached at a URL) authorized as the flags say.

@@ -301,13 +301,10 @@ fn remote(fields: &Map<String, Value>, bad: impl Fn() -> Fault) -> Result<Server
         }
     }
     // As `--bearer-env`: a variable that is not set is the request's
-    // mistake, said before any server starts (authorize checks the
-    // client's secret itself).
-    if let Some(var) = &auth.bearer_env
-        && std::env::var(var).map_or(true, |v| v.is_empty())
-    {
+    // mistake, said before any server starts.
+    if let Some((key, var)) = auth.unset_variable() {
         return Err(Fault::params(format!(
-            "`server.bearer_env` {var}: the variable is not set (or empty) in the environment of mcptest"
+            "`server.{key}` {var}: the variable is not set (or empty) in the environment of mcptest"
         )));
     }
     let server = connect(key, url)?;
@@ -530,18 +527,17 @@ mod tests {
             )),
             "{bearer}"
         );
-        #[cfg(feature = "http")]
-        {
-            let secret = refusal(json!({
-                "url": "http://127.0.0.1:1/mcp",
-                "client_id": "my-client",
-                "client_secret_env": UNSET,
-            }));
-            assert!(
-                secret.contains(&format!("environment variable {UNSET}")),
-                "{secret}"
-            );
-        }
+        let secret = refusal(json!({
+            "url": "http://127.0.0.1:1/mcp",
+            "client_id": "my-client",
+            "client_secret_env": UNSET,
+        }));
+        assert!(
+            secret.contains(&format!(
+                "`server.client_secret_env` {UNSET}: the variable is not set"
+            )),
+            "{secret}"
+        );
     }
 
     #[cfg(feature = "http")]

@@ -83,6 +83,37 @@ impl AuthSpec {
     pub fn is_empty(&self) -> bool {
         *self == AuthSpec::default()
     }
+
+    /// The first variable it names (a bearer token's, then a client's
+    /// secret's) that is not set or is empty, with its key: what every front
+    /// end reports before anything connects.
+    ///
+    /// ```
+    /// use mcptest_suite_format::assertion::AuthSpec;
+    ///
+    /// let auth = AuthSpec {
+    ///     bearer_env: Some("MCPTEST_DOC_NO_SUCH_VARIABLE".into()),
+    ///     ..AuthSpec::default()
+    /// };
+    /// assert_eq!(
+    ///     auth.unset_variable(),
+    ///     Some(("bearer_env", "MCPTEST_DOC_NO_SUCH_VARIABLE"))
+    /// );
+    /// assert_eq!(AuthSpec::default().unset_variable(), None);
+    /// ```
+    pub fn unset_variable(&self) -> Option<(&'static str, &str)> {
+        [
+            ("bearer_env", &self.bearer_env),
+            ("client_secret_env", &self.client_secret_env),
+        ]
+        .into_iter()
+        .find_map(|(key, var)| {
+            let var = var.as_deref()?;
+            std::env::var(var)
+                .map_or(true, |v| v.is_empty())
+                .then_some((key, var))
+        })
+    }
 }
 
 #[derive(Debug, Clone)]

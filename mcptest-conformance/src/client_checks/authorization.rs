@@ -239,6 +239,9 @@ pub(crate) fn registration(t: &Transcript) -> Finding {
         }
     }
     let issued = registered(t);
+    // Documents mcptest cannot reach (https beyond loopback): the URL's
+    // rules are judged, the document's are said to be left unjudged.
+    let mut unjudged: Vec<String> = Vec::new();
     for authorize in authorizations {
         let query = pairs(authorize.query());
         let mut evidence = Vec::new();
@@ -264,6 +267,9 @@ pub(crate) fn registration(t: &Transcript) -> Finding {
                 }
             }
             (Some(id), ClientRegistration::MetadataDocument) => {
+                if off_loopback(id) {
+                    unjudged.push(id.to_owned());
+                }
                 let (fetch, problems) =
                     metadata_document(t, authorize, id, pair(&query, "redirect_uri"));
                 evidence.extend(fetch);
@@ -295,17 +301,39 @@ pub(crate) fn registration(t: &Transcript) -> Finding {
             );
         }
     }
-    let (observed, evidence) = judgement.finding_by_offenders(Observed::holds);
+    unjudged.dedup();
+    let (observed, evidence) = match judgement.finding_by_offenders(Observed::holds) {
+        (Observed::Holds(None), evidence) if !unjudged.is_empty() => (
+            Observed::Holds(Some(format!(
+                "the client_id is the https URL {}; its document was not fetched (mcptest's \
+                 mock reaches only {}), so the document's client_id and redirect_uris are not \
+                 judged",
+                unjudged.join(", "),
+                DOCUMENT_HOSTS.join(" and ")
+            ))),
+            evidence,
+        ),
+        other => other,
+    };
     (in_approach(observed, approach, section), evidence)
+}
+
+/// Whether `id` is an https URL off loopback: a Client ID Metadata
+/// Document the mock cannot fetch, as tests reach only 127.0.0.1.
+fn off_loopback(id: &str) -> bool {
+    reqwest::Url::parse(id).is_ok_and(|url| {
+        url.scheme() == "https" && !DOCUMENT_HOSTS.contains(&url.host_str().unwrap_or_default())
+    })
 }
 
 /// A registration finding that names the approach in force and its
 /// section of the spec.
 fn in_approach(observed: Observed, approach: &str, section: &str) -> Observed {
     match observed {
-        Observed::Holds(_) => Observed::Holds(Some(format!(
-            "the client registered by {approach} ({section})"
-        ))),
+        Observed::Holds(note) => Observed::Holds(Some(match note {
+            Some(note) => format!("the client registered by {approach} ({section}); {note}"),
+            None => format!("the client registered by {approach} ({section})"),
+        })),
         Observed::Broken(reason) => Observed::Broken(format!("{approach} ({section}): {reason}")),
         other => other,
     }
@@ -420,6 +448,9 @@ fn metadata_document(
 ) -> (Option<Exchange>, Vec<String>) {
     if let Some(problem) = document_url_problem(id) {
         return (None, vec![problem]);
+    }
+    if off_loopback(id) {
+        return (None, Vec::new());
     }
     let fetches: Vec<_> = t.documents.iter().filter(|d| d.url == id).collect();
     let Some(fetch) = fetches
@@ -839,7 +870,10 @@ mod tests {
         ] {
             let problem = document_url_problem(bad).unwrap_or_default();
             assert!(problem.contains(said), "{bad}: {problem}");
-        }
+        } // Only an https document beyond loopback goes unfetched.
+        assert!(off_loopback("https://client.example/metadata.json"));
+        assert!(!off_loopback("https://127.0.0.1/metadata.json"));
+        assert!(!off_loopback("http://client.example/metadata.json"));
     }
 
     #[test]

@@ -636,6 +636,56 @@ async fn python_sdk_pre_registered_client_authorizes() {
     );
 }
 
+/// The Python SDK's client registers by a Client ID Metadata Document at
+/// an https URL: ours judges the URL and the flow (the document itself,
+/// off loopback, is said to be unjudged), the official `auth/basic-cimd`
+/// scenario the id it sees used; both pass it.
+#[tokio::test]
+#[ignore = "e2e: needs .ci/install-e2e.sh; .ci/run runs it"]
+async fn python_sdk_metadata_document_client_authorizes() {
+    use mcptest::conformance::ClientRegistration;
+    // The URL the official scenario expects as the client id.
+    const DOCUMENT: &str = "https://conformance-test.local/client-metadata.json";
+    let python = e2e::path("MCPTEST_E2E_PYTHON");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/e2e/pysdk_oauth_client.py");
+    let command = format!(
+        "{} {script} --client-metadata-url {DOCUMENT}",
+        python.display()
+    );
+    let report = mcptest::conformance::ClientConformance::http()
+        .authorization(true)
+        .registration(ClientRegistration::MetadataDocument)
+        .only(["mcp-client-auth-*"])
+        .session_limit(Duration::from_secs(40))
+        .run_command(&format!("{command} {{{{url}}}}"))
+        .await
+        .unwrap();
+    println!("{}", report.full_table());
+    assert_eq!(report.results.len(), 11, "{report}");
+    for result in &report.results {
+        assert_eq!(result.status, Status::Pass, "{}\n{report}", result.rule.id);
+    }
+    let note = report
+        .result("mcp-client-auth-registration")
+        .unwrap()
+        .reason
+        .clone()
+        .unwrap_or_default();
+    assert!(
+        note.contains("Client ID Metadata Documents") && note.contains("not judged"),
+        "{note}"
+    );
+
+    let out = tempfile::tempdir().unwrap();
+    let logs = run_official_client(&command, "auth/basic-cimd", out.path()).await;
+    let theirs = official_verdicts(out.path());
+    assert_eq!(
+        theirs.get("cimd-client-id-used").map(String::as_str),
+        Some("SUCCESS"),
+        "{theirs:#?}\n{logs}"
+    );
+}
+
 /// Runs one official client scenario on `command` (the suite appends its
 /// server's URL), its results under `out`.
 async fn run_official_client(command: &str, scenario: &str, out: &Path) -> String {
