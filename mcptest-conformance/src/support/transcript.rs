@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::message::META_VERSION;
-use super::recording_server::Event;
+use super::recording_server::{DocumentFetch, Event};
 use crate::model::{ClientRegistration, Exchange, RawRequest, RawResponse, Transport};
 
 /// What the recording server saw, in order.
@@ -28,44 +28,6 @@ pub(crate) struct Transcript {
     /// run, not recorded).
     #[cfg_attr(not(feature = "http-mock"), allow(dead_code))]
     pub(crate) registration: ClientRegistration,
-}
-
-/// The authorization server's fetch of a Client ID Metadata Document: the
-/// URL (a client's `client_id`) and what came back, or why nothing did.
-#[derive(Debug, Clone)]
-#[cfg_attr(not(feature = "http-mock"), allow(dead_code))]
-pub(crate) struct DocumentFetch {
-    pub(crate) url: String,
-    pub(crate) at: std::time::Instant,
-    /// The status, content type and body; `Err`: why there is no answer
-    /// (refused, unreachable, timed out, too large).
-    pub(crate) answer: Result<(u16, Option<String>, String), String>,
-}
-
-#[cfg_attr(not(feature = "http-mock"), allow(dead_code))]
-impl DocumentFetch {
-    /// How it appears in a report: a GET of the document's URL.
-    pub(crate) fn exchange(&self) -> Exchange {
-        Exchange {
-            transport: Transport::Http,
-            request: RawRequest {
-                method: Some("GET"),
-                headers: vec![(":url".to_owned(), self.url.clone())],
-                body: String::new(),
-            },
-            response: match &self.answer {
-                Ok((status, content_type, body)) => RawResponse::Http {
-                    status: *status,
-                    content_type: content_type.clone(),
-                    messages: Vec::new(),
-                    body: Some(body.clone()),
-                },
-                Err(error) => RawResponse::Failed {
-                    error: error.clone(),
-                },
-            },
-        }
-    }
 }
 
 /// One HTTP request and its answer, as the authorization checks read it

@@ -38,9 +38,9 @@ use std::{
 
 use serde_json::{Value, json};
 
+use super::DocumentFetch;
 use super::{Event, Recording};
 use crate::model::ClientRegistration;
-use crate::support::transcript::DocumentFetch;
 
 /// The scope the 401 challenge asks for: enough for everything but
 /// `tools/call`.

@@ -85,7 +85,7 @@ pub(crate) enum Event {
     /// The authorization server fetched a client's Client ID Metadata
     /// Document.
     #[cfg_attr(not(feature = "http-mock"), allow(dead_code))]
-    DocumentFetch(super::transcript::DocumentFetch),
+    DocumentFetch(DocumentFetch),
 }
 
 impl Recording {
@@ -254,4 +254,42 @@ where
         let _ = to_client.shutdown().await;
     });
     vec![server, inbound, outbound]
+}
+
+/// The authorization server's fetch of a Client ID Metadata Document: the
+/// URL (a client's `client_id`) and what came back, or why nothing did.
+#[derive(Debug, Clone)]
+#[cfg_attr(not(feature = "http-mock"), allow(dead_code))]
+pub(crate) struct DocumentFetch {
+    pub(crate) url: String,
+    pub(crate) at: std::time::Instant,
+    /// The status, content type and body; `Err`: why there is no answer
+    /// (refused, unreachable, timed out, too large).
+    pub(crate) answer: Result<(u16, Option<String>, String), String>,
+}
+
+#[cfg_attr(not(feature = "http-mock"), allow(dead_code))]
+impl DocumentFetch {
+    /// How it appears in a report: a GET of the document's URL.
+    pub(crate) fn exchange(&self) -> crate::model::Exchange {
+        crate::model::Exchange {
+            transport: crate::model::Transport::Http,
+            request: crate::model::RawRequest {
+                method: Some("GET"),
+                headers: vec![(":url".to_owned(), self.url.clone())],
+                body: String::new(),
+            },
+            response: match &self.answer {
+                Ok((status, content_type, body)) => crate::model::RawResponse::Http {
+                    status: *status,
+                    content_type: content_type.clone(),
+                    messages: Vec::new(),
+                    body: Some(body.clone()),
+                },
+                Err(error) => crate::model::RawResponse::Failed {
+                    error: error.clone(),
+                },
+            },
+        }
+    }
 }
