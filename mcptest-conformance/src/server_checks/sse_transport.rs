@@ -35,7 +35,7 @@ mod checks {
 mod checks {
     use std::time::Instant;
 
-    use mcptest_core::__support::sse::{RawSse, SseEvent, SseNext, SsePost, SseSession};
+    use mcptest_core::__support::sse::{SseEvent, SseNext, SsePost, SseSession};
     use serde_json::{Value, json};
 
     use crate::model::{Checked, Exchange, Observed, Problems, RawRequest, RawResponse, Transport};
@@ -45,14 +45,6 @@ mod checks {
 
     /// The revision whose transport this is: the version offered.
     const SSE_REVISION: &str = "2024-11-05";
-
-    fn raw(p: &Probe) -> Result<RawSse, Observed> {
-        p.raw_sse().ok_or_else(|| {
-            Observed::Broken(
-                "the server is not reached over HTTP+SSE, so no stream to check".into(),
-            )
-        })
-    }
 
     /// The GET that opened (or did not open) the stream, as evidence.
     fn get_evidence(
@@ -95,10 +87,13 @@ mod checks {
         text
     }
 
-    /// Opens a session on the raw stream, recording the GET; without one,
-    /// the finding of a check that needed it.
-    async fn session(p: &mut Probe) -> Result<SseSession, Observed> {
-        match raw(p)?.connect().await {
+    /// Opens a session on the raw stream, recording the GET: the session,
+    /// or why there is none.
+    async fn connect(p: &mut Probe) -> Result<SseSession, String> {
+        let Some(raw) = p.raw_sse() else {
+            return Err("the server is not reached over HTTP+SSE, so there is no stream".into());
+        };
+        match raw.connect().await {
             Ok(session) => {
                 let endpoint = SseEvent {
                     event: Some("endpoint".into()),
@@ -119,12 +114,18 @@ mod checks {
                     refusal.first_event.as_ref(),
                     Some(&refusal.why),
                 ));
-                Err(Observed::Broken(format!(
-                    "no session could be opened to check this on: {}",
-                    refusal.why
-                )))
+                Err(refusal.why)
             }
         }
+    }
+
+    /// [`connect`], for a check that needs a session to judge anything.
+    async fn session(p: &mut Probe) -> Result<SseSession, Observed> {
+        connect(p).await.map_err(|why| {
+            Observed::Broken(format!(
+                "no session could be opened to check this on: {why}"
+            ))
+        })
     }
 
     /// POSTs `message` to the session's endpoint, recording it.
@@ -168,33 +169,11 @@ mod checks {
     /// `sse-endpoint-event`: the stream's first event is `endpoint`, naming
     /// a URI on the server's own origin.
     pub(crate) async fn endpoint_event(p: &mut Probe) -> Checked {
-        match raw(p)?.connect().await {
-            Ok(session) => {
-                let endpoint = SseEvent {
-                    event: Some("endpoint".into()),
-                    data: session.named.clone(),
-                };
-                p.record(get_evidence(
-                    Some(session.status),
-                    session.content_type.clone(),
-                    Some(&endpoint),
-                    None,
-                ));
-                Ok(Observed::Holds(Some(format!(
-                    "the stream names {} first",
-                    session.endpoint()
-                ))))
-            }
-            Err(refusal) => {
-                p.record(get_evidence(
-                    refusal.status,
-                    refusal.content_type,
-                    refusal.first_event.as_ref(),
-                    Some(&refusal.why),
-                ));
-                Err(Observed::Broken(refusal.why))
-            }
-        }
+        let session = connect(p).await.map_err(Observed::Broken)?;
+        Ok(Observed::Holds(Some(format!(
+            "the stream names {} first",
+            session.endpoint()
+        ))))
     }
 
     /// `sse-post-accepted`: a message POSTed to the endpoint is accepted

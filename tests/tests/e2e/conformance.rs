@@ -141,23 +141,17 @@ async fn python_sdk_over_legacy_sse_is_judged_as_over_stdio() {
         &[&script.to_string_lossy(), "--sse", "--port", "0"],
     );
     assert!(fixture.url.ends_with("/sse"), "{}", fixture.url);
-    let over_sse = checks(
-        Server::sse(&fixture.url),
-        "Python SDK mcp 2.3.0 over HTTP+SSE",
-    )
-    .only(["classic-*"])
-    .run()
-    .await
-    .unwrap();
+    let over_sse = |only: &'static str| {
+        checks(
+            Server::sse(&fixture.url),
+            "Python SDK mcp 2.3.0 over HTTP+SSE",
+        )
+        .only([only])
+        .run()
+    };
     // The transport's own rules, on the raw stream of a real server.
-    let rules = checks(
-        Server::sse(&fixture.url),
-        "Python SDK mcp 2.3.0 over HTTP+SSE",
-    )
-    .only(["sse-*"])
-    .run()
-    .await
-    .unwrap();
+    let rules = over_sse("sse-*").await.unwrap();
+    let over_sse = over_sse("classic-*").await.unwrap();
     assert_eq!(rules.results.len(), 3, "{rules}");
     assert_eq!(rules.counts().passed, 3, "{rules}");
     let over_stdio = checks(python_sdk(), "Python SDK mcp 2.3.0 over stdio")
