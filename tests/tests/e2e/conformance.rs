@@ -18,7 +18,7 @@ use std::{collections::BTreeMap, path::Path, time::Duration};
 
 use mcptest::{
     Server,
-    conformance::{Conformance, ConformanceReport},
+    conformance::{ClientConformance, ClientRegistration, Conformance, ConformanceReport},
     report::Status,
 };
 use mcptest_tests::{e2e, http::HttpFixture};
@@ -508,29 +508,16 @@ async fn server_everything_report_fits_on_one_screen() {
 #[tokio::test]
 #[ignore = "e2e: needs .ci/install-e2e.sh; .ci/run runs it"]
 async fn python_sdk_oauth_client_authorizes() {
-    let python = e2e::path("MCPTEST_E2E_PYTHON");
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/e2e/pysdk_oauth_client.py");
-    let report = mcptest::conformance::ClientConformance::http()
-        .authorization(true)
-        .only(["mcp-client-auth-*"])
-        .session_limit(Duration::from_secs(40))
-        .run_command(&format!("{} {script} {{{{url}}}}", python.display()))
-        .await
-        .unwrap();
-    println!("{}", report.full_table());
-    assert_eq!(report.results.len(), 11, "{report}");
+    let command = python_oauth_client("");
     // Every rule judged (none skipped: it refreshed and stepped up) and
     // kept.
-    for result in &report.results {
-        assert_eq!(result.status, Status::Pass, "{}\n{report}", result.rule.id);
-    }
+    let report = authorizes(&command, ClientRegistration::Dynamic).await;
     report.assert_conforms();
 
     // The official suite's client scenarios on the same client: every
     // check of theirs passes too, and each of ours that names official
     // checks has its verdict where they reported.
     let out = tempfile::tempdir().unwrap();
-    let command = format!("{} {script}", python.display());
     let mut logs = String::new();
     for scenario in [
         "auth/metadata-default",
@@ -584,25 +571,11 @@ async fn python_sdk_oauth_client_authorizes() {
 #[tokio::test]
 #[ignore = "e2e: needs .ci/install-e2e.sh; .ci/run runs it"]
 async fn python_sdk_pre_registered_client_authorizes() {
-    use mcptest::conformance::ClientRegistration;
-    let python = e2e::path("MCPTEST_E2E_PYTHON");
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/e2e/pysdk_oauth_client.py");
-    let report = mcptest::conformance::ClientConformance::http()
-        .authorization(true)
-        .registration(ClientRegistration::pre_registered("pysdk-known").with_secret("s3cret"))
-        .only(["mcp-client-auth-*"])
-        .session_limit(Duration::from_secs(40))
-        .run_command(&format!(
-            "{} {script} --client-id pysdk-known --client-secret s3cret {{{{url}}}}",
-            python.display()
-        ))
-        .await
-        .unwrap();
-    println!("{}", report.full_table());
-    assert_eq!(report.results.len(), 11, "{report}");
-    for result in &report.results {
-        assert_eq!(result.status, Status::Pass, "{}\n{report}", result.rule.id);
-    }
+    let report = authorizes(
+        &python_oauth_client("--client-id pysdk-known --client-secret s3cret"),
+        ClientRegistration::pre_registered("pysdk-known").with_secret("s3cret"),
+    )
+    .await;
     let registration = report.result("mcp-client-auth-registration").unwrap();
     assert!(
         registration
@@ -620,7 +593,7 @@ async fn python_sdk_pre_registered_client_authorizes() {
     // The official scenario gives the client its id and secret in
     // MCP_CONFORMANCE_CONTEXT.
     let out = tempfile::tempdir().unwrap();
-    let command = format!("{} {script}", python.display());
+    let command = python_oauth_client("");
     let logs = run_official_client(&command, "auth/pre-registration", out.path()).await;
     let theirs = official_verdicts(out.path());
     assert_eq!(
@@ -637,28 +610,10 @@ async fn python_sdk_pre_registered_client_authorizes() {
 #[tokio::test]
 #[ignore = "e2e: needs .ci/install-e2e.sh; .ci/run runs it"]
 async fn python_sdk_metadata_document_client_authorizes() {
-    use mcptest::conformance::ClientRegistration;
     // The URL the official scenario expects as the client id.
     const DOCUMENT: &str = "https://conformance-test.local/client-metadata.json";
-    let python = e2e::path("MCPTEST_E2E_PYTHON");
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/e2e/pysdk_oauth_client.py");
-    let command = format!(
-        "{} {script} --client-metadata-url {DOCUMENT}",
-        python.display()
-    );
-    let report = mcptest::conformance::ClientConformance::http()
-        .authorization(true)
-        .registration(ClientRegistration::MetadataDocument)
-        .only(["mcp-client-auth-*"])
-        .session_limit(Duration::from_secs(40))
-        .run_command(&format!("{command} {{{{url}}}}"))
-        .await
-        .unwrap();
-    println!("{}", report.full_table());
-    assert_eq!(report.results.len(), 11, "{report}");
-    for result in &report.results {
-        assert_eq!(result.status, Status::Pass, "{}\n{report}", result.rule.id);
-    }
+    let command = python_oauth_client(&format!("--client-metadata-url {DOCUMENT}"));
+    let report = authorizes(&command, ClientRegistration::MetadataDocument).await;
     let note = report
         .result("mcp-client-auth-registration")
         .unwrap()
@@ -678,6 +633,36 @@ async fn python_sdk_metadata_document_client_authorizes() {
         Some("SUCCESS"),
         "{theirs:#?}\n{logs}"
     );
+}
+
+/// The Python SDK's OAuth client as a command line: the e2e Python running
+/// `tests/e2e/pysdk_oauth_client.py` with `args` (its URL goes last).
+fn python_oauth_client(args: &str) -> String {
+    let python = e2e::path("MCPTEST_E2E_PYTHON");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/e2e/pysdk_oauth_client.py");
+    format!("{} {script} {args}", python.display())
+        .trim_end()
+        .to_owned()
+}
+
+/// Our authorization checks of the client `command` (the mock's URL
+/// appended) against a protected mock that offers `registration`: all
+/// eleven judged, and passed.
+async fn authorizes(command: &str, registration: ClientRegistration) -> ConformanceReport {
+    let report = ClientConformance::http()
+        .authorization(true)
+        .registration(registration)
+        .only(["mcp-client-auth-*"])
+        .session_limit(Duration::from_secs(40))
+        .run_command(&format!("{command} {{{{url}}}}"))
+        .await
+        .unwrap();
+    println!("{}", report.full_table());
+    assert_eq!(report.results.len(), 11, "{report}");
+    for result in &report.results {
+        assert_eq!(result.status, Status::Pass, "{}\n{report}", result.rule.id);
+    }
+    report
 }
 
 /// Runs one official client scenario on `command` (the suite appends its
