@@ -32,11 +32,16 @@ fn main() -> ExitCode {
     let recorded = serde_json::to_string(&argv).unwrap_or_default();
     eprintln!("fixture-container: {name} {recorded}");
     if let Some(log) = std::env::var_os("MCPTEST_STANDIN_LOG") {
+        // One `write` of the whole line: two stand-ins started at once
+        // append to one file, and `O_APPEND` keeps each write whole, not a
+        // line written in pieces (`writeln!` writes the text and the
+        // newline apart).
+        let line = format!("{recorded}\n");
         let appended = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(&log)
-            .and_then(|mut file| writeln!(file, "{recorded}"));
+            .and_then(|mut file| file.write_all(line.as_bytes()));
         if let Err(e) = appended {
             return refuse(&format!("cannot append to {}: {e}", log.to_string_lossy()));
         }
