@@ -450,7 +450,7 @@ impl McpClient {
         let lookup = self.start_tool_lookup(name).await;
         let start = ToolCallStart::new(self, name, arguments, None);
         let started = Instant::now();
-        match self.send("tools/call", params.clone()).await {
+        match self.send("tools/call", &params).await {
             Ok((id, handle)) => Ok(PendingToolCall {
                 client: self.clone(),
                 start,
@@ -707,7 +707,7 @@ impl McpClient {
         method: &str,
         split: impl Fn(P) -> (Vec<T>, Option<String>),
     ) -> Result<Reply<Vec<T>>, Error> {
-        let first = self.send(method, Value::Null).await?;
+        let first = self.send(method, &Value::Null).await?;
         self.list_all_from(method, first, split).await
     }
 
@@ -809,7 +809,7 @@ impl McpClient {
         timeout: Option<Duration>,
     ) -> Result<Answer, Error> {
         let timeout = timeout.unwrap_or(self.inner.request_timeout);
-        let (id, handle) = self.send(method, params.clone()).await?;
+        let (id, handle) = self.send(method, &params).await?;
         let answer = self.await_answer(method, id, handle, timeout).await?;
         self.finish_input_rounds(method, params, answer, timeout)
             .await
@@ -834,7 +834,7 @@ impl McpClient {
                     None => map.remove("requestState"),
                 };
             }
-            let (id, handle) = self.send(method, params.clone()).await?;
+            let (id, handle) = self.send(method, &params).await?;
             answer = self.await_answer(method, id, handle, timeout).await?;
         }
         Err(Error::Protocol {
@@ -871,14 +871,16 @@ impl McpClient {
         Value::Object(responses)
     }
 
-    /// Sends `method` with `params` as a typed rmcp request.
-    async fn send(&self, method: &str, params: Value) -> Result<Sent, Error> {
+    /// Sends `method` with `params` as a typed rmcp request. The params are
+    /// borrowed: the typed request is built from them (a copy only of what
+    /// it holds), and the caller keeps them for the record or a next round.
+    async fn send(&self, method: &str, params: &Value) -> Result<Sent, Error> {
         // Typed where rmcp knows the method, so it applies its per-method rules;
         // verbatim otherwise.
-        let request = requests::typed(method, &params).unwrap_or_else(|| {
+        let request = requests::typed(method, params).unwrap_or_else(|| {
             ClientRequest::CustomRequest(CustomRequest::new(
                 method,
-                (!params.is_null()).then_some(params),
+                (!params.is_null()).then(|| params.clone()),
             ))
         });
         self.send_request(method, request).await
@@ -936,8 +938,9 @@ impl McpClient {
         }
         match outcome {
             Ok(typed) => {
-                let result = match raw.as_ref().and_then(|m| m.get("result")) {
-                    Some(result) => result.clone(),
+                // The raw answer is ours: its result is moved out, not copied.
+                let result = match raw.and_then(|mut m| m.get_mut("result").map(Value::take)) {
+                    Some(result) => result,
                     None => serde_json::to_value(&typed).unwrap_or(Value::Null),
                 };
                 Ok(Answer { result, elapsed })
@@ -1053,7 +1056,7 @@ impl McpClient {
                 if !structured {
                     return None;
                 }
-                let sent = self.send("tools/list", Value::Null).await.ok()?;
+                let sent = self.send("tools/list", &Value::Null).await.ok()?;
                 let listing =
                     self.list_all_from::<ListToolsResult, Tool>("tools/list", sent, |page| {
                         (page.tools, page.next_cursor)
