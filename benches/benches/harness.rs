@@ -19,8 +19,9 @@
 //!   spawn, which sets it without a fork.
 //!
 //! Run: `cargo bench -p mcptest-benches --bench harness`. The ratios are
-//! printed after criterion's own output, followed by the spawn variants run
-//! interleaved (medians, so load drift hits each alike). The default harness
+//! printed after criterion's own output, followed by the spawn-call-teardown,
+//! in-process and spawn variants run interleaved (medians, so load drift
+//! hits each alike). The default harness
 //! fetches tool definitions lazily (only for answers with
 //! `structuredContent`), so an `echo` call sends exactly the requests the
 //! hand-written exchange sends.
@@ -32,10 +33,10 @@ use std::{
 };
 
 use criterion::Criterion;
-use mcptest::{Server, WireSchema};
+use mcptest::{McpClient, Server, WireSchema};
 use mcptest_benches::{report_rate, report_ratio};
 use mcptest_tests::everything::Everything;
-use rmcp::{ServiceExt, model::CallToolRequestParams};
+use rmcp::{RoleClient, ServiceExt, model::CallToolRequestParams, service::RunningService};
 use serde_json::{Value, json};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_bench-server");
@@ -200,51 +201,20 @@ fn spawn_ratios_interleaved() {
     );
 }
 
-fn in_process_throughput(c: &mut Criterion) {
-    let rt = runtime();
-    let mut group = c.benchmark_group("in-process-throughput");
-    group.measurement_time(Duration::from_secs(5));
-
-    let mcp = rt.block_on(async {
+/// An in-process server behind mcptest, with the wire-schema check as given.
+fn mcptest_in_process(rt: &tokio::runtime::Runtime, schema: WireSchema) -> McpClient {
+    rt.block_on(async {
         Server::in_process(Everything::default())
+            .wire_schema(schema)
             .connect()
             .await
             .expect("connects")
-    });
-    group.bench_function("mcptest", |b| {
-        b.iter_custom(|iters| {
-            rt.block_on(async {
-                let start = Instant::now();
-                for _ in 0..iters {
-                    let call = mcp.call_tool("echo", json!({"message": "hi"})).await;
-                    debug_assert!(call.is_success());
-                }
-                start.elapsed()
-            })
-        })
-    });
+    })
+}
 
-    let unchecked = rt.block_on(async {
-        Server::in_process(Everything::default())
-            .wire_schema(WireSchema::Off)
-            .connect()
-            .await
-            .expect("connects")
-    });
-    group.bench_function("mcptest-schema-off", |b| {
-        b.iter_custom(|iters| {
-            rt.block_on(async {
-                let start = Instant::now();
-                for _ in 0..iters {
-                    let call = unchecked.call_tool("echo", json!({"message": "hi"})).await;
-                    debug_assert!(call.is_success());
-                }
-                start.elapsed()
-            })
-        })
-    });
-
-    let rmcp_client = rt.block_on(async {
+/// The same server behind rmcp's own client, over the same kind of pipe.
+fn rmcp_in_process(rt: &tokio::runtime::Runtime) -> RunningService<RoleClient, ()> {
+    rt.block_on(async {
         let (client_io, server_io) = tokio::io::duplex(256 * 1024);
         tokio::spawn(async move {
             if let Ok(server) = Everything::default().serve(server_io).await {
@@ -252,20 +222,46 @@ fn in_process_throughput(c: &mut Criterion) {
             }
         });
         ().serve(client_io).await.expect("rmcp client connects")
+    })
+}
+
+/// `calls` sequential `echo` calls through mcptest, timed.
+async fn mcptest_calls(mcp: &McpClient, calls: u64) -> Duration {
+    let start = Instant::now();
+    for _ in 0..calls {
+        let call = mcp.call_tool("echo", json!({"message": "hi"})).await;
+        debug_assert!(call.is_success());
+    }
+    start.elapsed()
+}
+
+/// `calls` sequential `echo` calls through rmcp's client, timed.
+async fn rmcp_calls(client: &RunningService<RoleClient, ()>, calls: u64) -> Duration {
+    let start = Instant::now();
+    for _ in 0..calls {
+        let mut params = CallToolRequestParams::new("echo");
+        params.arguments = json!({"message": "hi"}).as_object().cloned();
+        let result = client.call_tool(params).await.expect("call");
+        debug_assert!(result.is_error != Some(true));
+    }
+    start.elapsed()
+}
+
+fn in_process_throughput(c: &mut Criterion) {
+    let rt = runtime();
+    let mut group = c.benchmark_group("in-process-throughput");
+    group.measurement_time(Duration::from_secs(5));
+    let mcp = mcptest_in_process(&rt, WireSchema::Fail);
+    group.bench_function("mcptest", |b| {
+        b.iter_custom(|iters| rt.block_on(mcptest_calls(&mcp, iters)))
     });
+    let unchecked = mcptest_in_process(&rt, WireSchema::Off);
+    group.bench_function("mcptest-schema-off", |b| {
+        b.iter_custom(|iters| rt.block_on(mcptest_calls(&unchecked, iters)))
+    });
+    let rmcp_client = rmcp_in_process(&rt);
     group.bench_function("rmcp-client", |b| {
-        b.iter_custom(|iters| {
-            rt.block_on(async {
-                let start = Instant::now();
-                for _ in 0..iters {
-                    let mut params = CallToolRequestParams::new("echo");
-                    params.arguments = json!({"message": "hi"}).as_object().cloned();
-                    let result = rmcp_client.call_tool(params).await.expect("call");
-                    debug_assert!(result.is_error != Some(true));
-                }
-                start.elapsed()
-            })
-        })
+        b.iter_custom(|iters| rt.block_on(rmcp_calls(&rmcp_client, iters)))
     });
     group.finish();
     rt.block_on(async {
@@ -273,6 +269,63 @@ fn in_process_throughput(c: &mut Criterion) {
         unchecked.close().await;
         let _ = rmcp_client.cancel().await;
     });
+}
+
+/// Rounds of the interleaved in-process comparison, and calls per round.
+const IN_PROCESS_ROUNDS: usize = 240;
+const IN_PROCESS_CALLS: u64 = 250;
+
+/// The in-process throughput again, the three clients taking turns round
+/// after round (each round a block of calls on each), and the median of
+/// each one's time per call: a drift in the machine's load (the benchmark
+/// is run on shared 2-core machines) hits the three alike, where criterion
+/// measures one after the other.
+fn in_process_interleaved() {
+    let rt = runtime();
+    let mcp = mcptest_in_process(&rt, WireSchema::Fail);
+    let unchecked = mcptest_in_process(&rt, WireSchema::Off);
+    let rmcp_client = rmcp_in_process(&rt);
+    let mut samples: [Vec<Duration>; 3] = Default::default();
+    for round in 0..IN_PROCESS_ROUNDS {
+        // Each client goes first, second and third in turn: none always
+        // follows the same one.
+        for turn in 0..3 {
+            let which = (round + turn) % 3;
+            let time = rt.block_on(async {
+                match which {
+                    0 => rmcp_calls(&rmcp_client, IN_PROCESS_CALLS).await,
+                    1 => mcptest_calls(&mcp, IN_PROCESS_CALLS).await,
+                    _ => mcptest_calls(&unchecked, IN_PROCESS_CALLS).await,
+                }
+            });
+            samples[which].push(time);
+        }
+    }
+    rt.block_on(async {
+        mcp.close().await;
+        unchecked.close().await;
+        let _ = rmcp_client.cancel().await;
+    });
+    let [rmcp, full, off] = samples.map(|mut times| {
+        times.sort();
+        times[times.len() / 2].as_secs_f64() * 1e6 / IN_PROCESS_CALLS as f64
+    });
+    let verdict = |ratio: f64| if ratio <= 1.05 { "met" } else { "MISSED" };
+    println!(
+        "in-process-throughput, median of {IN_PROCESS_ROUNDS} interleaved rounds of \
+         {IN_PROCESS_CALLS} calls:"
+    );
+    println!("  rmcp's client         {rmcp:>7.2} µs per call");
+    println!(
+        "  mcptest               {full:>7.2} µs = {:.3}x (target <= 1.05x: {})",
+        full / rmcp,
+        verdict(full / rmcp)
+    );
+    println!(
+        "  schema check: {full:.2} µs checked / {off:.2} µs off = {:.3}x (target <= 1.05x: {})",
+        full / off,
+        verdict(full / off)
+    );
 }
 
 fn stdio_round_trip(c: &mut Criterion) {
@@ -321,6 +374,7 @@ fn main() {
     report_rate("in-process-throughput", "rmcp-client", None);
     report_ratio("stdio-round-trip", "mcptest", "hand-written", None);
     spawn_ratios_interleaved();
+    in_process_interleaved();
     spawn_alone_interleaved();
     println!(
         "\nload average at the end: {}",

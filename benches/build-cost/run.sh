@@ -14,6 +14,16 @@
 # touched src/lib.rs. Prints the figures and the ratios.
 #
 #   bash benches/build-cost/run.sh          # ROUNDS=1 by default
+#   SOURCE=path bash benches/build-cost/run.sh
+#
+# mcptest reaches the copies as a user's crate gets it from crates.io: a
+# dependency that is not a local path, which cargo builds without
+# incremental compilation (and with its lints capped). A git repository of
+# this working tree (committed or not; a snapshot under target/) stands in
+# for the registry, which no benchmark may publish to. SOURCE=path gives the
+# copies a `path =` dependency instead, as for a crate inside this
+# workspace: cargo then builds mcptest's crates incrementally, which costs a
+# cold build more (about 4 s of mcptest-core's 17 s on a 2-core machine).
 #
 # Each round builds the three copies cold one after the other (the order
 # rotating between rounds), so each ratio is taken against a baseline of the
@@ -28,6 +38,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 ROUNDS="${ROUNDS:-1}"
 WORK="$ROOT/target/bench-build-cost"
 TEMPLATE="$ROOT/benches/build-cost/template"
+SOURCE="${SOURCE:-git}"
 RMCP=$(awk '/^name = "rmcp"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$ROOT/Cargo.lock")
 
 log() { printf '[build-cost] %s\n' "$*" >&2; }
@@ -44,6 +55,26 @@ print("json-schema" if "json-schema" in features and "json-schema" not in defaul
 PY
 )
 
+# The dependency line's source of mcptest: a git snapshot of the working
+# tree (the files git would add: tracked, or new and not ignored), committed
+# with fixed dates so that the same tree is the same commit, whose checkout
+# cargo then reuses; or the path itself.
+case "$SOURCE" in
+  git)
+    SNAPSHOT="$WORK/source"
+    rm -rf "$SNAPSHOT"
+    mkdir -p "$SNAPSHOT"
+    (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard \
+      | tar --null --files-from=- --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$SNAPSHOT"
+    (cd "$SNAPSHOT" && git init -q && git add -A \
+      && GIT_AUTHOR_DATE=2000-01-01T00:00:00Z GIT_COMMITTER_DATE=2000-01-01T00:00:00Z \
+        git -c user.name=bench -c user.email=bench@localhost commit -q -m snapshot)
+    MCPTEST_DEP="git = \"file://$SNAPSHOT\""
+    ;;
+  path) MCPTEST_DEP="path = \"$ROOT/mcptest\"" ;;
+  *) log "SOURCE must be git or path, not $SOURCE"; exit 2 ;;
+esac
+
 # copy NAME: a fresh copy of the template, with the same dependency versions
 # as this workspace (its Cargo.lock).
 copy() {
@@ -52,7 +83,7 @@ copy() {
   mkdir -p "$dir"
   cp -r "$TEMPLATE/src" "$dir/"
   [ "$1" = schema ] && [ -n "$SCHEMA_FEATURES" ] && features=", features = [\"$SCHEMA_FEATURES\"]"
-  sed -e "s|@RMCP@|=$RMCP|" -e "s|@MCPTEST@\"|$ROOT/mcptest\"$features|" \
+  sed -e "s|@RMCP@|=$RMCP|" -e "s|@MCPTEST@|$MCPTEST_DEP$features|" \
     "$TEMPLATE/Cargo.toml.in" > "$dir/Cargo.toml"
   cp "$ROOT/Cargo.lock" "$dir/Cargo.lock"
   case "$1" in
@@ -80,7 +111,7 @@ size() { du -sm "$1/target" | cut -f1; }
 
 declare -A WALL CPU CRATES LOADS
 for round in $(seq 1 "$ROUNDS"); do
-  log "round $round/$ROUNDS (rmcp $RMCP; schema checks need: ${SCHEMA_FEATURES:-the default})"
+  log "round $round/$ROUNDS (rmcp $RMCP; mcptest as a $SOURCE dependency; schema checks need: ${SCHEMA_FEATURES:-the default})"
   rm -f "$WORK"/*.log
   order=(alone default schema)
   for _ in $(seq 2 "$round"); do order=("${order[@]:1}" "${order[0]}"); done
