@@ -321,11 +321,11 @@ fn timeout_ms_bounds_a_test_as_mcptest_run_timeout_does() {
     let started = std::time::Instant::now();
     let verdict = s.result(
         "suite.run",
-        json!({"id": listed["tests"][0]["id"], "timeout_ms": 500,
+        json!({"id": listed["tests"][0]["id"], "timeout_ms": 3000,
                "server": {"argv": ["python3", "hangs.py"]}}),
     );
     assert!(
-        started.elapsed() < std::time::Duration::from_secs(20),
+        started.elapsed() < std::time::Duration::from_secs(30),
         "bounded: {:?}",
         started.elapsed()
     );
@@ -334,7 +334,7 @@ fn timeout_ms_bounds_a_test_as_mcptest_run_timeout_does() {
         "run",
         "hang.yaml",
         "--timeout",
-        "500ms",
+        "3s",
         "--server",
         "python3 hangs.py",
     ]));
@@ -343,7 +343,7 @@ fn timeout_ms_bounds_a_test_as_mcptest_run_timeout_does() {
     let failure = verdict["failure"].as_str().unwrap();
     assert_eq!(failure.split_once('\n').unwrap().1.trim_end(), printed);
     assert!(
-        failure.contains("500 ms") || failure.contains("500ms"),
+        failure.contains("tools/call timed out after 3s"),
         "{failure}"
     );
     assert_eq!(s.shutdown(), Some(0));
