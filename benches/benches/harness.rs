@@ -34,7 +34,7 @@ use std::{
 
 use criterion::Criterion;
 use mcptest::{McpClient, Server, WireSchema};
-use mcptest_benches::{report_rate, report_ratio};
+use mcptest_benches::{median, report_rate, report_ratio};
 use mcptest_tests::everything::Everything;
 use rmcp::{RoleClient, ServiceExt, model::CallToolRequestParams, service::RunningService};
 use serde_json::{Value, json};
@@ -171,10 +171,7 @@ fn spawn_ratios_interleaved() {
         rt.block_on(mcptest_once_with(WireSchema::Off));
         samples[2].push(started.elapsed());
     }
-    let [hand, full, unchecked] = samples.map(|mut times| {
-        times.sort();
-        times[times.len() / 2]
-    });
+    let [hand, full, unchecked] = samples.map(median);
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     println!("spawn-call-teardown, median of {ROUNDS} interleaved rounds:");
     println!("  hand-written          {:>7.3} ms", ms(hand));
@@ -306,10 +303,8 @@ fn in_process_interleaved() {
         unchecked.close().await;
         let _ = rmcp_client.cancel().await;
     });
-    let [rmcp, full, off] = samples.map(|mut times| {
-        times.sort();
-        times[times.len() / 2].as_secs_f64() * 1e6 / IN_PROCESS_CALLS as f64
-    });
+    let [rmcp, full, off] =
+        samples.map(|times| median(times).as_secs_f64() * 1e6 / IN_PROCESS_CALLS as f64);
     let verdict = |ratio: f64| if ratio <= 1.05 { "met" } else { "MISSED" };
     println!(
         "in-process-throughput, median of {IN_PROCESS_ROUNDS} interleaved rounds of \
@@ -437,10 +432,7 @@ fn spawn_alone_interleaved() {
         });
         samples[2].push(started.elapsed());
     }
-    let [posix_spawn, fork, mcptest] = samples.map(|mut times| {
-        times.sort();
-        times[times.len() / 2]
-    });
+    let [posix_spawn, fork, mcptest] = samples.map(median);
     let us = |d: Duration| d.as_secs_f64() * 1e6;
     println!(
         "spawn alone (`true`, three pipes, own group, reaped), median of {SPAWN_ROUNDS} interleaved rounds:"

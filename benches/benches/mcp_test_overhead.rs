@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use criterion::Criterion;
 use mcptest::prelude::*;
+use mcptest_benches::median;
 
 const SERVER: &str = env!("CARGO_BIN_EXE_bench-server");
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/small");
@@ -121,11 +122,6 @@ fn per_test(c: &mut Criterion) {
         group.bench_function(name, |b| b.iter(run));
     }
     group.finish();
-}
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
 }
 
 fn ratios() {

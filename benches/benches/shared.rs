@@ -23,6 +23,7 @@ use std::{
 };
 
 use mcptest::prelude::*;
+use mcptest_benches::median;
 
 const SERVER: &str = env!("CARGO_BIN_EXE_bench-server");
 const CALL_TIMEOUT: Duration = Duration::from_secs(20);
@@ -41,11 +42,6 @@ fn runtime() -> tokio::runtime::Runtime {
 async fn one_call(mcp: &McpClient) {
     let call = mcp.call_tool("echo", json!({"message": "hi"})).await;
     assert_eq!(call.text(), "hi", "{call:?}");
-}
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
 }
 
 fn millis(d: Duration) -> f64 {

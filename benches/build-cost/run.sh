@@ -143,9 +143,8 @@ for round in $(seq 1 "$ROUNDS"); do
     touch "$dir/tests/tools.rs"
     printf '| touched tests/tools.rs | %s | %s s | | %s |\n' "$name" "$(build "$dir" "$dir.test.log" | cut -d' ' -f1)" "$(load)"
     # The first rebuild after a cold build is sometimes much slower than the
-    # next ones (7-12 s against ~3 s on a 2-core machine: the disk still
-    # writing the cold build's gigabytes back): the median of three, each
-    # sample shown.
+    # next ones (7-12 s against ~3 s on a 2-core machine, cause not pinned
+    # down): the median of three, each sample shown.
     samples=()
     for _ in 1 2 3; do
       touch "$dir/src/lib.rs"

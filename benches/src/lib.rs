@@ -2,7 +2,7 @@
 //! report that states each candidate as a ratio against the baseline measured
 //! in the same run.
 
-use std::path::PathBuf;
+use std::{path::PathBuf, time::Duration};
 
 /// Where criterion keeps its results for this workspace.
 pub fn criterion_dir() -> PathBuf {
@@ -10,6 +10,15 @@ pub fn criterion_dir() -> PathBuf {
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"));
     target.join("criterion")
+}
+
+/// The median of `samples` (the upper one of an even count), as the
+/// interleaved comparisons report each variant: a drift in the machine's
+/// load moves it less than a mean. `samples` is never empty (each
+/// comparison runs a fixed number of rounds).
+pub fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
 }
 
 /// Criterion's mean estimate, in nanoseconds, for `group/function` of the
