@@ -14,7 +14,7 @@
 # touched src/lib.rs (three times, the median taken). Prints the figures and
 # the ratios.
 #
-#   bash benches/build-cost/run.sh          # ROUNDS=1 by default
+#   bash benches/build-cost/run.sh          # ROUNDS=1 by default; ROUNDS=3 adds the medians
 #   SOURCE=path bash benches/build-cost/run.sh
 #
 # mcptest reaches the copies as a user's crate gets it from crates.io: a
@@ -111,6 +111,10 @@ build() {
 size() { du -sm "$1/target" | cut -f1; }
 
 declare -A WALL CPU CRATES LOADS
+# Each round's ratios, for their median over the rounds (the wall ratio of
+# one round moves by ±0.1x with the machine's state).
+declare -A RATIOS
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int(NR / 2) + 1] }'; }
 for round in $(seq 1 "$ROUNDS"); do
   log "round $round/$ROUNDS (rmcp $RMCP; mcptest as a $SOURCE dependency; schema checks need: ${SCHEMA_FEATURES:-the default})"
   rm -f "$WORK"/*.log
@@ -129,6 +133,10 @@ for round in $(seq 1 "$ROUNDS"); do
   printf '\nround %s\n' "$round"
   printf '| cold `cargo test --no-run` | wall | ratio | CPU | ratio | crates | ratio | target | load before → after |\n'
   printf '|---|---|---|---|---|---|---|---|---|\n'
+  for name in default schema; do
+    RATIOS[$name.wall]+=" $(ratio "${WALL[$name]}" "${WALL[alone]}")"
+    RATIOS[$name.cpu]+=" $(ratio "${CPU[$name]}" "${CPU[alone]}")"
+  done
   for name in alone default schema; do
     case $name in default) target='<= 1.7x' ;; schema) target='<= 2.0x' ;; *) target='' ;; esac
     printf '| %s | %s s | %sx | %s s | %sx | %s | %sx | %s | %s |\n' "$name" \
@@ -163,3 +171,14 @@ for round in $(seq 1 "$ROUNDS"); do
            <(grep -o 'Compiling [^ ]*' "$WORK/schema.cold.log" | sort -u) | cut -d' ' -f2 | tr '\n' ' '
   echo
 done
+if [ "$ROUNDS" -gt 1 ]; then
+  printf '\nmedian over %s rounds (each round: ratio to its own "alone" build)\n' "$ROUNDS"
+  printf '| build | wall ratio (rounds) | CPU ratio (rounds) | target |\n|---|---|---|---|\n'
+  for name in default schema; do
+    case $name in default) target='<= 1.7x' ;; schema) target='<= 2.0x' ;; esac
+    # shellcheck disable=SC2086 # the rounds' ratios, one word each
+    printf '| %s | %sx (%s) | %sx (%s) | %s |\n' "$name" \
+      "$(median ${RATIOS[$name.wall]})" "${RATIOS[$name.wall]# }" \
+      "$(median ${RATIOS[$name.cpu]})" "${RATIOS[$name.cpu]# }" "$target"
+  done
+fi

@@ -405,13 +405,17 @@ impl Observed {
     }
 }
 
-/// Several problems found by one check, joined into one reason.
+/// Several problems found by one check, joined into one reason; a problem
+/// found again (the same words, from another message or round) is said once.
 #[derive(Debug, Default)]
 pub(crate) struct Problems(Vec<String>);
 
 impl Problems {
     pub(crate) fn push(&mut self, problem: impl Into<String>) {
-        self.0.push(problem.into());
+        let problem = problem.into();
+        if !self.0.contains(&problem) {
+            self.0.push(problem);
+        }
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -456,6 +460,7 @@ mod tests {
         assert_eq!(Problems::default().into_finding(), Observed::holds());
         problems.push("a");
         problems.push("b");
+        problems.push("a");
         assert_eq!(problems.into_finding(), Observed::Broken("a; b".into()));
     }
 

@@ -52,6 +52,8 @@ def test_the_plugin_is_registered_by_its_entry_point(pytester: pytest.Pytester) 
         [
             "mcptest: test MCP servers through the mcptest binary:",
             "*--mcptest-server=COMMAND*",
+            "*--mcptest-url=URL*",
+            "*--mcptest-sse=URL*",
             "*--mcptest-fixture=DIR*",
             "*--mcptest-timeout=SECONDS*",
             "*--mcptest-check-frames*",
@@ -126,6 +128,50 @@ def test_the_mcp_fixture_takes_the_server_from_the_ini_then_the_option(
     from_ini, from_option = spawns(log)
     assert from_ini["argv"][-4:] == ["--", "python3", "my server.py", "--stdio"]
     assert from_option["argv"][-3:] == ["--", "node", "dist/server.js"]
+
+
+def test_the_default_server_may_be_a_url_from_the_ini_or_the_options(
+    pytester: pytest.Pytester, fake: Fake, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake("ok")
+    log = tmp_path / "spawns.jsonl"
+    monkeypatch.setenv("MCPTEST_FAKE_LOG", str(log))
+    pytester.makeini("[pytest]\nmcptest_url = http://127.0.0.1:9/mcp\n")
+    pytester.makepyfile(ECHO_TEST)
+    pytester.runpytest().assert_outcomes(passed=1)
+    # An option overrides every ini key, whichever kind of server each names.
+    pytester.runpytest("--mcptest-sse", "http://127.0.0.1:9/sse").assert_outcomes(passed=1)
+    pytester.runpytest("--mcptest-server", "node dist/server.js").assert_outcomes(passed=1)
+    from_ini, sse, command = spawns(log)
+    assert from_ini["argv"][-2:] == ["--server-url", "http://127.0.0.1:9/mcp"]
+    assert sse["argv"][-2:] == ["--server-sse", "http://127.0.0.1:9/sse"]
+    assert command["argv"][-3:] == ["--", "node", "dist/server.js"]
+
+
+@pytest.mark.parametrize(
+    ("ini", "args", "message"),
+    [
+        ("mcptest_url = ftp://x", [], "ini mcptest_url: *http*"),
+        ("", ["--mcptest-sse", "127.0.0.1:9/sse"], "--mcptest-sse: *http*"),
+        (
+            "mcptest_server = my-server\nmcptest_url = http://127.0.0.1:9/mcp",
+            [],
+            "ini mcptest_server and ini mcptest_url both name the server under test; give one*",
+        ),
+        (
+            "",
+            ["--mcptest-server", "my-server", "--mcptest-url", "http://127.0.0.1:9/mcp"],
+            "--mcptest-server and --mcptest-url both name the server under test; give one*",
+        ),
+    ],
+)
+def test_a_bad_or_doubled_default_server_is_a_usage_error(
+    pytester: pytest.Pytester, ini: str, args: List[str], message: str
+) -> None:
+    pytester.makeini(f"[pytest]\n{ini}\n")
+    result = pytester.runpytest(*args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*{message}"])
 
 
 def test_the_marker_names_an_sse_server_with_credentials(

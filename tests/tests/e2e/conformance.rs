@@ -141,7 +141,7 @@ async fn python_sdk_over_legacy_sse_is_judged_as_over_stdio() {
         &[&script.to_string_lossy(), "--sse", "--port", "0"],
     );
     assert!(fixture.url.ends_with("/sse"), "{}", fixture.url);
-    let over_sse = |only: &'static str| {
+    let sse_checks = |only: &'static str| {
         checks(
             Server::sse(&fixture.url),
             "Python SDK mcp 2.3.0 over HTTP+SSE",
@@ -150,8 +150,8 @@ async fn python_sdk_over_legacy_sse_is_judged_as_over_stdio() {
         .run()
     };
     // The transport's own rules, on the raw stream of a real server.
-    let rules = over_sse("sse-*").await.unwrap();
-    let over_sse = over_sse("classic-*").await.unwrap();
+    let rules = sse_checks("sse-*").await.unwrap();
+    let over_sse = sse_checks("classic-*").await.unwrap();
     assert_eq!(rules.results.len(), 3, "{rules}");
     assert_eq!(rules.counts().passed, 3, "{rules}");
     let over_stdio = checks(python_sdk(), "Python SDK mcp 2.3.0 over stdio")

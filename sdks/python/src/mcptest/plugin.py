@@ -4,8 +4,10 @@ It adds, under the ``mcptest`` option group and ini keys:
 
 - the ``mcp`` fixture: a connected :class:`~mcptest.McpClient` per test,
   for the server the ``mcp_server`` fixture names (the nearest
-  ``@pytest.mark.mcp_server(...)``, else ``--mcptest-server``, else the
-  ``mcptest_server`` ini key; override the fixture to build it yourself);
+  ``@pytest.mark.mcp_server(...)``, else ``--mcptest-server`` (a command),
+  ``--mcptest-url`` (Streamable HTTP) or ``--mcptest-sse`` (legacy
+  HTTP+SSE), else the ``mcptest_server``, ``mcptest_url`` or ``mcptest_sse``
+  ini key; override the fixture to build it yourself);
 - suite files as tests: each ``.yaml``/``.yml`` file under a path given on
   the command line (``pytest tests/evals``) or under a directory of the
   ``mcptest_suites`` ini key is listed by the binary (``suite.list``), and
@@ -97,6 +99,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "Overrides the mcptest_server ini key.",
     )
     group.addoption(
+        "--mcptest-url",
+        metavar="URL",
+        default=None,
+        help="the server under test, reached over Streamable HTTP, instead of a command "
+        "(credentials: the mcp_server marker or fixture). Overrides the ini keys.",
+    )
+    group.addoption(
+        "--mcptest-sse",
+        metavar="URL",
+        default=None,
+        help="the server under test, reached over the legacy HTTP+SSE transport at its "
+        "event-stream URL, instead of a command. Overrides the ini keys.",
+    )
+    group.addoption(
         "--mcptest-fixture",
         metavar="DIR",
         default=None,
@@ -122,6 +138,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type="args",
         help="the server under test: its argv, split like a shell would "
         "(a TOML list in pyproject.toml); runs in the rootdir.",
+    )
+    parser.addini(
+        "mcptest_url",
+        type="string",
+        default="",
+        help="the server under test, reached over Streamable HTTP (instead of mcptest_server).",
+    )
+    parser.addini(
+        "mcptest_sse",
+        type="string",
+        default="",
+        help="the server under test, reached over legacy HTTP+SSE at its event-stream URL "
+        "(instead of mcptest_server).",
     )
     parser.addini(
         "mcptest_suites",
@@ -182,20 +211,58 @@ def _given_paths(config: pytest.Config) -> List[Path]:
     return given
 
 
-def _read_settings(config: pytest.Config) -> Settings:
-    server: Optional[ServerSpec] = None
-    option = config.getoption("mcptest_server")
+_SERVER_KINDS = ("server", "url", "sse")
+
+
+def _only_one(given: Dict[str, Any]) -> Optional[str]:
+    """The one name in ``given`` (each one set); two or more are a usage error."""
+    if len(given) > 1:
+        raise pytest.UsageError(
+            f"{' and '.join(given)} both name the server under test; give one of them"
+        )
+    return next(iter(given), None)
+
+
+def _server_of(kind: str, value: Union[str, List[str]]) -> ServerSpec:
+    if kind == "url":
+        return ServerSpec.http(str(value))
+    if kind == "sse":
+        return ServerSpec.sse(str(value))
+    if isinstance(value, list):
+        return ServerSpec.command(*value)
+    return ServerSpec.split(value)
+
+
+def _read_server(config: pytest.Config) -> Optional[ServerSpec]:
+    """The default server: a command-line option (given, even empty), else
+    an ini key (not empty), each a command, a Streamable HTTP URL or an
+    HTTP+SSE URL, one at a time."""
+    options = {
+        f"--mcptest-{kind}": value
+        for kind in _SERVER_KINDS
+        if (value := config.getoption(f"mcptest_{kind}")) is not None
+    }
+    source = _only_one(options)
     try:
-        if option is not None:
-            server = ServerSpec.split(option)
-        else:
-            argv = config.getini("mcptest_server")
-            if argv:
-                server = ServerSpec.command(*argv)
+        if source is not None:
+            return _server_of(source.rsplit("-", 1)[1], options[source])
+        inis: Dict[str, Any] = {}
+        for kind in _SERVER_KINDS:
+            source = f"ini mcptest_{kind}"
+            value = config.getini(f"mcptest_{kind}")
+            if value:
+                inis[source] = value
+        source = _only_one(inis)
+        if source is None:
+            return None
+        return _server_of(source.rsplit("_", 1)[1], inis[source])
     except (ValueError, pytest.UsageError) as error:
         # pytest reports a bad ini value without naming the key: name it.
-        source = "--mcptest-server" if option is not None else "ini mcptest_server"
         raise pytest.UsageError(f"{source}: {error}") from None
+
+
+def _read_settings(config: pytest.Config) -> Settings:
+    server = _read_server(config)
 
     fixture: Optional[Path] = None
     fixture_option = config.getoption("mcptest_fixture")
@@ -458,8 +525,9 @@ def _marker_server(marker: pytest.Mark) -> ServerSpec:
 @pytest.fixture
 def mcp_server(request: pytest.FixtureRequest) -> ServerSpec:
     """The server under test for the ``mcp`` fixture: the nearest
-    ``@pytest.mark.mcp_server(...)``, else ``--mcptest-server``, else the
-    ``mcptest_server`` ini key. Override it (returning a
+    ``@pytest.mark.mcp_server(...)``, else ``--mcptest-server``,
+    ``--mcptest-url`` or ``--mcptest-sse``, else the ``mcptest_server``,
+    ``mcptest_url`` or ``mcptest_sse`` ini key. Override it (returning a
     :class:`~mcptest.ServerSpec` or an argv list) to build the server yourself.
 
     Example::
@@ -475,8 +543,9 @@ def mcp_server(request: pytest.FixtureRequest) -> ServerSpec:
     if server is None:
         pytest.fail(
             "no MCP server for the `mcp` fixture: mark the test with "
-            '@pytest.mark.mcp_server("python3", "server.py"), pass --mcptest-server, '
-            "set mcptest_server in the ini file, or override the `mcp_server` fixture",
+            '@pytest.mark.mcp_server("python3", "server.py"), pass --mcptest-server '
+            "(or --mcptest-url, --mcptest-sse), set mcptest_server (or mcptest_url, "
+            "mcptest_sse) in the ini file, or override the `mcp_server` fixture",
             pytrace=False,
         )
     return server
