@@ -25,12 +25,25 @@ const MCPTEST: &str = env!("CARGO_BIN_EXE_mcptest-command");
 fn schema() -> &'static Value {
     static SCHEMA: OnceLock<Value> = OnceLock::new();
     SCHEMA.get_or_init(|| {
+        // Offline, cargo can only list the packages it has fetched, which
+        // are this platform's: a dependency of another platform's target
+        // (clap's Windows console crate) is never fetched by a build here.
+        let rustc = std::process::Command::new(std::env::var_os("RUSTC").unwrap_or("rustc".into()))
+            .arg("-vV")
+            .output()
+            .expect("rustc -vV runs");
+        let host = String::from_utf8_lossy(&rustc.stdout)
+            .lines()
+            .find_map(|line| line.strip_prefix("host: ").map(str::to_owned))
+            .expect("rustc -vV names its host");
         let out = std::process::Command::new(env!("CARGO"))
             .args([
                 "metadata",
                 "--format-version",
                 "1",
                 "--offline",
+                "--filter-platform",
+                &host,
                 "--manifest-path",
             ])
             .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"))
