@@ -115,35 +115,35 @@ def test_the_mcp_fixture_takes_the_server_from_the_marker(
     assert procs.wait_gone(spawn["pid"])
 
 
-def test_the_mcp_fixture_takes_the_server_from_the_ini_then_the_option(
-    pytester: pytest.Pytester, fake: Fake, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("ini", "from_ini_tail"),
+    [
+        (
+            "mcptest_server = python3 'my server.py' --stdio",
+            ["--", "python3", "my server.py", "--stdio"],
+        ),
+        ("mcptest_url = http://127.0.0.1:9/mcp", ["--server-url", "http://127.0.0.1:9/mcp"]),
+    ],
+)
+def test_the_mcp_fixture_takes_the_server_from_the_ini_then_the_options(
+    pytester: pytest.Pytester,
+    fake: Fake,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    ini: str,
+    from_ini_tail: List[str],
 ) -> None:
     fake("ok")
     log = tmp_path / "spawns.jsonl"
     monkeypatch.setenv("MCPTEST_FAKE_LOG", str(log))
-    pytester.makeini("[pytest]\nmcptest_server = python3 'my server.py' --stdio\n")
-    pytester.makepyfile(ECHO_TEST)
-    pytester.runpytest().assert_outcomes(passed=1)
-    pytester.runpytest("--mcptest-server", "node dist/server.js").assert_outcomes(passed=1)
-    from_ini, from_option = spawns(log)
-    assert from_ini["argv"][-4:] == ["--", "python3", "my server.py", "--stdio"]
-    assert from_option["argv"][-3:] == ["--", "node", "dist/server.js"]
-
-
-def test_the_default_server_may_be_a_url_from_the_ini_or_the_options(
-    pytester: pytest.Pytester, fake: Fake, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    fake("ok")
-    log = tmp_path / "spawns.jsonl"
-    monkeypatch.setenv("MCPTEST_FAKE_LOG", str(log))
-    pytester.makeini("[pytest]\nmcptest_url = http://127.0.0.1:9/mcp\n")
+    pytester.makeini(f"[pytest]\n{ini}\n")
     pytester.makepyfile(ECHO_TEST)
     pytester.runpytest().assert_outcomes(passed=1)
     # An option overrides every ini key, whichever kind of server each names.
     pytester.runpytest("--mcptest-sse", "http://127.0.0.1:9/sse").assert_outcomes(passed=1)
     pytester.runpytest("--mcptest-server", "node dist/server.js").assert_outcomes(passed=1)
     from_ini, sse, command = spawns(log)
-    assert from_ini["argv"][-2:] == ["--server-url", "http://127.0.0.1:9/mcp"]
+    assert from_ini["argv"][-len(from_ini_tail) :] == from_ini_tail
     assert sse["argv"][-2:] == ["--server-sse", "http://127.0.0.1:9/sse"]
     assert command["argv"][-3:] == ["--", "node", "dist/server.js"]
 
