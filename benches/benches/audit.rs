@@ -21,6 +21,7 @@ use mcptest::{
     Server,
     scan::audit::{Audit, Score, valid_input},
 };
+use mcptest_benches::median;
 use serde_json::Value;
 
 const SERVER: &str = env!("CARGO_BIN_EXE_bench-server");
@@ -72,12 +73,12 @@ struct Stats {
     max: Duration,
 }
 
-fn stats(mut samples: Vec<Duration>) -> Stats {
-    samples.sort();
+/// `samples` is never empty: each variant runs at least one round.
+fn stats(samples: Vec<Duration>) -> Stats {
     Stats {
-        median: samples[samples.len() / 2],
-        min: samples[0],
-        max: samples[samples.len() - 1],
+        min: samples.iter().min().copied().unwrap_or_default(),
+        max: samples.iter().max().copied().unwrap_or_default(),
+        median: median(samples),
     }
 }
 

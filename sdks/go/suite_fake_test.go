@@ -47,56 +47,81 @@ func TestRunSuiteTurnsEachListedTestIntoOneSubtest(t *testing.T) {
 
 func TestRunSuitePassesFixtureServerTimeoutAndWireSchema(t *testing.T) {
 	want := `{"fixture":"testdata/fixture","id":"evals/fake.yaml::passes","server":{"argv":["srv","--root","{{fixture}}"],"cwd":"/tmp","env":{"K":"v"}},"timeout_ms":1500,"wire_schema":"warn"}`
-	// This fake fails each test with the params suite.run received.
-	_, results := recordSuite([]string{"evals"}, withFake(t, "echo-params"),
-		WithFixture("testdata/fixture"), WithDefaultServer(Command("srv", "--root", "{{fixture}}")),
-		WithEnv("K", "v"), WithDir("/tmp"), WithTestTimeout(1500*time.Millisecond), WithWireSchema("warn"))
-	if o := byName(results)["passes"]; len(o.errors) != 1 || !strings.HasSuffix(o.errors[0], "\nparams: "+want) {
-		t.Errorf("RunSuite sent\n%s\nwant params: %s", o.message(), want)
+	if got := suiteRunParams(t, WithFixture("testdata/fixture"), WithDefaultServer(Command("srv", "--root", "{{fixture}}")),
+		WithEnv("K", "v"), WithDir("/tmp"), WithTestTimeout(1500*time.Millisecond), WithWireSchema("warn")); got != want {
+		t.Errorf("RunSuite: suite.run params\n got: %s\nwant: %s", got, want)
 	}
-	// The fake echoes suite.run's params in the verdict's properties too.
+	c := openFake(t)
+	got := runTestParams(t, c, RunOptions{
+		Fixture: "testdata/fixture", Server: Command("srv", "--root", "{{fixture}}"),
+		Env: map[string]string{"K": "v"}, Dir: "/tmp", Timeout: 1500 * time.Millisecond, WireSchema: "warn",
+	})
+	if got != want {
+		t.Errorf("RunTest: suite.run params\n got: %s\nwant: %s", got, want)
+	}
+}
+
+// suiteRunParams runs the suite "evals" through the fake that fails each
+// test with the params suite.run received, and returns those of the test
+// "passes" (the JSON after "params: " in its one failure).
+func suiteRunParams(t *testing.T, opts ...SuiteOption) string {
+	t.Helper()
+	_, results := recordSuite([]string{"evals"}, append([]SuiteOption{withFake(t, "echo-params")}, opts...)...)
+	o, ok := byName(results)["passes"]
+	if !ok || len(o.errors) != 1 {
+		t.Fatalf("want one failure of the test \"passes\" saying its params, got %+v", results)
+	}
+	_, params, found := strings.Cut(o.errors[0], "\nparams: ")
+	if !found {
+		t.Fatalf("the failure of \"passes\" says no params:\n%s", o.errors[0])
+	}
+	return params
+}
+
+// openFake opens a client on the fake binary in its "ok" mode, closed when
+// the test ends.
+func openFake(t *testing.T) *Client {
+	t.Helper()
 	c, err := Open(bg(t), withFake(t, "ok"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	v, err := c.RunTest(bg(t), "evals/fake.yaml::passes", RunOptions{
-		Fixture: "testdata/fixture", Server: Command("srv", "--root", "{{fixture}}"),
-		Env: map[string]string{"K": "v"}, Dir: "/tmp", Timeout: 1500 * time.Millisecond, WireSchema: "warn",
-	})
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// runTestParams runs the test "passes" with run through c (the fake echoes
+// the params suite.run received in the verdict's properties), and returns
+// those params as compact JSON.
+func runTestParams(t *testing.T, c *Client, run RunOptions) string {
+	t.Helper()
+	v, err := c.RunTest(bg(t), "evals/fake.yaml::passes", run)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var params map[string]any
 	if err := json.Unmarshal([]byte(v.Properties["params"]), &params); err != nil {
+		t.Fatalf("the params echoed are not JSON: %v\n%s", err, v.Properties["params"])
+	}
+	compact, err := json.Marshal(params)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := json.Marshal(params); string(got) != want {
-		t.Errorf("suite.run params\n got: %s\nwant: %s", got, want)
-	}
+	return string(compact)
 }
 
 func TestASuitesServerAtAURLCarriesTheCredentialsOptions(t *testing.T) {
 	want := `{"id":"evals/fake.yaml::passes","server":{"bearer_env":"MCP_TOKEN","client_id":"ci","client_secret_env":"MCP_SECRET","headers":{"X-Api-Key":"${API_KEY}"},"sse":"http://127.0.0.1:9/sse","token_url":"http://127.0.0.1:9/token"}}`
-	_, results := recordSuite([]string{"evals"}, withFake(t, "echo-params"),
-		WithDefaultServer(SSE("http://127.0.0.1:9/sse")), WithHeader("X-Api-Key", "${API_KEY}"), WithBearerEnv("MCP_TOKEN"),
-		WithClientCredentials("ci", "MCP_SECRET"), WithTokenURL("http://127.0.0.1:9/token"))
-	if o := byName(results)["passes"]; len(o.errors) != 1 || !strings.HasSuffix(o.errors[0], "\nparams: "+want) {
-		t.Errorf("RunSuite sent\n%s\nwant params: %s", o.message(), want)
+	if got := suiteRunParams(t, WithDefaultServer(SSE("http://127.0.0.1:9/sse")), WithHeader("X-Api-Key", "${API_KEY}"),
+		WithBearerEnv("MCP_TOKEN"), WithClientCredentials("ci", "MCP_SECRET"), WithTokenURL("http://127.0.0.1:9/token")); got != want {
+		t.Errorf("RunSuite: suite.run params\n got: %s\nwant: %s", got, want)
 	}
-	c, err := Open(bg(t), withFake(t, "ok"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	v, err := c.RunTest(bg(t), "evals/fake.yaml::passes", RunOptions{
+	c := openFake(t)
+	got := runTestParams(t, c, RunOptions{
 		Server: URL("http://127.0.0.1:9/mcp"), Credentials: []Option{WithBearerEnv("MCP_TOKEN")},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := v.Properties["params"], `{"id":"evals/fake.yaml::passes","server":{"bearer_env":"MCP_TOKEN","url":"http://127.0.0.1:9/mcp"}}`; got != want {
-		t.Errorf("suite.run params\n got: %s\nwant: %s", got, want)
+	if want := `{"id":"evals/fake.yaml::passes","server":{"bearer_env":"MCP_TOKEN","url":"http://127.0.0.1:9/mcp"}}`; got != want {
+		t.Errorf("RunTest: suite.run params\n got: %s\nwant: %s", got, want)
 	}
 	for _, tc := range []struct {
 		run  RunOptions

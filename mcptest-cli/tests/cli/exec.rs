@@ -5,7 +5,7 @@ use std::{
     io::{BufRead, BufReader, Write},
     process::{Child, ChildStdin, Stdio},
     sync::mpsc,
-    time::{Duration, Instant},
+    time::Duration,
 };
 
 use mcptest_coprocess::{COPROCESS_PROTOCOL_VERSION, Client, CoprocessError, codes};
@@ -107,17 +107,12 @@ impl Exec {
     /// Closes stdin and waits (bounded) for the exit status.
     fn finish(mut self) -> Option<i32> {
         drop(self.stdin.take());
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status.code();
-            }
-            if Instant::now() > deadline {
-                let _ = self.child.kill();
-                panic!("mcptest exec did not exit within 30 s of stdin closing");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        crate::bounded_child::exit_within(
+            &mut self.child,
+            Duration::from_secs(30),
+            "mcptest exec's exit after stdin closed",
+        )
+        .code()
     }
 }
 

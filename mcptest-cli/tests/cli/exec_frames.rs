@@ -107,30 +107,16 @@ pub(super) fn fixture(name: &str) -> PathBuf {
     if profile != "debug" {
         command.args(["--profile", profile]);
     }
-    let mut child = command
+    let child = command
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .expect("cargo starts");
-    let mut stderr = child.stderr.take().expect("piped");
-    let reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stderr.read_to_string(&mut text);
-        text
-    });
-    let deadline = Instant::now() + Duration::from_secs(1800);
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("cargo can be waited for") {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("building {name} took over 30 minutes");
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    };
-    let stderr = reader.join().unwrap_or_default();
+    let (status, stderr) = crate::bounded_child::wait_bounded(
+        child,
+        Duration::from_secs(1800),
+        &format!("building {name}"),
+    );
     assert!(
         status.success() && path.is_file(),
         "building {name} failed ({status}):\n{stderr}"
@@ -360,17 +346,12 @@ impl Session {
     /// Closes stdin and waits (bounded) for the exit status.
     pub(super) fn finish(mut self) -> Option<i32> {
         drop(self.stdin.take());
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status.code();
-            }
-            if Instant::now() > deadline {
-                let _ = self.child.kill();
-                panic!("mcptest exec did not exit within 30 s of stdin closing");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        crate::bounded_child::exit_within(
+            &mut self.child,
+            Duration::from_secs(30),
+            "mcptest exec's exit after stdin closed",
+        )
+        .code()
     }
 }
 

@@ -146,6 +146,8 @@ impl std::fmt::Debug for Output {
 }
 
 mod audit;
+#[path = "../../../tests/tests/support/bounded_child.rs"]
+mod bounded_child;
 mod conformance;
 mod conformance_verbose;
 mod coverage;

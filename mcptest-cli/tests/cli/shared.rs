@@ -133,16 +133,11 @@ fn a_signal_kills_every_server_before_the_command_exits() {
             .status()
             .unwrap();
         assert!(sent.success());
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status;
-            }
-            if std::time::Instant::now() > deadline {
-                let _ = child.kill();
-                panic!("mcptest did not exit on SIG{signal}");
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        };
+        let status = crate::bounded_child::exit_within(
+            &mut child,
+            std::time::Duration::from_secs(30),
+            &format!("mcptest's exit on SIG{signal}"),
+        );
         let mut stderr = String::new();
         std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
         assert_eq!(status.code(), Some(code), "SIG{signal}: {stderr}");

@@ -693,7 +693,7 @@ async fn run_official_client(command: &str, scenario: &str, out: &Path) -> Strin
 /// the workspace's build) into `<target>/e2e-rmcp-client`, and returns the
 /// binary's path. The build is bounded: a cold one takes minutes.
 fn rmcp_oauth_client() -> std::path::PathBuf {
-    use std::{io::Read as _, process::Stdio, time::Instant};
+    use std::process::Stdio;
     // target/<profile>/deps/e2e-<hash> -> target
     let exe = std::env::current_exe().expect("the test binary's path");
     let target = exe
@@ -706,7 +706,7 @@ fn rmcp_oauth_client() -> std::path::PathBuf {
         "/e2e/rmcp-oauth-client/Cargo.toml"
     );
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut child = std::process::Command::new(cargo)
+    let child = std::process::Command::new(cargo)
         .args(["build", "--quiet", "--locked", "--manifest-path", manifest])
         .arg("--target-dir")
         .arg(&target)
@@ -714,25 +714,11 @@ fn rmcp_oauth_client() -> std::path::PathBuf {
         .stderr(Stdio::piped())
         .spawn()
         .expect("cargo starts");
-    let mut stderr = child.stderr.take().expect("piped");
-    let reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stderr.read_to_string(&mut text);
-        text
-    });
-    let deadline = Instant::now() + Duration::from_secs(1200);
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("cargo can be waited for") {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("building {manifest} took over 20 minutes");
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    };
-    let stderr = reader.join().unwrap_or_default();
+    let (status, stderr) = crate::bounded_child::wait_bounded(
+        child,
+        Duration::from_secs(1200),
+        &format!("building {manifest}"),
+    );
     let binary = target.join("debug").join("rmcp-oauth-client");
     assert!(
         status.success() && binary.is_file(),

@@ -9,6 +9,8 @@
 //! ```
 
 mod audit_lint;
+#[path = "../support/bounded_child.rs"]
+mod bounded_child;
 mod conformance;
 mod expect;
 #[path = "../front_ends/mod.rs"]
