@@ -152,6 +152,7 @@ def test_the_mcp_fixture_takes_the_server_from_the_ini_then_the_options(
     ("ini", "args", "message"),
     [
         ("mcptest_url = ftp://x", [], "ini mcptest_url: *http*"),
+        ('mcptest_server = "my server', [], "ini mcptest_server: No closing quotation"),
         ("", ["--mcptest-sse", "127.0.0.1:9/sse"], "--mcptest-sse: *http*"),
         (
             "mcptest_server = my-server\nmcptest_url = http://127.0.0.1:9/mcp",
@@ -171,7 +172,8 @@ def test_a_bad_or_doubled_default_server_is_a_usage_error(
     pytester.makeini(f"[pytest]\n{ini}\n")
     result = pytester.runpytest(*args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines([f"*{message}"])
+    # The message is the whole line: nothing before it names another source.
+    result.stderr.fnmatch_lines([f"ERROR: {message}"])
 
 
 def test_the_marker_names_an_sse_server_with_credentials(

@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Generator, Iterator, List, Optional, Union
+from typing import Any, Dict, Generator, Iterator, List, Optional, Tuple, Union
 
 import pytest
 
@@ -236,29 +236,30 @@ def _server_of(kind: str, value: Union[str, List[str]]) -> ServerSpec:
 def _read_server(config: pytest.Config) -> Optional[ServerSpec]:
     """The default server: a command-line option (given, even empty), else
     an ini key (not empty), each a command, a Streamable HTTP URL or an
-    HTTP+SSE URL, one at a time."""
-    options = {
-        f"--mcptest-{kind}": value
-        for kind in _SERVER_KINDS
-        if (value := config.getoption(f"mcptest_{kind}")) is not None
-    }
-    source = _only_one(options)
-    try:
-        if source is not None:
-            return _server_of(source.rsplit("-", 1)[1], options[source])
-        inis: Dict[str, Any] = {}
+    HTTP+SSE URL, one at a time. A bad value is a usage error naming its
+    option or key (pytest names neither)."""
+    given: Dict[str, Tuple[str, Any]] = {}
+    for kind in _SERVER_KINDS:
+        value = config.getoption(f"mcptest_{kind}")
+        if value is not None:
+            given[f"--mcptest-{kind}"] = (kind, value)
+    if not given:
         for kind in _SERVER_KINDS:
             source = f"ini mcptest_{kind}"
-            value = config.getini(f"mcptest_{kind}")
+            try:
+                value = config.getini(f"mcptest_{kind}")
+            except (ValueError, pytest.UsageError) as error:
+                raise pytest.UsageError(f"{source}: {error}") from None
             if value:
-                inis[source] = value
-        source = _only_one(inis)
-        if source is None:
-            return None
-        return _server_of(source.rsplit("_", 1)[1], inis[source])
+                given[source] = (kind, value)
+    chosen = _only_one(given)
+    if chosen is None:
+        return None
+    kind, value = given[chosen]
+    try:
+        return _server_of(kind, value)
     except (ValueError, pytest.UsageError) as error:
-        # pytest reports a bad ini value without naming the key: name it.
-        raise pytest.UsageError(f"{source}: {error}") from None
+        raise pytest.UsageError(f"{chosen}: {error}") from None
 
 
 def _read_settings(config: pytest.Config) -> Settings:
